@@ -1,0 +1,85 @@
+// Atomic file replacement: write a temp file in the same directory, fsync it, rename it
+// over the target, fsync the directory. A crash at any point leaves either the old file or
+// the new one, never a torn one. The target's mode is kept.
+import { closeSync, fsyncSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+const TEMP_MARK = '.svc-tmp-';
+
+export interface AtomicWriteOptions {
+  /** Mode for a new file; an existing file keeps its own. */
+  mode?: number;
+}
+
+export async function writeFileAtomic(target: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+  await mkdir(dirname(target), { recursive: true });
+  writeFileAtomicSync(target, data, options);
+}
+
+export function writeFileAtomicSync(target: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): void {
+  const dir = dirname(target);
+  const mode = existingMode(target) ?? options.mode ?? 0o644;
+  const temp = join(dir, `.${basename(target)}${TEMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}`);
+  const fd = openSync(temp, 'wx', mode);
+  try {
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    let offset = 0;
+    while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+    fsyncSync(fd);
+  } catch (error) {
+    closeSync(fd);
+    unlinkSync(temp);
+    throw error;
+  }
+  closeSync(fd);
+  try {
+    renameSync(temp, target);
+  } catch (error) {
+    unlinkSync(temp);
+    throw error;
+  }
+  fsyncDirectory(dir);
+}
+
+function existingMode(path: string): number | undefined {
+  try {
+    return statSync(path).mode & 0o7777;
+  } catch {
+    return undefined;
+  }
+}
+
+function fsyncDirectory(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // Some filesystems refuse fsync on directories; the rename is still atomic.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Remove temp files a killed writer left behind in a directory; returns how many. */
+export function removeStaleTempFiles(dir: string): number {
+  let removed = 0;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    if (!name.includes(TEMP_MARK)) continue;
+    try {
+      unlinkSync(join(dir, name));
+      removed++;
+    } catch {
+      // Already gone, or another process owns it.
+    }
+  }
+  return removed;
+}

@@ -1,0 +1,35 @@
+// registry.toml (state): the model registry, one `[models.<id>]` table per model.
+import { z } from 'zod';
+
+export const MODEL_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+
+export const ModelEntrySchema = z.strictObject({
+  name: z.string().default(''),
+  path: z.string().min(1).meta({ description: 'Absolute path of the model file.' }),
+  size_bytes: z.int().min(0).nullable().default(null),
+  license: z.string().default('unknown'),
+  capabilities: z.array(z.string()).default(['chat']),
+  hf_repo: z.string().nullable().default(null),
+  hf_filename: z.string().nullable().default(null),
+  tags: z.array(z.string()).default([]),
+  backends: z.array(z.string()).default([]),
+  mmproj: z.string().nullable().default(null),
+  defaults: z.strictObject({
+    profile: z.string().nullable().default(null),
+    context_size: z.int().min(128).nullable().default(null),
+    n_gpu_layers: z.int().min(-1).nullable().default(null),
+    extra_args: z.string().nullable().default(null),
+    chat_template: z.string().nullable().default(null),
+  }).prefault({}),
+  metadata: z.strictObject({
+    context_length: z.int().min(1).nullable().default(null),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/).nullable().default(null),
+  }).prefault({}),
+});
+
+export const RegistryFileSchema = z.strictObject({
+  models: z.record(z.string().regex(MODEL_ID_PATTERN, { message: 'expected a model id: letters, digits, ".", "_", ":", "-"' }), ModelEntrySchema).default({}),
+});
+
+export type ModelEntry = z.output<typeof ModelEntrySchema>;
+export type RegistryFile = z.output<typeof RegistryFileSchema>;

@@ -1,0 +1,152 @@
+// svc.toml: the top-level configuration (SPEC.md, "svc.toml sections"). Every section and
+// key is optional; an empty file means every default. Each key carries its description and
+// apply class, which /api/settings/schema and docs/configuration.md are generated from.
+import { isAbsolute } from 'node:path';
+import { z } from 'zod';
+import type { KeyMeta } from './common.js';
+import { httpUrl, MEMORY_ENGINES, slotName, UPDATE_CHANNELS } from './common.js';
+
+/** The schema version this build writes; older files are migrated (see ../migrate.ts). */
+export const LATEST_SCHEMA_VERSION = 2;
+
+const key = <T extends z.ZodType>(schema: T, meta: KeyMeta) => schema.meta({ ...meta });
+const section = <S extends z.ZodRawShape>(shape: S, description: string) =>
+  // Every key of a section has a default, so an absent section is an empty one.
+  z.strictObject(shape).prefault({} as never).meta({ description });
+
+const count = (min: number) => z.int().min(min);
+
+export const metaSection = section({
+  schema_version: key(z.int().min(1).max(LATEST_SCHEMA_VERSION).default(1), {
+    description: 'Version of this file\'s layout. Absent means 1. `svc config migrate` moves it forward.',
+    apply: 'manual',
+  }),
+}, 'File metadata.');
+
+export const slotsSection = section({
+  max_slots: key(count(0).default(0), {
+    description: 'Most slots running at once; starting one more evicts the least-recently-used idle slot. 0 = unlimited.',
+    apply: 'live',
+  }),
+  port_range_start: key(z.int().min(8081).max(8187).default(8081), {
+    description: 'First port of the pool new slots get a port from.',
+    apply: 'live',
+  }),
+  port_range_end: key(z.int().min(8081).max(8187).default(8099), {
+    description: 'Last port of the pool (inclusive); at least port_range_start and below 8188, the image engine\'s port. Bounds only auto-allocation, not a slot\'s own port.',
+    apply: 'live',
+  }),
+  idle_timeout_s: key(count(0).default(300), {
+    description: 'Seconds after its last request before an idle slot is stopped; a slot\'s own idle_timeout_s overrides it. 0 disables.',
+    apply: 'live',
+  }),
+  evict_pressure_mb: key(count(0).default(8192), {
+    description: 'Host available-memory floor in MiB; below it idle slots are stopped, least-recently-used first, until memory recovers. 0 disables.',
+    apply: 'live',
+  }),
+  publish_host: key(z.string().min(1).default('127.0.0.1'), {
+    description: 'Address slot engines listen on. 0.0.0.0 exposes every slot\'s raw port on the network, bypassing the API. Applies at each slot\'s next start.',
+    apply: 'restart:slots',
+  }),
+}, 'Slot runtime: ports, eviction, limits.');
+
+export const dispatcherSection = section({
+  prefetch_timeout_s: key(z.number().gt(0).default(8.0), {
+    description: 'Seconds a cold fetch of remote upstream model lists may take.',
+    apply: 'live',
+  }),
+  prefetch_parallel_cap: key(count(1).default(4), {
+    description: 'Most remote upstream model lists fetched at once.',
+    apply: 'live',
+  }),
+}, 'Request routing to slots and remote upstreams.');
+
+export const telemetrySection = section({
+  enabled: key(z.boolean().default(false), { description: 'Opt-in anonymous telemetry.', apply: 'live' }),
+  channel: key(z.enum(UPDATE_CHANNELS).default('stable'), { description: 'Update channel.', apply: 'live' }),
+}, 'Telemetry and update channel.');
+
+const absolutePath = z.string().refine(isAbsolute, { message: 'expected an absolute path' });
+
+export const modelsSection = section({
+  roots: key(z.array(absolutePath).optional(), {
+    description: 'Absolute directories scanned for model files. Default: the models directory under the state root (/var/lib/svc/models).',
+    apply: 'restart:svc-api',
+  }),
+  auto_scan_on_start: key(z.boolean().default(true), { description: 'Scan the roots for models at startup.', apply: 'live' }),
+  file_extensions: key(z.array(z.string().regex(/^\.[A-Za-z0-9_.-]+$/, { message: 'expected a file suffix like ".gguf"' })).default(['.gguf', '.safetensors']), {
+    description: 'File suffixes that count as model files.',
+    apply: 'restart:svc-api',
+  }),
+  store: key(z.string().refine((v) => v === '' || isAbsolute(v), { message: 'expected an absolute path or ""' }).default(''), {
+    description: 'The one directory models are read from and pulled into. Empty = the first root. SVC_MODEL_STORE overrides.',
+    apply: 'restart:slots',
+  }),
+}, 'Model discovery and storage.');
+
+export const memorySection = section({
+  engine: key(z.enum(MEMORY_ENGINES).default('hindsight'), { description: 'Active memory engine.', apply: 'restart:svc-memory' }),
+  embedding: section({
+    rerank_gateway_url: key(httpUrl().default('http://127.0.0.1:8080'), {
+      description: 'Base URL of the OpenAI-compatible gateway the memory reranker POSTs /v1/rerankings to; defaults to this API.',
+      apply: 'live',
+    }),
+    rerank_model: key(z.string().min(1).default('bge-reranker-v2-m3-q4_k_m'), {
+      description: 'Rerank model id sent to the gateway; must resolve to a model a reranking slot serves.',
+      apply: 'live',
+    }),
+    rerank_connect_timeout_s: key(z.number().min(0.05).max(10).default(1.0), {
+      description: 'TCP connect timeout of the reranker, seconds.',
+      apply: 'live',
+    }),
+    rerank_read_timeout_s: key(z.number().min(0.05).max(60).default(8.0), {
+      description: 'Read budget of the reranker, seconds. On either timeout recall falls back to fused vector order.',
+      apply: 'live',
+    }),
+  }, 'Second-pass reranker over cross-bank recall results.'),
+  graph: section({
+    enabled: key(z.boolean().default(false), { description: 'Graph extraction (a reporting gate on the default engine).', apply: 'live' }),
+    extraction_slot: key(slotName().default('utility'), {
+      description: 'Local llm slot used for graph extraction (slot-name grammar).',
+      apply: 'live',
+    }),
+    llm_timeout_s: key(z.int().min(30).max(3600).default(300), {
+      description: 'Timeout of the memory daemon\'s LLM calls, seconds.',
+      apply: 'restart:svc-memory',
+    }),
+  }, 'Memory graph extraction.'),
+}, 'Memory subsystem.');
+
+export const activitySection = section({
+  enabled: key(z.boolean().default(true), { description: 'Record every config change and system state change in the activity log.', apply: 'live' }),
+  retention_days: key(count(1).default(30), {
+    description: 'Rows older than this many days are pruned. SVC_ACTIVITY_RETENTION_DAYS overrides.',
+    apply: 'live',
+  }),
+  // TOML has no null: the file spells "no cap" as `max_rows = false`, the API as null.
+  max_rows: key(z.preprocess((v) => (v === false ? null : v), count(100).nullable()).default(50000), {
+    description: 'Row cap; null (false in the TOML file) disables it.',
+    apply: 'live',
+  }),
+}, 'Activity log.');
+
+export const apiSection = section({
+  max_body_mb: key(z.int().min(1).max(4096).default(64), {
+    description: 'Largest request body the API accepts, in MiB; larger bodies get 413 request.too_large.',
+    apply: 'restart:svc-api',
+  }),
+}, 'The HTTP API itself (not in the original spec).');
+
+export const SvcTomlSchema = z.strictObject({
+  meta: metaSection,
+  slots: slotsSection,
+  dispatcher: dispatcherSection,
+  telemetry: telemetrySection,
+  models: modelsSection,
+  memory: memorySection,
+  activity: activitySection,
+  api: apiSection,
+});
+
+export type SvcToml = z.output<typeof SvcTomlSchema>;
+export type SvcTomlInput = z.input<typeof SvcTomlSchema>;

@@ -1,0 +1,123 @@
+// The one error catalogue. Every failure svc reports, over HTTP or on the command line,
+// carries one of these codes; each code has exactly one HTTP status. docs/errors.md lists
+// the same table, and errors.test.ts fails when the two disagree.
+
+export interface ErrorCodeInfo {
+  readonly status: number;
+  readonly when: string;
+}
+
+export const ERROR_CODES = {
+  'auth.required': { status: 401, when: 'Auth mode, protected route, and no Authorization header or trusted forwarded identity.' },
+  'auth.invalid': { status: 401, when: 'The bearer token does not match a token row, or it was revoked.' },
+  'auth.forbidden': { status: 403, when: "The token's scope does not grant this route." },
+
+  'request.invalid_json': { status: 400, when: 'The body is not valid JSON.' },
+  'request.not_an_object': { status: 400, when: 'The JSON body is valid but is not an object.' },
+  'request.invalid': { status: 400, when: 'A field of the request is missing, of the wrong type or out of range; details.problems names each path.' },
+  'request.missing_model': { status: 400, when: '`model` is missing on /v1/audio/transcriptions or /v1/audio/speech.' },
+  'request.too_large': { status: 413, when: 'The body is larger than [api].max_body_mb.' },
+  'request.unsupported_media_type': { status: 415, when: 'The Content-Type is not one this route accepts.' },
+  'request.unknown_route': { status: 404, when: 'No route has this path.' },
+  'request.method_not_allowed': { status: 405, when: 'The path exists but not with this method.' },
+
+  'model.not_found': { status: 404, when: 'No slot, alias, virtual name or upstream serves this model id; details lists near matches.' },
+
+  'slot.not_found': { status: 404, when: 'No slot has this name.' },
+  'slot.not_ready': { status: 503, when: 'The target slot is still warming; details carry slot and state.' },
+  'slot.disabled': { status: 409, when: 'The slot is disabled in its slot file.' },
+  'slot.illegal_transition': { status: 409, when: 'The slot cannot move from its current state to the one asked for (a bug if seen).' },
+  'slot.config_error': { status: 400, when: 'The slot configuration is incoherent (device, profile, type).' },
+  'slot.no_free_port': { status: 409, when: 'Every port of the auto-allocation pool is taken.' },
+  'slot.port_in_use': { status: 409, when: "Another process already listens on the slot's port." },
+  'slot.spawn_failed': { status: 500, when: 'The engine process could not be started.' },
+  'slot.load_failed': { status: 502, when: 'The engine exited or failed its health check while loading; details carry the stderr tail.' },
+  'slot.capacity': { status: 503, when: 'max_slots is reached and no running slot is idle enough to evict.' },
+
+  'dispatch.no_route': { status: 404, when: 'The request resolved to no slot or upstream that serves this route.' },
+  'dispatch.wrong_slot_type': { status: 400, when: 'The model resolved to a slot whose type does not serve this route.' },
+  'dispatch.upstream_unreachable': { status: 502, when: 'The slot engine or remote upstream refused or dropped the connection.' },
+  'dispatch.upstream_timeout': { status: 504, when: 'The slot engine or remote upstream did not answer in time.' },
+
+  'config.invalid': { status: 400, when: 'A configuration file or a settings change fails validation; details.problems names each file and field path.' },
+  'config.parse_error': { status: 400, when: 'A configuration file is not valid TOML; details carry the file, line and column.' },
+  'config.not_writable': { status: 500, when: 'The configuration or state directory cannot be written by this process.' },
+  'config.write_failed': { status: 500, when: 'Writing a configuration file failed; the previous file is unchanged.' },
+  'config.migration_failed': { status: 500, when: 'A schema migration could not be applied; the file is unchanged.' },
+
+  'system.internal': { status: 500, when: 'An unexpected error; the server log has the stack.' },
+  'system.unavailable': { status: 503, when: 'A subsystem the route needs (e.g. the activity database) is not available.' },
+  'system.shutting_down': { status: 503, when: 'The server is shutting down and takes no new work.' },
+} as const satisfies Record<string, ErrorCodeInfo>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+export type ErrorDetails = Record<string, unknown>;
+
+export interface ErrorEnvelope {
+  error: { code: string; message: string; details: ErrorDetails };
+}
+
+/** The base of every error svc raises on purpose. Anything else is reported as system.internal. */
+export class SvcError extends Error {
+  readonly code: ErrorCode;
+  readonly details: ErrorDetails;
+
+  constructor(code: ErrorCode, message: string, details: ErrorDetails = {}, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'SvcError';
+    this.code = code;
+    this.details = details;
+  }
+
+  get status(): number {
+    return ERROR_CODES[this.code].status;
+  }
+
+  toEnvelope(): ErrorEnvelope {
+    return { error: { code: this.code, message: this.message, details: this.details } };
+  }
+}
+
+type CodeIn<NS extends string> = Extract<ErrorCode, `${NS}.${string}`>;
+
+/** Namespaced subclasses: the compiler keeps each kind of error to the codes of its namespace. */
+export class RequestError extends SvcError {
+  constructor(code: CodeIn<'request'>, message: string, details?: ErrorDetails) {
+    super(code, message, details);
+    this.name = 'RequestError';
+  }
+}
+
+export class ConfigError extends SvcError {
+  constructor(code: CodeIn<'config'>, message: string, details?: ErrorDetails, options?: { cause?: unknown }) {
+    super(code, message, details, options);
+    this.name = 'ConfigError';
+  }
+}
+
+export class SlotError extends SvcError {
+  constructor(code: CodeIn<'slot'>, message: string, details?: ErrorDetails) {
+    super(code, message, details);
+    this.name = 'SlotError';
+  }
+}
+
+export class DispatchError extends SvcError {
+  constructor(code: CodeIn<'dispatch'> | 'model.not_found', message: string, details?: ErrorDetails) {
+    super(code, message, details);
+    this.name = 'DispatchError';
+  }
+}
+
+export class SystemError extends SvcError {
+  constructor(code: CodeIn<'system'>, message: string, details?: ErrorDetails, options?: { cause?: unknown }) {
+    super(code, message, details, options);
+    this.name = 'SystemError';
+  }
+}
+
+export function isErrorEnvelope(value: unknown): value is ErrorEnvelope {
+  if (typeof value !== 'object' || value === null) return false;
+  const error = (value as { error?: unknown }).error;
+  return typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string';
+}
