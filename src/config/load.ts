@@ -21,7 +21,7 @@ import { StacksFileSchema, type StacksFile } from './schema/stacks.js';
 import { SvcTomlSchema, type SvcToml } from './schema/svc-toml.js';
 import { TokensFileSchema, type TokensFile } from './schema/tokens.js';
 import type { TomlDoc } from './toml.js';
-import { readTomlFile } from './toml.js';
+import { parseToml, readTomlFile } from './toml.js';
 import { validateDocument, type Validated } from './validate.js';
 
 export interface SlotEntry {
@@ -75,6 +75,27 @@ export function validateSvcToml(raw: TomlDoc, file = 'svc.toml'): Validated<SvcT
     });
   }
   return errorsOf(problems).length > 0 ? { problems } : { value: result.value, problems, migratedFrom: migrated.from };
+}
+
+/** Config-root files a user may edit by name; anything else (and any traversal) is refused. */
+export const EDITABLE_FILE_PATTERN = /^(svc|profiles|providers|upstreams|capabilities|stacks|tokens)\.toml$|^slots\/[a-z0-9][a-z0-9_-]{0,31}\.toml$/;
+
+/**
+ * Validate one file's text on its own: syntax, schema and the rules inside the file. Rules
+ * across files (two slots on one port) need loadConfig.
+ */
+export function validateFileText(file: string, text: string): ConfigProblem[] {
+  const parsed = parseToml(text, file);
+  if ('problem' in parsed) return [parsed.problem];
+  if (file === 'svc.toml') return validateSvcToml(parsed.doc, file).problems;
+  if (file.startsWith('slots/')) {
+    const stem = file.slice('slots/'.length, -'.toml'.length);
+    return [...validateDocument(SlotFileSchema, parsed.doc, file).problems, ...slotFileRules({ file, stem, doc: parsed.doc })];
+  }
+  const catalogue = Object.values(CATALOGUES).find((c) => c.file === file);
+  if (!catalogue) return [{ file, path: '', message: 'not a configuration file svc knows', severity: 'error' }];
+  const problems = validateDocument(catalogue.schema as z.ZodType, parsed.doc, file).problems;
+  return file === 'tokens.toml' ? [...problems, ...tokenRules(parsed.doc, file)] : problems;
 }
 
 export async function loadConfig(paths: SvcPaths, envVars: NodeJS.ProcessEnv = process.env): Promise<LoadOutcome> {
@@ -156,6 +177,11 @@ async function loadSlots(paths: SvcPaths, problems: ConfigProblem[]): Promise<Sl
   }
   problems.push(...slotSetRules(raws));
   return entries;
+}
+
+/** The running config with a new svc.toml swapped in (after a settings write). */
+export function withSvcToml(config: ResolvedConfig, svc: SvcToml): ResolvedConfig {
+  return deepFreeze({ ...config, svc: applyEnvOverrides(svc, config.env, config.paths) });
 }
 
 function applyEnvOverrides(svc: SvcToml, env: EnvSettings, paths: SvcPaths): ResolvedConfig['svc'] {

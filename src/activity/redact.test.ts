@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { isSecretKey, redactSecrets } from './redact.js';
+
+describe('redactSecrets', () => {
+  it.each(['api_key', 'apikey', 'API_KEY', 'token', 'github_token', 'token_id', 'client_secret', 'password', 'password_hash', 'Authorization'])(
+    'treats %s as secret', (key) => expect(isSecretKey(key)).toBe(true),
+  );
+
+  it.each(['tokens_used', 'monkey', 'hashtag', 'passwords', 'name', 'authorized'])(
+    'leaves %s alone', (key) => expect(isSecretKey(key)).toBe(false),
+  );
+
+  it('copies instead of mutating, and survives reference cycles', () => {
+    const details: Record<string, unknown> = { token: 't', nested: { keep: 1 } };
+    details.self = details;
+    expect(redactSecrets(details)).toEqual({ token: '***', nested: { keep: 1 }, self: '[circular]' });
+    expect(details.token).toBe('t');
+  });
+});

@@ -1,0 +1,30 @@
+// Secrets never reach the activity database: the log is readable by anyone with dashboard
+// access and outlives the settings it describes, so a token written here would leak twice.
+
+const SECRET_KEY = /(^|_)(api_?key|token|secret|password|hash|authorization)($|_)/i;
+export const REDACTED = '***';
+
+export function isSecretKey(key: string): boolean {
+  return SECRET_KEY.test(key);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * A copy of `value` with every secret-named key, at any depth and inside arrays, set to
+ * '***'. Values other than plain objects and arrays (dates, errors) are left for
+ * JSON.stringify to render. A reference cycle becomes '[circular]' instead of recursing forever.
+ */
+export function redactSecrets(value: unknown, ancestors: readonly object[] = []): unknown {
+  if (!Array.isArray(value) && !isPlainObject(value)) return value;
+  if (ancestors.includes(value)) return '[circular]';
+  const path = [...ancestors, value];
+  if (Array.isArray(value)) return value.map((item) => redactSecrets(item, path));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [key, isSecretKey(key) ? REDACTED : redactSecrets(item, path)]),
+  );
+}

@@ -1,0 +1,51 @@
+// Shapes shared by the activity store, its query builder and the HTTP layer above it.
+// Row fields keep their snake_case column names because rows go out on the wire as-is.
+import type { SortKey, SortOrder } from './cursor.js';
+
+export type { SortKey, SortOrder } from './cursor.js';
+
+export type ActivityKind = 'action' | 'event';
+export type ActivityOutcome = 'ok' | 'error';
+
+export interface ActivityQuery {
+  action?: string;
+  target?: string;
+  actor?: string;
+  kind?: ActivityKind;
+  since?: string;
+  until?: string;
+  sort?: SortKey;
+  order?: SortOrder;
+  limit?: number;
+  cursor?: string;
+}
+
+export interface ActivityRow {
+  id: number;
+  ts: string;
+  kind: string;
+  action: string;
+  target: string;
+  actor: string;
+  outcome: string;
+  message: string;
+  details: Record<string, unknown>;
+  request_id: string | null;
+}
+
+/** A row as SQLite returns it: details still JSON text. */
+export type StoredActivityRow = Omit<ActivityRow, 'details'> & { details: string };
+
+export interface ActivityPage {
+  items: ActivityRow[];
+  next_cursor: string | null;
+}
+
+/** One bad query parameter: `path` is the parameter name. */
+export interface QueryProblem {
+  path: string;
+  message: string;
+}
+
+export const DEFAULT_LIMIT = 50;
+export const MAX_LIMIT = 500;

@@ -1,0 +1,78 @@
+// The `svc` command tree. Each action is a few lines over the typed client (or the config
+// layer, for commands that must work without a server). `serve` is injected by the bin, so
+// the CLI never imports server code.
+import { Command, CommanderError, Option } from 'commander';
+import { apiBaseUrl, readEnv } from '../config/env.js';
+import { resolvePaths } from '../config/paths.js';
+import { VERSION } from '../protocol/version.js';
+import { ApiClient } from './client.js';
+import { configEdit } from './commands/config-edit.js';
+import { configHardware, configMigrate, configReload, configShow, configValidate } from './commands/config.js';
+import { statusCommand } from './commands/status.js';
+import { EXIT, exitFor } from './output.js';
+
+export interface ServeCommandOptions {
+  host: string;
+  port?: number;
+  reload: boolean;
+}
+
+export type ServeAction = (options: ServeCommandOptions) => Promise<void>;
+
+const client = () => new ApiClient(apiBaseUrl(readEnv(process.env).settings));
+const paths = () => resolvePaths();
+const json = () => new Option('--json', 'print JSON');
+
+function portNumber(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) throw new CommanderError(EXIT.usage, 'svc.usage', `--port: expected 0-65535; got "${value}"`);
+  return port;
+}
+
+export function buildProgram(serve: ServeAction): Command {
+  const program = new Command('svc')
+    .description('svc: a local inference gateway. Docs: docs/cli.md')
+    .version(VERSION, '-V, --version', 'print the version')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+
+  program.command('serve')
+    .description('start the API server')
+    .option('--host <address>', 'address to bind', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (default: $SVC_PORT or 8080)', portNumber)
+    .option('--reload', 'restart the server when its code or configuration changes (development)', false)
+    .action((options: ServeCommandOptions) => serve(options));
+
+  program.command('status')
+    .description('system and slot summary')
+    .addOption(json())
+    .action((options) => statusCommand(client(), options));
+
+  const config = program.command('config').description('inspect, edit and check the configuration');
+  config.command('show').description('print svc.toml with every default filled in').addOption(json()).action((o) => configShow(paths(), o));
+  config.command('validate').description('check every configuration file and print each problem with its path').addOption(json()).action((o) => configValidate(paths(), o));
+  config.command('edit [file]').description('edit svc.toml (or another config file) in $EDITOR and validate it').action((file?: string) => configEdit(paths(), file));
+  config.command('migrate').description('migrate svc.toml to the latest schema_version, keeping a backup')
+    .option('--dry-run', 'show what would change', false).addOption(json()).action((o) => configMigrate(paths(), o));
+  config.command('reload').description('make the running server re-read its configuration').addOption(json()).action((o) => configReload(client(), o));
+  config.command('hardware').description('show the host hardware the server sees').addOption(json()).action((o) => configHardware(client(), o));
+
+  return program;
+}
+
+/** Run the CLI and exit with the documented code. */
+export async function runCli(argv: string[], serve: ServeAction): Promise<void> {
+  const program = buildProgram(serve);
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version are "errors" to commander; they have already printed.
+      process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+      return;
+    }
+    const exit = exitFor(error);
+    if (exit.message) process.stderr.write(`svc: ${exit.message}\n`);
+    process.exitCode = exit.exitCode;
+  }
+}

@@ -1,0 +1,167 @@
+// Settings: the svc.toml keys as the API and dashboard see them. Changes arrive as a
+// partial object, are deep-merged into the file's raw document, validated as a whole and
+// only then written (atomically). The schema carries each key's description and apply
+// class, so the description and apply plan here are derived, never hand-kept.
+import { z } from 'zod';
+import { writeFileAtomic } from './atomic.js';
+import { validateSvcToml } from './load.js';
+import type { SvcPaths } from './paths.js';
+import type { ConfigProblem } from './problems.js';
+import { errorsOf, joinPath } from './problems.js';
+import type { ApplyClass } from './schema/common.js';
+import { SvcTomlSchema, type SvcToml } from './schema/svc-toml.js';
+import { readTomlFile, stringifyToml, type TomlDoc } from './toml.js';
+
+type Table = Record<string, unknown>;
+const isTable = (v: unknown): v is Table => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
+
+/** Keys where null is a real value (not "default"); TOML has no null, so the file spells it false. */
+const NULL_SPELLED_FALSE = new Set(['activity.max_rows']);
+
+/**
+ * Merge a change into a document. Tables merge key by key, anything else replaces. A null
+ * removes the key (back to its default), except keys where null means something.
+ */
+export function deepMerge(base: Table, patch: Table, prefix: string[] = []): Table {
+  const out: Table = { ...base };
+  for (const [key, value] of Object.entries(patch)) {
+    const path = [...prefix, key];
+    if (value === null) {
+      if (NULL_SPELLED_FALSE.has(path.join('.'))) out[key] = false;
+      else delete out[key];
+    } else if (isTable(value)) {
+      // Recurse even into a new table, so the null rules apply at every depth.
+      out[key] = deepMerge(isTable(out[key]) ? (out[key] as Table) : {}, value, path);
+    } else {
+      out[key] = value;
+    }
+  }
+  return out;
+}
+
+/** Dotted paths of every leaf in a change, e.g. {slots:{max_slots:1}} -> ["slots.max_slots"]. */
+export function leafPaths(value: Table, prefix: string[] = []): string[] {
+  return Object.entries(value).flatMap(([key, child]) =>
+    isTable(child) && Object.keys(child).length > 0 ? leafPaths(child, [...prefix, key]) : [joinPath([...prefix, key])],
+  );
+}
+
+export interface SettingDescription {
+  key: string;
+  section: string;
+  type: string;
+  nullable: boolean;
+  default: unknown;
+  minimum?: number;
+  maximum?: number;
+  exclusive_minimum?: number;
+  enum?: readonly unknown[];
+  description: string;
+  apply_class: ApplyClass;
+}
+
+interface JsonNode {
+  type?: string;
+  properties?: Record<string, JsonNode>;
+  anyOf?: JsonNode[];
+  items?: JsonNode;
+  enum?: unknown[];
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  description?: string;
+  apply?: ApplyClass;
+}
+
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+
+/** Every svc.toml key with its type, default, bounds, description and apply class. */
+export function describeSettings(paths: SvcPaths): SettingDescription[] {
+  const json = z.toJSONSchema(SvcTomlSchema, { io: 'input', unrepresentable: 'any' }) as JsonNode;
+  const defaults = SvcTomlSchema.parse({}) as unknown as Table;
+  (defaults.models as Table).roots = [paths.defaultModelsDir];
+  const out: SettingDescription[] = [];
+  const walk = (node: JsonNode, path: string[]) => {
+    for (const [name, child] of Object.entries(node.properties ?? {})) {
+      const here = [...path, name];
+      if (child.type === 'object' && child.properties && !child.apply) walk(child, here);
+      else out.push(describeLeaf(child, here, defaults));
+    }
+  };
+  walk(json, []);
+  return out;
+}
+
+function describeLeaf(node: JsonNode, path: string[], defaults: Table): SettingDescription {
+  const variants = node.anyOf ?? [node];
+  const concrete = variants.find((v) => v.type !== 'null') ?? node;
+  const type = concrete.type === 'array' ? `array<${concrete.items?.type ?? 'any'}>` : (concrete.type ?? 'any');
+  let value: unknown = defaults;
+  for (const segment of path) value = isTable(value) ? value[segment] : undefined;
+  const description: SettingDescription = {
+    key: path.join('.'),
+    section: path.slice(0, -1).join('.'),
+    type,
+    nullable: variants.some((v) => v.type === 'null'),
+    default: value ?? null,
+    description: node.description ?? '',
+    apply_class: node.apply ?? 'manual',
+  };
+  if (concrete.minimum !== undefined) description.minimum = concrete.minimum;
+  if (concrete.maximum !== undefined && concrete.maximum !== MAX_SAFE) description.maximum = concrete.maximum;
+  if (concrete.exclusiveMinimum !== undefined) description.exclusive_minimum = concrete.exclusiveMinimum;
+  if (concrete.enum) description.enum = concrete.enum;
+  return description;
+}
+
+export interface ApplyPlan {
+  /** Per key, how a change takes effect. */
+  keys: Record<string, ApplyClass>;
+  /** The same, grouped: keys applied at once, per service to restart, and needing a manual restart. */
+  live: string[];
+  restart: Record<string, string[]>;
+  manual: string[];
+}
+
+export function applyPlan(descriptions: readonly SettingDescription[], only?: readonly string[]): ApplyPlan {
+  const plan: ApplyPlan = { keys: {}, live: [], restart: {}, manual: [] };
+  const wanted = only ? descriptions.filter((d) => only.some((k) => d.key === k || d.key.startsWith(`${k}.`))) : descriptions;
+  for (const { key, apply_class } of wanted) {
+    plan.keys[key] = apply_class;
+    if (apply_class === 'live') plan.live.push(key);
+    else if (apply_class === 'manual') plan.manual.push(key);
+    else (plan.restart[apply_class.slice('restart:'.length)] ??= []).push(key);
+  }
+  return plan;
+}
+
+export type SettingsUpdate =
+  | { ok: true; before: SvcToml; after: SvcToml; changed: string[]; warnings: ConfigProblem[] }
+  | { ok: false; problems: ConfigProblem[] };
+
+/**
+ * Apply a change to svc.toml: read the file fresh, merge, validate the merged result, and
+ * write it atomically only when it is valid. Unknown keys are errors here: a typo sent
+ * through the API must not land in the file. Callers serialise updates (one writer).
+ */
+export async function updateSvcToml(paths: SvcPaths, patch: Table, extraRules: (next: SvcToml) => ConfigProblem[] = () => []): Promise<SettingsUpdate> {
+  const read = await readTomlFile(paths.svcToml, 'svc.toml');
+  if (read.status === 'invalid') return { ok: false, problems: [read.problem] };
+  const raw: TomlDoc = read.status === 'ok' ? read.doc : {};
+  const before = validateSvcToml(raw);
+  const merged = deepMerge(raw, patch);
+  const after = validateSvcToml(merged);
+  const touched = leafPaths(patch);
+  const overlaps = (path: string) => touched.some((k) => path === k || path.startsWith(`${k}.`) || k.startsWith(`${path}.`));
+  const problems = after.problems.map((p) => (p.path && overlaps(p.path) ? { ...p, severity: 'error' as const } : p));
+  if (after.value) problems.push(...extraRules(after.value));
+  if (errorsOf(problems).length > 0 || !after.value) return { ok: false, problems: errorsOf(problems) };
+  await writeFileAtomic(paths.svcToml, stringifyToml(merged));
+  return {
+    ok: true,
+    before: before.value ?? SvcTomlSchema.parse({}),
+    after: after.value,
+    changed: touched,
+    warnings: problems,
+  };
+}

@@ -1,0 +1,65 @@
+// The HTTP application: one Fastify instance, the error renderer, and the route table.
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { RouteAccess } from '../protocol/access.js';
+import { RequestError } from '../protocol/errors.js';
+import type { ServerContext } from './context.js';
+import { sendError } from './errors.js';
+import { registerActivityRoutes } from './routes/activity.js';
+import { registerInstallRoutes } from './routes/install.js';
+import { registerSettingsRoutes } from './routes/settings.js';
+import { registerSystemRoutes } from './routes/system.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Who may call the route (see protocol/access.ts); required on every route. */
+    access?: RouteAccess;
+  }
+}
+
+const MiB = 1024 * 1024;
+const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
+
+export function buildApp(ctx: ServerContext): FastifyInstance {
+  const app = Fastify({
+    logger: false,
+    bodyLimit: ctx.config.svc.api.max_body_mb * MiB,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.access) throw new Error(`route ${String(route.method)} ${route.url} declares no access class`);
+  });
+  app.setErrorHandler((error, _request, reply) => sendError(reply, error));
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const allowed = METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
+    if (allowed.length > 0) {
+      reply.header('allow', allowed.join(', '));
+      return sendError(reply, new RequestError('request.method_not_allowed', `${request.method} is not allowed on ${path}`, { allowed }));
+    }
+    return sendError(reply, new RequestError('request.unknown_route', `No route ${request.method} ${path}`, { method: request.method, path }));
+  });
+
+  registerSystemRoutes(app, ctx);
+  registerInstallRoutes(app, ctx);
+  registerSettingsRoutes(app, ctx);
+  registerActivityRoutes(app, ctx);
+  return app;
+}
+
+/** Who made a request, for the activity log: a well-formed X-Svc-Actor header, else "api". */
+export function actorOf(request: FastifyRequest): string {
+  const header = request.headers['x-svc-actor'];
+  return typeof header === 'string' && /^[a-z0-9:_.-]{1,64}$/i.test(header) ? header : 'api';
+}
+
+/** A JSON body that must be an object. */
+export function objectBody(request: FastifyRequest): Record<string, unknown> {
+  const body = request.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new RequestError('request.not_an_object', 'The body must be a JSON object.', { got: Array.isArray(body) ? 'array' : typeof body });
+  }
+  return body as Record<string, unknown>;
+}

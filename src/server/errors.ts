@@ -1,0 +1,36 @@
+// The one place failures become HTTP responses: every error, ours or the framework's, is
+// rendered as {error:{code,message,details}} with the status from the code table.
+import type { FastifyError, FastifyReply } from 'fastify';
+import { RequestError, SvcError, SystemError } from '../protocol/errors.js';
+
+const FRAMEWORK_ERRORS: Record<string, (error: FastifyError) => SvcError> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: () => new RequestError('request.too_large', 'The request body is larger than the server accepts ([api].max_body_mb).'),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: (e) => new RequestError('request.unsupported_media_type', e.message),
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => new RequestError('request.invalid_json', 'The body is empty but Content-Type says JSON.'),
+  FST_ERR_CTP_INVALID_JSON_BODY: (e) => new RequestError('request.invalid_json', `The body is not valid JSON: ${e.message}`),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new RequestError('request.invalid', 'Content-Length does not match the body.'),
+};
+
+export function toSvcError(error: unknown): SvcError {
+  if (error instanceof SvcError) return error;
+  const fastifyError = error as Partial<FastifyError>;
+  const mapped = fastifyError.code ? FRAMEWORK_ERRORS[fastifyError.code] : undefined;
+  if (mapped) return mapped(fastifyError as FastifyError);
+  if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
+    return new RequestError('request.invalid_json', `The body is not valid JSON: ${error.message}`);
+  }
+  if (fastifyError.validation) {
+    return new RequestError('request.invalid', fastifyError.message ?? 'invalid request', { problems: fastifyError.validation });
+  }
+  return new SystemError('system.internal', 'Internal error; the server log has the details.', {}, { cause: error });
+}
+
+export function sendError(reply: FastifyReply, error: unknown): FastifyReply {
+  const svcError = toSvcError(error);
+  if (svcError.code === 'system.internal') {
+    process.stderr.write(`svc: internal error on ${reply.request.method} ${reply.request.url}: ${(error as Error)?.stack ?? String(error)}\n`);
+  }
+  const retryAfter = svcError.details.retry_after_s;
+  if (svcError.status === 503 && typeof retryAfter === 'number') reply.header('retry-after', String(Math.ceil(retryAfter)));
+  return reply.code(svcError.status).header('content-type', 'application/json; charset=utf-8').send(svcError.toEnvelope());
+}

@@ -1,0 +1,16 @@
+// GET /api/activity: the activity log, filtered, with keyset pagination.
+import type { FastifyInstance } from 'fastify';
+import { parseActivityQuery } from '../../activity/query.js';
+import { RequestError, SystemError } from '../../protocol/errors.js';
+import type { ServerContext } from '../context.js';
+
+export function registerActivityRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  app.get('/api/activity', { config: { access: 'read' } }, async (request) => {
+    if (!ctx.activity) throw new SystemError('system.unavailable', 'The activity database could not be opened; see the server log.', { path: ctx.paths.activityDb });
+    const parsed = parseActivityQuery(request.query as Record<string, unknown>);
+    if ('problems' in parsed) {
+      throw new RequestError('request.invalid', `invalid query: ${parsed.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, { problems: parsed.problems });
+    }
+    return ctx.activity.query(parsed.query);
+  });
+}

@@ -1,0 +1,39 @@
+// First-run gating: a sentinel file under the state root says setup has completed.
+import { readFile } from 'node:fs/promises';
+import type { FastifyInstance } from 'fastify';
+import { writeFileAtomic } from '../../config/atomic.js';
+import { actorOf } from '../app.js';
+import type { ServerContext } from '../context.js';
+
+interface InstallSentinel {
+  completed_at: string;
+  version: string;
+}
+
+async function readSentinel(path: string): Promise<InstallSentinel | undefined> {
+  try {
+    const parsed = JSON.parse(await readFile(path, 'utf8')) as Partial<InstallSentinel>;
+    return typeof parsed.completed_at === 'string' ? { completed_at: parsed.completed_at, version: String(parsed.version ?? '') } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function registerInstallRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  const state = async () => {
+    const sentinel = await readSentinel(ctx.paths.installSentinel);
+    return { completed: sentinel !== undefined, completed_at: sentinel?.completed_at ?? null, completed_version: sentinel?.version ?? null };
+  };
+
+  app.get('/api/install/state', { config: { access: 'public' } }, state);
+
+  app.post('/api/install/complete', { config: { access: 'public' } }, async (request) => {
+    await ctx.configWrites.run(async () => {
+      if (await readSentinel(ctx.paths.installSentinel)) return; // idempotent
+      const sentinel: InstallSentinel = { completed_at: new Date().toISOString(), version: ctx.version };
+      await writeFileAtomic(ctx.paths.installSentinel, `${JSON.stringify(sentinel, null, 2)}\n`);
+      ctx.record({ action: 'install.complete', actor: actorOf(request), details: { ...sentinel } });
+    });
+    return state();
+  });
+}

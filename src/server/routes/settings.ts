@@ -1,0 +1,86 @@
+// /api/settings: read, deep-merged write, schema, apply plan and reload of svc.toml.
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { loadConfig, withSvcToml } from '../../config/load.js';
+import type { ConfigProblem } from '../../config/problems.js';
+import { formatProblem } from '../../config/problems.js';
+import { SvcTomlSchema, type SvcToml } from '../../config/schema/svc-toml.js';
+import { applyPlan, describeSettings, updateSvcToml } from '../../config/settings.js';
+import { ConfigError } from '../../protocol/errors.js';
+import { actorOf, objectBody } from '../app.js';
+import type { ServerContext } from '../context.js';
+
+function invalid(problems: readonly ConfigProblem[], what: string): ConfigError {
+  const lines = problems.map(formatProblem);
+  return new ConfigError('config.invalid', `${what}: ${lines.join('; ')}`, {
+    problems: problems.map(({ file, path, message }) => ({ file, path, message })),
+  });
+}
+
+/** Read a dotted key out of a settings object. */
+function valueAt(settings: SvcToml, key: string): unknown {
+  return key.split('.').reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), settings);
+}
+
+export function registerSettingsRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  const descriptions = describeSettings(ctx.paths);
+
+  app.get('/api/settings', { config: { access: 'read' } }, async () => ({
+    settings: ctx.config.svc,
+    file: ctx.paths.svcToml,
+    env_overrides: envOverrides(ctx),
+  }));
+
+  app.put('/api/settings', { config: { access: 'admin' } }, async (request) => {
+    const patch = objectBody(request);
+    const result = await ctx.configWrites.run(() => updateSvcToml(ctx.paths, patch, (next) => extractionSlotRule(ctx, patch, next)));
+    if (!result.ok) throw invalid(result.problems, 'settings not saved');
+    ctx.replaceConfig(withSvcToml(ctx.config, result.after));
+    const changes = Object.fromEntries(result.changed.map((key) => [key, { before: valueAt(result.before, key), after: valueAt(result.after, key) }]));
+    ctx.record({ action: 'settings.update', target: 'svc.toml', actor: actorOf(request), details: { changes } });
+    return { settings: ctx.config.svc, changed: result.changed, apply: applyPlan(descriptions, result.changed) };
+  });
+
+  app.get('/api/settings/schema', { config: { access: 'read' } }, async () => ({
+    keys: descriptions,
+    json_schema: z.toJSONSchema(SvcTomlSchema, { io: 'input', unrepresentable: 'any' }),
+  }));
+
+  app.get('/api/settings/apply-plan', { config: { access: 'read' } }, async (request) => {
+    const keys = (request.query as Record<string, unknown>).keys;
+    return applyPlan(descriptions, typeof keys === 'string' && keys ? keys.split(',') : undefined);
+  });
+
+  app.post('/api/settings/reload', { config: { access: 'admin' } }, async (request) => {
+    const outcome = await ctx.configWrites.run(() => loadConfig(ctx.paths));
+    if (!outcome.ok) {
+      ctx.record({ action: 'settings.reload', actor: actorOf(request), outcome: 'error', details: { problems: outcome.problems.map(formatProblem) } });
+      throw invalid(outcome.problems.filter((p) => p.severity === 'error'), 'configuration not reloaded; the running configuration stays');
+    }
+    ctx.replaceConfig(outcome.config);
+    ctx.record({ action: 'settings.reload', actor: actorOf(request), details: { slots: outcome.config.slots.length } });
+    return { reloaded: true, warnings: outcome.problems.map(formatProblem), slots: outcome.config.slots.map((s) => s.name) };
+  });
+}
+
+/** [memory.graph].extraction_slot is checked at set time against the enabled llm slots. */
+function extractionSlotRule(ctx: ServerContext, patch: Record<string, unknown>, next: SvcToml): ConfigProblem[] {
+  const graph = (patch.memory as { graph?: { extraction_slot?: unknown } } | undefined)?.graph;
+  if (!graph || graph.extraction_slot === undefined || graph.extraction_slot === null) return [];
+  const llmSlots = ctx.config.slots.filter((s) => s.config.slot.type === 'llm' && s.config.slot.enabled).map((s) => s.name);
+  if (llmSlots.includes(next.memory.graph.extraction_slot)) return [];
+  return [{
+    file: 'svc.toml',
+    path: 'memory.graph.extraction_slot',
+    message: `expected an enabled llm slot (${llmSlots.length ? `one of ${llmSlots.join(', ')}` : 'none is configured'}); got "${next.memory.graph.extraction_slot}"`,
+    severity: 'error',
+  }];
+}
+
+function envOverrides(ctx: ServerContext): Array<{ key: string; env: string; value: unknown }> {
+  const { env } = ctx.config;
+  const out: Array<{ key: string; env: string; value: unknown }> = [];
+  if (env.modelStore !== undefined) out.push({ key: 'models.store', env: 'SVC_MODEL_STORE', value: env.modelStore });
+  if (env.activityRetentionDays !== undefined) out.push({ key: 'activity.retention_days', env: 'SVC_ACTIVITY_RETENTION_DAYS', value: env.activityRetentionDays });
+  return out;
+}

@@ -1,0 +1,78 @@
+// Liveness, status, feature flags and URL hints: the open /api routes.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { formatProblem } from '../../config/problems.js';
+import { hostSnapshot } from '../../slots/host.js';
+import { summarizeSlots } from '../../slots/summary.js';
+import type { ServerContext } from '../context.js';
+
+export function registerSystemRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  app.get('/api/health/system', { config: { access: 'public' } }, async () => {
+    const activityOk = ctx.activity !== undefined;
+    return {
+      status: activityOk ? 'ok' : 'degraded',
+      version: ctx.version,
+      uptime_s: ctx.uptimeSeconds(),
+      checks: {
+        config: { ok: true, warnings: ctx.config.warnings.length },
+        activity_db: { ok: activityOk, path: ctx.paths.activityDb },
+      },
+      host: hostSnapshot(),
+    };
+  });
+
+  app.get('/api/status', { config: { access: 'public' } }, async () => {
+    const config = ctx.config;
+    return {
+      version: ctx.version,
+      uptime_s: ctx.uptimeSeconds(),
+      started_at: ctx.startedAt.toISOString(),
+      config_root: ctx.paths.configRoot,
+      state_root: ctx.paths.stateRoot,
+      home_source: ctx.paths.source,
+      listen: ctx.listening,
+      auth_enabled: config.env.authEnabled,
+      config_warnings: config.warnings.map(formatProblem),
+      slots: summarizeSlots(config),
+    };
+  });
+
+  app.get('/api/features', { config: { access: 'public' } }, async () => {
+    const { svc, env } = ctx.config;
+    return {
+      auth_enabled: env.authEnabled,
+      activity_log: svc.activity.enabled,
+      telemetry: svc.telemetry.enabled,
+      update_channel: svc.telemetry.channel,
+      memory_engine: svc.memory.engine,
+      memory_graph: svc.memory.graph.enabled,
+      dashboard: false,
+    };
+  });
+
+  app.get('/api/config/urls', { config: { access: 'public' } }, async (request) => {
+    const base = `${request.protocol}://${request.host}`;
+    return {
+      api: `${base}/api`,
+      v1: `${base}/v1`,
+      dashboard: `${base}/`,
+      chat: `${request.protocol}://${request.hostname}:3001/`,
+      openai_base_url: `${base}/v1`,
+    };
+  });
+
+  app.get('/api/hardware', { config: { access: 'read' } }, async () => {
+    return { probe: readCachedProbe(join(ctx.paths.configRoot, 'hardware.json')), host: hostSnapshot() };
+  });
+}
+
+/** The probe `svc probe` caches; a missing or unreadable cache reads as none. */
+function readCachedProbe(path: string): unknown {
+  if (!existsSync(path)) return null;
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as unknown;
+  } catch {
+    return null;
+  }
+}

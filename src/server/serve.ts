@@ -1,0 +1,92 @@
+// Start the API server: load and validate all configuration (refusing to start on any
+// error), open the activity log, listen, and shut down gracefully on SIGTERM/SIGINT.
+import { mkdirSync } from 'node:fs';
+import { ActivityLog } from '../activity/store.js';
+import { removeStaleTempFiles } from '../config/atomic.js';
+import { loadConfig } from '../config/load.js';
+import { notWritableHint, type SvcPaths } from '../config/paths.js';
+import { errorsOf, formatProblem, warningsOf } from '../config/problems.js';
+import { buildApp } from './app.js';
+import { activityOptions, ServerContext } from './context.js';
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  paths: SvcPaths;
+  /** Where progress lines go (stdout in the CLI). */
+  log: (line: string) => void;
+}
+
+export class StartupError extends Error {
+  constructor(message: string, readonly exitCode: number) {
+    super(message);
+  }
+}
+
+/** Exit codes (docs/cli.md): 4 = configuration invalid, 5 = cannot write the home, 6 = cannot listen. */
+export const EXIT_CONFIG_INVALID = 4;
+export const EXIT_NOT_WRITABLE = 5;
+export const EXIT_LISTEN_FAILED = 6;
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+export async function serve(options: ServeOptions): Promise<{ close: () => Promise<void>; port: number }> {
+  const { paths, log } = options;
+  const outcome = await loadConfig(paths);
+  if (!outcome.ok) {
+    const lines = errorsOf(outcome.problems).map(formatProblem);
+    throw new StartupError(`configuration is invalid; svc will not start:\n${lines.map((l) => `  ${l}`).join('\n')}`, EXIT_CONFIG_INVALID);
+  }
+  for (const warning of warningsOf(outcome.problems)) log(`svc: ${formatProblem(warning)}`);
+
+  for (const dir of [paths.configRoot, paths.stateRoot]) {
+    try {
+      mkdirSync(dir, { recursive: true });
+    } catch {
+      throw new StartupError(notWritableHint(paths, dir), EXIT_NOT_WRITABLE);
+    }
+  }
+  removeStaleTempFiles(paths.configRoot);
+
+  let activity: ActivityLog | undefined;
+  try {
+    activity = ActivityLog.open(paths.activityDb, activityOptions(outcome.config));
+    activity.prune();
+  } catch (error) {
+    log(`svc: warning: activity log unavailable (${(error as Error).message}); continuing without it`);
+  }
+
+  const ctx = new ServerContext(paths, outcome.config, activity);
+  const app = buildApp(ctx);
+  try {
+    await app.listen({ host: options.host, port: options.port });
+  } catch (error) {
+    activity?.close();
+    throw new StartupError(`cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`, EXIT_LISTEN_FAILED);
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  ctx.listening = { host: options.host, port };
+  ctx.record({ action: 'system.start', kind: 'event', details: { version: ctx.version, host: options.host, port } });
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      const timer = setTimeout(() => {
+        process.stderr.write('svc: shutdown took too long; exiting\n');
+        process.exit(1);
+      }, SHUTDOWN_GRACE_MS);
+      timer.unref();
+      await app.close();
+      ctx.record({ action: 'system.stop', kind: 'event', details: { uptime_s: ctx.uptimeSeconds() } });
+      activity?.close();
+      clearTimeout(timer);
+    })());
+
+  const shown = options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;
+  log(`svc ${ctx.version} listening on http://${shown}:${port}`);
+  log(`  config: ${paths.configRoot} (${paths.source === 'SVC_HOME' ? 'SVC_HOME' : paths.source === 'user' ? 'per-user default' : 'system'})`);
+  log(`  state:  ${paths.stateRoot}`);
+  log(`  API:    http://${shown}:${port}/api/status   OpenAI base URL: http://${shown}:${port}/v1`);
+  return { close, port };
+}
