@@ -4,12 +4,13 @@
 import { Command, CommanderError, Option } from 'commander';
 import { apiBaseUrl, readEnv } from '../config/env.js';
 import { resolvePaths } from '../config/paths.js';
+import { formatProblem } from '../config/problems.js';
 import { VERSION } from '../protocol/version.js';
 import { ApiClient } from './client.js';
 import { configEdit } from './commands/config-edit.js';
 import { configHardware, configMigrate, configReload, configShow, configValidate } from './commands/config.js';
 import { statusCommand } from './commands/status.js';
-import { EXIT, exitFor } from './output.js';
+import { CliExit, EXIT, exitFor } from './output.js';
 
 export interface ServeCommandOptions {
   host: string;
@@ -19,7 +20,13 @@ export interface ServeCommandOptions {
 
 export type ServeAction = (options: ServeCommandOptions) => Promise<void>;
 
-const client = () => new ApiClient(apiBaseUrl(readEnv(process.env).settings));
+/** The API client for SVC_API_URL; a malformed SVC_API_URL or SVC_PORT is an error, never a silent fallback to another server. */
+const client = () => {
+  const env = readEnv(process.env);
+  const bad = env.problems.find((p) => p.path === 'SVC_API_URL' || (p.path === 'SVC_PORT' && env.settings.apiUrl === undefined));
+  if (bad) throw new CliExit(EXIT.configInvalid, formatProblem(bad));
+  return new ApiClient(apiBaseUrl(env.settings));
+};
 const paths = () => resolvePaths();
 const json = () => new Option('--json', 'print JSON');
 

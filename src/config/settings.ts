@@ -141,10 +141,10 @@ export type SettingsUpdate =
 
 /**
  * Apply a change to svc.toml: read the file fresh, merge, validate the merged result, and
- * write it atomically only when it is valid. Unknown keys are errors here: a typo sent
+ * write it atomically only when it is valid. `extraRules` adds checks that need live state. Unknown keys are errors here: a typo sent
  * through the API must not land in the file. Callers serialise updates (one writer).
  */
-export async function updateSvcToml(paths: SvcPaths, patch: Table, extraRules: (next: SvcToml) => ConfigProblem[] = () => []): Promise<SettingsUpdate> {
+export async function updateSvcToml(paths: SvcPaths, patch: Table, extraRules: (merged: TomlDoc) => ConfigProblem[] = () => []): Promise<SettingsUpdate> {
   const read = await readTomlFile(paths.svcToml, 'svc.toml');
   if (read.status === 'invalid') return { ok: false, problems: [read.problem] };
   const raw: TomlDoc = read.status === 'ok' ? read.doc : {};
@@ -154,7 +154,8 @@ export async function updateSvcToml(paths: SvcPaths, patch: Table, extraRules: (
   const touched = leafPaths(patch);
   const overlaps = (path: string) => touched.some((k) => path === k || path.startsWith(`${k}.`) || k.startsWith(`${path}.`));
   const problems = after.problems.map((p) => (p.path && overlaps(p.path) ? { ...p, severity: 'error' as const } : p));
-  if (after.value) problems.push(...extraRules(after.value));
+  // Rules that need live state run on the raw merge, so they report alongside schema errors.
+  problems.push(...extraRules(merged));
   if (errorsOf(problems).length > 0 || !after.value) return { ok: false, problems: errorsOf(problems) };
   await writeFileAtomic(paths.svcToml, stringifyToml(merged));
   return {

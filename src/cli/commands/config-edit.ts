@@ -25,8 +25,11 @@ export async function configEdit(paths: SvcPaths, file = 'svc.toml'): Promise<vo
   let original = '';
   try {
     original = readFileSync(target, 'utf8');
-  } catch {
-    // A new file starts empty.
+  } catch (error) {
+    // A new file starts empty; any other failure must not turn into an empty draft that
+    // would then replace the file (a rename needs no read permission on it).
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT') throw new CliExit(EXIT.failed, `cannot read ${target} (${code ?? String(error)}); ${file} is unchanged`);
   }
   const workDir = mkdtempSync(join(tmpdir(), 'svc-edit-'));
   const draft = join(workDir, basename(file));

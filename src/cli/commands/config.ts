@@ -5,9 +5,10 @@ import { copyFileSync, existsSync } from 'node:fs';
 import { ActivityLog } from '../../activity/store.js';
 import { writeFileAtomic } from '../../config/atomic.js';
 import { loadConfig, validateSvcToml, type ResolvedConfig } from '../../config/load.js';
-import { migrateDocument } from '../../config/migrate.js';
+import { migrateDocument, schemaVersionOf } from '../../config/migrate.js';
 import type { SvcPaths } from '../../config/paths.js';
 import { errorsOf, formatProblem, type ConfigProblem } from '../../config/problems.js';
+import { LATEST_SCHEMA_VERSION } from '../../config/schema/svc-toml.js';
 import { readTomlFile, stringifyToml } from '../../config/toml.js';
 import type { ApiClient } from '../client.js';
 import { CliExit, EXIT, print, printJson } from '../output.js';
@@ -18,7 +19,9 @@ export async function configShow(paths: SvcPaths, options: Json): Promise<void> 
   const config = await loadOrExit(paths);
   if (options.json) return printJson(config.svc);
   print(`# ${paths.svcToml}, with every default filled in`);
-  process.stdout.write(stringifyToml(config.svc as unknown as Record<string, unknown>));
+  // TOML has no null: a disabled row cap is spelled false, or it would read back as the default.
+  const shown = { ...config.svc, activity: { ...config.svc.activity, max_rows: config.svc.activity.max_rows ?? false } };
+  process.stdout.write(stringifyToml(shown as unknown as Record<string, unknown>));
 }
 
 export async function configValidate(paths: SvcPaths, options: Json): Promise<void> {
@@ -41,6 +44,11 @@ export async function configMigrate(paths: SvcPaths, options: Json & { dryRun?: 
   if (read.status === 'invalid') throw problemsExit([read.problem]);
   if (read.status === 'missing') return report(options, { migrated: false, reason: 'no svc.toml: every default applies, nothing to migrate' });
   const result = migrateDocument(read.doc);
+  const version = schemaVersionOf(read.doc);
+  if (version === undefined || version > LATEST_SCHEMA_VERSION) {
+    // Not a version this build knows (not an integer, or newer): nothing can be migrated.
+    throw problemsExit(errorsOf(validateSvcToml(read.doc).problems), EXIT.configInvalid, `cannot migrate svc.toml: its schema_version is not one this svc knows (1-${LATEST_SCHEMA_VERSION}):`);
+  }
   if (result.from === result.to) return report(options, { migrated: false, reason: `svc.toml is already at schema_version ${result.to}` });
   const problems = errorsOf(validateSvcToml(result.doc).problems);
   if (problems.length > 0) throw problemsExit(problems, EXIT.failed, 'config.migration_failed: the migrated file would be invalid; svc.toml is unchanged');

@@ -33,7 +33,7 @@ export function registerSettingsRoutes(app: FastifyInstance, ctx: ServerContext)
 
   app.put('/api/settings', { config: { access: 'admin' } }, async (request) => {
     const patch = objectBody(request);
-    const result = await ctx.configWrites.run(() => updateSvcToml(ctx.paths, patch, (next) => extractionSlotRule(ctx, patch, next)));
+    const result = await ctx.configWrites.run(() => updateSvcToml(ctx.paths, patch, () => extractionSlotRule(ctx, patch)));
     if (!result.ok) throw invalid(result.problems, 'settings not saved');
     ctx.replaceConfig(withSvcToml(ctx.config, result.after));
     const changes = Object.fromEntries(result.changed.map((key) => [key, { before: valueAt(result.before, key), after: valueAt(result.after, key) }]));
@@ -64,15 +64,15 @@ export function registerSettingsRoutes(app: FastifyInstance, ctx: ServerContext)
 }
 
 /** [memory.graph].extraction_slot is checked at set time against the enabled llm slots. */
-function extractionSlotRule(ctx: ServerContext, patch: Record<string, unknown>, next: SvcToml): ConfigProblem[] {
-  const graph = (patch.memory as { graph?: { extraction_slot?: unknown } } | undefined)?.graph;
-  if (!graph || graph.extraction_slot === undefined || graph.extraction_slot === null) return [];
+function extractionSlotRule(ctx: ServerContext, patch: Record<string, unknown>): ConfigProblem[] {
+  const wanted = (patch.memory as { graph?: { extraction_slot?: unknown } } | undefined)?.graph?.extraction_slot;
+  if (typeof wanted !== 'string') return []; // absent, reset (null), or a type error the schema reports
   const llmSlots = ctx.config.slots.filter((s) => s.config.slot.type === 'llm' && s.config.slot.enabled).map((s) => s.name);
-  if (llmSlots.includes(next.memory.graph.extraction_slot)) return [];
+  if (llmSlots.includes(wanted)) return [];
   return [{
     file: 'svc.toml',
     path: 'memory.graph.extraction_slot',
-    message: `expected an enabled llm slot (${llmSlots.length ? `one of ${llmSlots.join(', ')}` : 'none is configured'}); got "${next.memory.graph.extraction_slot}"`,
+    message: `expected an enabled llm slot (${llmSlots.length ? `one of ${llmSlots.join(', ')}` : 'none is configured'}); got "${wanted}"`,
     severity: 'error',
   }];
 }

@@ -1,0 +1,31 @@
+// `npm pack` produces a package that installs into an empty directory and runs
+// `svc --version` from the tarball, the way a user installs a release.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from './helpers/gateway.js';
+
+const npm = (args: string[], cwd: string) =>
+  execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_loglevel: 'error', npm_config_fund: 'false', npm_config_audit: 'false' } });
+
+describe('npm pack', () => {
+  it('installs from the tarball in an empty directory and runs svc --version', () => {
+    const version = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    const out = mkdtempSync(join(tmpdir(), 'svc-pack-'));
+    // --ignore-scripts: prepack would rebuild; `npm test` has just built dist/.
+    npm(['pack', '--ignore-scripts', '--pack-destination', out], REPO_ROOT);
+    const tarball = readdirSync(out).find((name) => name.endsWith('.tgz'));
+    expect(tarball).toBeDefined();
+
+    const contents = execFileSync('tar', ['-tzf', join(out, tarball!)], { encoding: 'utf8' }).split('\n');
+    expect(contents).toContain('package/dist/bin/svc.js');
+    expect(contents.some((f) => f.endsWith('.test.js'))).toBe(false);
+
+    const app = mkdtempSync(join(tmpdir(), 'svc-install-'));
+    npm(['install', '--prefer-offline', '--no-save', join(out, tarball!)], app);
+    const printed = execFileSync(join(app, 'node_modules/.bin/svc'), ['--version'], { encoding: 'utf8' });
+    expect(printed.trim()).toBe(version);
+  }, 300_000);
+});
