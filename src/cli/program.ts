@@ -1,7 +1,7 @@
 // The `svc` command tree. Each action is a few lines over the typed client (or the config
 // layer, for commands that must work without a server). `serve` is injected by the bin, so
 // the CLI never imports server code.
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { apiBaseUrl, readEnv } from '../config/env.js';
 import { resolvePaths } from '../config/paths.js';
 import { formatProblem } from '../config/problems.js';
@@ -32,7 +32,7 @@ const json = () => new Option('--json', 'print JSON');
 
 function portNumber(value: string): number {
   const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65535) throw new CommanderError(EXIT.usage, 'svc.usage', `--port: expected 0-65535; got "${value}"`);
+  if (!/^\d+$/.test(value) || port > 65535) throw new InvalidArgumentError(`expected a port number 0-65535; got "${value}"`);
   return port;
 }
 

@@ -1,7 +1,7 @@
 // `svc serve --reload`: run the server as a child process and restart it whenever the
 // built code (dist/) or the configuration changes. For development only.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { watch } from 'node:fs';
+import { mkdirSync, watch } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolvePaths } from '../config/paths.js';
@@ -10,7 +10,9 @@ const DEBOUNCE_MS = 300;
 
 export async function runWithReload(serveArgv: string[]): Promise<void> {
   const codeDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-  const watched = [codeDir, resolvePaths().configRoot];
+  const configRoot = resolvePaths().configRoot;
+  mkdirSync(configRoot, { recursive: true });
+  const watched = [codeDir, configRoot];
   let child: ChildProcess | undefined;
   let timer: NodeJS.Timeout | undefined;
 

@@ -1,0 +1,88 @@
+// `svc serve` options as a user runs them: SVC_PORT, a taken port, and --reload.
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { api, runSvc, SVC_BIN, svcEnv, tempHome } from './helpers/gateway.js';
+
+function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
+  });
+}
+
+function waitFor(read: () => string, pattern: RegExp, count = 1, timeoutMs = 20_000): Promise<RegExpMatchArray[]> {
+  return new Promise((done, fail) => {
+    const started = Date.now();
+    const poll = setInterval(() => {
+      const matches = [...read().matchAll(new RegExp(pattern, 'g'))];
+      if (matches.length >= count) {
+        clearInterval(poll);
+        done(matches);
+      } else if (Date.now() - started > timeoutMs) {
+        clearInterval(poll);
+        fail(new Error(`timed out waiting for ${pattern} x${count} in:\n${read()}`));
+      }
+    }, 50);
+  });
+}
+
+describe('svc serve', () => {
+  it('listens on SVC_PORT when --port is not given', async () => {
+    const home = tempHome();
+    const port = await freePort();
+    const child = spawn(process.execPath, [SVC_BIN, 'serve'], { env: svcEnv(home.home, { SVC_PORT: String(port) }) });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    try {
+      await waitFor(() => out, /listening on/);
+      expect(out).toContain(`http://127.0.0.1:${port}`);
+      expect((await api(`http://127.0.0.1:${port}`, '/api/health/system')).status).toBe(200);
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+
+  it('exits 6 with one clear line when the port is taken', async () => {
+    const home = tempHome();
+    const blocker = createServer().listen(0, '127.0.0.1');
+    await new Promise((r) => blocker.once('listening', r));
+    const { port } = blocker.address() as { port: number };
+    try {
+      const result = runSvc(['serve', '--port', String(port)], { home: home.home });
+      expect(result.status).toBe(6);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).toContain(`cannot listen on 127.0.0.1:${port}`);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('rejects a bad --port as a usage error', () => {
+    const result = runSvc(['serve', '--port', 'eighty'], { home: tempHome().home });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('--port');
+  });
+
+  it('--reload restarts the server when the configuration changes', async () => {
+    const home = tempHome();
+    const child = spawn(process.execPath, [SVC_BIN, 'serve', '--port', '0', '--reload'], { env: svcEnv(home.home) });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    try {
+      await waitFor(() => out, /listening on http:\/\/127\.0\.0\.1:(\d+)/);
+      home.write('svc.toml', '[slots]\nidle_timeout_s = 42\n');
+      const [, second] = await waitFor(() => out, /listening on http:\/\/127\.0\.0\.1:(\d+)/, 2);
+      expect(out).toMatch(/changed, restarting/);
+      const settings = (await api(`http://127.0.0.1:${second![1]}`, '/api/settings')).json.settings;
+      expect(settings.slots.idle_timeout_s).toBe(42);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
+    expect(child.exitCode).toBe(0);
+  }, 60_000);
+});
