@@ -324,7 +324,7 @@ describe('svc config migrate', () => {
     expect(JSON.parse(runSvc(['config', 'migrate', '--json'], { home: h.home }).stdout)).toMatchObject({ migrated: false });
   });
 
-  it.each([['3', 'expected <= 2; got 3'], ['"two"', 'expected an integer; got "two"']])('refuses schema_version = %s, which this svc does not know', (version, message) => {
+  it.each([['3', 'expected <= 2; got 3'], ['"two"', 'expected a number; got "two"']])('refuses schema_version = %s, which this svc does not know', (version, message) => {
     const text = `[meta]\nschema_version = ${version}\n`;
     const h = home({ 'svc.toml': text });
     const result = runSvc(['config', 'migrate'], { home: h.home });
@@ -396,7 +396,7 @@ describe('svc config edit', () => {
   it('does not start from an empty draft when the file cannot be read', () => {
     const h = home({ 'slots/chat.toml/inside': 'x' });
     const marker = join(h.home, 'editor-ran');
-    const editor = editorScript(h, 'edit.sh', `touch "${marker}"; printf '${SLOT('chat', 8081).replace(/\n/g, '\\n')}' > "$1"`);
+    const editor = editorScript(h, 'edit.sh', `touch "${marker}"; echo '[slot]' > "$1"`);
     const result = runSvc(['config', 'edit', 'slots/chat.toml'], { home: h.home, env: { EDITOR: editor, TMPDIR: h.home } });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain(`cannot read ${join(h.configRoot, 'slots/chat.toml')} (EISDIR)`);
