@@ -106,6 +106,12 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('refuses [server].extra_args that cannot be split into arguments', async () => {
+    expect(await problemsOf({ 'slots/chat.toml': slot('chat', '[server]\nextra_args = "--alias \'oops"') })).toEqual([
+      'slots/chat.toml: server.extra_args: cannot split into arguments: unbalanced single quote',
+    ]);
+  });
+
   it('reports TOML syntax errors with line and column', async () => {
     const [problem] = await problemsOf({ 'svc.toml': '[slots]\nmax_slots = = 3\n' });
     expect(problem).toMatch(/^svc\.toml: not valid TOML: line 2, column \d+: /);

@@ -1,6 +1,7 @@
 // Rules that span fields or files. They read the raw documents (checking types as they go)
 // so that they report alongside schema errors in the same pass, not after them.
 import type { ConfigProblem } from './problems.js';
+import { ArgvSyntaxError, tokenize } from './shell-words.js';
 import { SLOT_NAME_PATTERN, SLOT_NAME_RULE } from './schema/common.js';
 import { TTS_ONLY_KEYS } from './schema/slot.js';
 import type { TomlDoc } from './toml.js';
@@ -48,6 +49,15 @@ export function slotFileRules({ file, stem, doc }: RawSlotFile): ConfigProblem[]
       if (slot[key] !== undefined && slot[key] !== null) {
         problems.push(error(file, `slot.${key}`, `only allowed on tts slots; this slot's type is "${type}"`));
       }
+    }
+  }
+  const extraArgs = tableAt(doc, 'server').extra_args;
+  if (typeof extraArgs === 'string') {
+    try {
+      tokenize(extraArgs);
+    } catch (e) {
+      if (!(e instanceof ArgvSyntaxError)) throw e;
+      problems.push(error(file, 'server.extra_args', `cannot split into arguments: ${e.message}`));
     }
   }
   if ('rope_freq_base' in tableAt(doc, 'model')) {

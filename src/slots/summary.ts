@@ -2,7 +2,7 @@
 // every configured slot reports "stopped" (or "disabled"): the state comes from config only.
 import type { ResolvedConfig } from '../config/load.js';
 
-export type SlotState = 'stopped' | 'starting' | 'warming' | 'ready' | 'stopping' | 'error';
+import type { SlotState } from './state-machine.js';
 
 export interface SlotSummaryRow {
   name: string;

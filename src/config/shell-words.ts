@@ -1,0 +1,40 @@
+// Shell-like splitting of free-form flag strings ([server].extra_args, profile flags).
+// It lives in config so a bad string is a load-time problem, never a launch-time one.
+
+export class ArgvSyntaxError extends Error {}
+
+/** Split a string the way a POSIX shell would, without expansion. */
+export function tokenize(text: string): string[] {
+  const tokens: string[] = [];
+  let current = '';
+  let inToken = false;
+  let quote: '"' | "'" | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quote === "'") {
+      if (ch === "'") quote = undefined;
+      else current += ch;
+    } else if (quote === '"') {
+      if (ch === '"') quote = undefined;
+      else if (ch === '\\' && i + 1 < text.length && '"\\$`'.includes(text[i + 1]!)) current += text[++i];
+      else current += ch;
+    } else if (ch === "'" || ch === '"') {
+      quote = ch;
+      inToken = true;
+    } else if (ch === '\\') {
+      if (i + 1 >= text.length) throw new ArgvSyntaxError('a trailing backslash escapes nothing');
+      current += text[++i];
+      inToken = true;
+    } else if (/\s/.test(ch)) {
+      if (inToken) tokens.push(current);
+      current = '';
+      inToken = false;
+    } else {
+      current += ch;
+      inToken = true;
+    }
+  }
+  if (quote) throw new ArgvSyntaxError(`unbalanced ${quote === '"' ? 'double' : 'single'} quote`);
+  if (inToken) tokens.push(current);
+  return tokens;
+}

@@ -1,0 +1,39 @@
+// The slot state machine (DESIGN.md, "Slot lifecycle"). One table of legal moves; anything
+// else is a bug and throws slot.illegal_transition. The supervisor is the only writer.
+//
+//   stopped ──start──▶ starting ──answers──▶ warming ──healthy──▶ ready
+//      ▲                  │  │                  │                   │
+//      │                  │  └──────healthy─────┼───────────────────┤
+//      │               exit/deadline        exit/deadline         crash
+//      │                  ▼                     ▼                   ▼
+//      └──stopped── stopping ◀──stop── (any live state)          error ──restart──▶ starting
+//
+// A gateway restart adopts a running engine: stopped ─adopt─▶ ready.
+import { SlotError } from '../protocol/errors.js';
+
+export const SLOT_STATES = ['stopped', 'starting', 'warming', 'ready', 'stopping', 'error'] as const;
+export type SlotState = (typeof SLOT_STATES)[number];
+
+const LEGAL: Readonly<Record<SlotState, readonly SlotState[]>> = {
+  stopped: ['starting', 'ready'],
+  starting: ['warming', 'ready', 'error', 'stopping'],
+  warming: ['ready', 'error', 'stopping'],
+  ready: ['stopping', 'error'],
+  stopping: ['stopped', 'error'],
+  error: ['starting', 'stopping', 'stopped'],
+};
+
+export function canTransition(from: SlotState, to: SlotState): boolean {
+  return LEGAL[from].includes(to);
+}
+
+export function assertTransition(slot: string, from: SlotState, to: SlotState): void {
+  if (!canTransition(from, to)) {
+    throw new SlotError('slot.illegal_transition', `slot ${slot} cannot move from ${from} to ${to}`, { slot, from, to });
+  }
+}
+
+/** States in which an engine process exists (or may): they count towards max_slots. */
+export function isLive(state: SlotState): boolean {
+  return state === 'starting' || state === 'warming' || state === 'ready' || state === 'stopping';
+}
