@@ -112,6 +112,17 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('refuses a slot profile that does not exist and a profile that redefines a seed', async () => {
+    expect(await problemsOf({
+      'slots/chat.toml': slot('chat', 'profile = "fastest"'),
+      'slots/ok.toml': slot('ok', 'profile = "mine"', 8082),
+      'profiles.toml': '[profiles.mine]\nimage = ""\ndevice_class = "cpu"\n[profiles.rocm]\nimage = "x"\ndevice_class = "gpu"\n',
+    })).toEqual([
+      'profiles.toml: profiles.rocm: "rocm" is a seed profile and cannot be redefined; clone it under a new name (cloned_from = "rocm")',
+      'slots/chat.toml: slot.profile: expected a seed profile or one from profiles.toml; got "fastest"',
+    ]);
+  });
+
   it('reports TOML syntax errors with line and column', async () => {
     const [problem] = await problemsOf({ 'svc.toml': '[slots]\nmax_slots = = 3\n' });
     expect(problem).toMatch(/^svc\.toml: not valid TOML: line 2, column \d+: /);

@@ -11,7 +11,8 @@ import type { SvcPaths } from './paths.js';
 import type { ConfigProblem } from './problems.js';
 import { errorsOf } from './problems.js';
 import type { RawSlotFile } from './rules.js';
-import { slotFileRules, slotReferenceRules, slotSetRules, svcTomlRules, tokenRules } from './rules.js';
+import { SEED_PROFILES } from './profiles.js';
+import { profileRules, slotFileRules, slotReferenceRules, slotSetRules, svcTomlRules, tokenRules } from './rules.js';
 import { CapabilitiesFileSchema, type CapabilitiesFile } from './schema/capabilities.js';
 import { ProfilesFileSchema, type ProfilesFile } from './schema/profiles.js';
 import { RegistryFileSchema, type RegistryFile } from './schema/registry.js';
@@ -117,6 +118,11 @@ export async function loadConfig(paths: SvcPaths, envVars: NodeJS.ProcessEnv = p
   const registry = await loadDocument(paths.registryToml, registryLabel, problems, (doc) => validateDocument(RegistryFileSchema, doc, registryLabel));
 
   const slotNames = new Set(slots.map((s) => s.name));
+  problems.push(...profileRules(
+    Object.keys(catalogues.profiles?.profiles ?? {}),
+    Object.keys(SEED_PROFILES),
+    slots.map((s) => ({ file: s.file, profile: s.config.slot.profile })),
+  ));
   problems.push(
     ...slotReferenceRules('upstreams.toml', Object.entries(catalogues.upstreams?.upstreams ?? {}).map(([n, u]) => ({ path: `upstreams.${n}.slot`, slot: u.slot })), slotNames),
     ...slotReferenceRules('capabilities.toml', Object.entries(catalogues.capabilities?.capabilities ?? {}).map(([n, c]) => ({ path: `capabilities.${n}.slot`, slot: c?.slot })), slotNames),

@@ -102,3 +102,21 @@ export function slotReferenceRules(file: string, refs: ReadonlyArray<{ path: str
     .filter((ref) => typeof ref.slot === 'string' && !slotNames.has(ref.slot))
     .map((ref) => warning(file, ref.path, `names slot ${JSON.stringify(ref.slot)}, which has no slots/${String(ref.slot)}.toml`));
 }
+
+/** Seed profiles are immutable, and a slot's profile must exist (a seed or profiles.toml). */
+export function profileRules(
+  userProfiles: readonly string[],
+  seeds: readonly string[],
+  slots: ReadonlyArray<{ file: string; profile: string | null }>,
+): ConfigProblem[] {
+  const problems = userProfiles
+    .filter((name) => seeds.includes(name))
+    .map((name) => error('profiles.toml', `profiles.${name}`, `"${name}" is a seed profile and cannot be redefined; clone it under a new name (cloned_from = "${name}")`));
+  const known = new Set([...userProfiles, ...seeds]);
+  for (const { file, profile } of slots) {
+    if (profile !== null && !known.has(profile)) {
+      problems.push(error(file, 'slot.profile', `expected a seed profile or one from profiles.toml; got ${JSON.stringify(profile)}`));
+    }
+  }
+  return problems;
+}
