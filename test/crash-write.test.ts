@@ -60,7 +60,10 @@ describe('writeFileAtomic under SIGKILL', () => {
   const WRITER = `
     import { writeFileAtomicSync } from ${JSON.stringify(join(REPO_ROOT, 'dist/config/atomic.js'))};
     const [target, padding] = [process.argv[1], 'y'.repeat(256 * 1024)];
-    for (let i = 1; ; i++) writeFileAtomicSync(target, \`version = \${i}\\npadding = "\${padding}"\\nend = \${i}\\n\`);
+    for (let i = 1; ; i++) {
+      writeFileAtomicSync(target, \`version = \${i}\\npadding = "\${padding}"\\nend = \${i}\\n\`);
+      if (i === 1) process.stdout.write('writing\\n');
+    }
   `;
 
   it('leaves the old or the new file, never a torn one, across 40 kills', async () => {
@@ -68,8 +71,10 @@ describe('writeFileAtomic under SIGKILL', () => {
     const target = join(home.configRoot, 'svc.toml');
     let midWrite = 0;
     for (let round = 0; round < 40; round++) {
-      const child = spawn(process.execPath, ['--input-type=module', '-e', WRITER, target], { stdio: 'ignore' });
-      await new Promise((r) => setTimeout(r, 40 + Math.random() * 60));
+      const child = spawn(process.execPath, ['--input-type=module', '-e', WRITER, target], { stdio: ['ignore', 'pipe', 'inherit'] });
+      // Kill only once the writer is in its loop, however slowly the process started.
+      await new Promise((r) => child.stdout.once('data', r));
+      await new Promise((r) => setTimeout(r, 5 + Math.random() * 30));
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGKILL');
       await exited;

@@ -330,7 +330,9 @@ describe('updateSvcToml', () => {
     if (!result.ok) return;
     expect(result.after.slots.idle_timeout_s).toBe(300);
     expect(result.after.activity.max_rows).toBeNull();
-    expect(parse(readFileSync(paths.svcToml, 'utf8'))).toEqual({ slots: {}, activity: { max_rows: false } });
+    // The emptied [slots] table is dropped, not left as a bare header.
+    expect(parse(readFileSync(paths.svcToml, 'utf8'))).toEqual({ activity: { max_rows: false } });
+    expect(readFileSync(paths.svcToml, 'utf8')).not.toMatch(/\[slots\]/);
   });
 
   it('refuses to touch a file that is not valid TOML', async () => {

@@ -3,6 +3,7 @@
 // only then written (atomically). The schema carries each key's description and apply
 // class, so the description and apply plan here are derived, never hand-kept.
 import { z } from 'zod';
+import { ConfigError } from '../protocol/errors.js';
 import { writeFileAtomic } from './atomic.js';
 import { validateSvcToml } from './load.js';
 import type { SvcPaths } from './paths.js';
@@ -153,11 +154,17 @@ export async function updateSvcToml(paths: SvcPaths, patch: Table, extraRules: (
   const after = validateSvcToml(merged);
   const touched = leafPaths(patch);
   const overlaps = (path: string) => touched.some((k) => path === k || path.startsWith(`${k}.`) || k.startsWith(`${path}.`));
-  const problems = after.problems.map((p) => (p.path && overlaps(p.path) ? { ...p, severity: 'error' as const } : p));
+  const problems = after.problems.map((p) =>
+    p.path && overlaps(p.path) ? { ...p, severity: 'error' as const, message: p.message.replace('unknown key, kept but not used', 'unknown key') } : p,
+  );
   // Rules that need live state run on the raw merge, so they report alongside schema errors.
   problems.push(...extraRules(merged));
   if (errorsOf(problems).length > 0 || !after.value) return { ok: false, problems: errorsOf(problems) };
-  await writeFileAtomic(paths.svcToml, stringifyToml(merged));
+  try {
+    await writeFileAtomic(paths.svcToml, stringifyToml(merged));
+  } catch (error) {
+    throw new ConfigError('config.write_failed', `could not write ${paths.svcToml}: ${(error as Error).message}; the previous file is unchanged`, { file: paths.svcToml }, { cause: error });
+  }
   return {
     ok: true,
     before: before.value ?? SvcTomlSchema.parse({}),

@@ -38,12 +38,19 @@ export function stringifyToml(doc: TomlDoc): string {
   return text.endsWith('\n') ? text : `${text}\n`;
 }
 
-/** TOML has no null: a null value means "not set", so the key is left out and its default applies. */
+const isTable = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
+
+/**
+ * TOML has no null: a null value means "not set", so the key is left out and its default
+ * applies. A table left empty that way is dropped too, rather than written as a bare header.
+ */
 function stripNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(stripNulls);
-  if (value && typeof value === 'object' && !(value instanceof Date)) {
-    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, stripNulls(v)]));
-  }
-  return value;
+  if (!isTable(value)) return value;
+  const entries = Object.entries(value)
+    .filter(([, v]) => v !== null)
+    .map(([k, v]) => [k, stripNulls(v)] as const)
+    .filter(([, v]) => !(isTable(v) && Object.keys(v).length === 0));
+  return Object.fromEntries(entries);
 }
 

@@ -1,7 +1,7 @@
 // The HTTP application: one Fastify instance, the error renderer, and the route table.
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { RouteAccess } from '../protocol/access.js';
-import { RequestError } from '../protocol/errors.js';
+import { RequestError, SystemError } from '../protocol/errors.js';
 import type { ServerContext } from './context.js';
 import { sendError } from './errors.js';
 import { registerActivityRoutes } from './routes/activity.js';
@@ -23,13 +23,22 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
   const app = Fastify({
     logger: false,
     bodyLimit: ctx.config.svc.api.max_body_mb * MiB,
-    return503OnClosing: true,
+    // Fastify's own 503 while closing is not our envelope; the onRequest hook below answers instead.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
   });
 
   app.addHook('onRoute', (route) => {
     if (!route.config?.access) throw new Error(`route ${String(route.method)} ${route.url} declares no access class`);
+  });
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  // Callback style: this runs on every request, the /v1 hot path included.
+  app.addHook('onRequest', (_request, _reply, done) => {
+    done(closing ? new SystemError('system.shutting_down', 'svc is shutting down and takes no new requests.', { retry_after_s: 1 }) : undefined);
   });
   app.setErrorHandler((error, _request, reply) => sendError(reply, error));
   app.setNotFoundHandler((request, reply) => {

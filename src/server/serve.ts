@@ -46,7 +46,7 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
       throw new StartupError(notWritableHint(paths, dir), EXIT_NOT_WRITABLE);
     }
   }
-  removeStaleTempFiles(paths.configRoot);
+  for (const dir of [paths.configRoot, paths.slotsDir, paths.stateRoot]) removeStaleTempFiles(dir);
 
   let activity: ActivityLog | undefined;
   try {

@@ -63,7 +63,7 @@ export async function configMigrate(paths: SvcPaths, options: Json & { dryRun?: 
 export async function configReload(client: ApiClient, options: Json): Promise<void> {
   const result = await client.reloadSettings();
   if (options.json) return printJson(result);
-  for (const warning of result.warnings) print(`warning: ${warning}`);
+  for (const warning of result.warnings) print(warning);
   print(`configuration reloaded (${result.slots.length} slot(s))`);
 }
 

@@ -16,5 +16,5 @@ export async function statusCommand(client: ApiClient, options: { json?: boolean
     const rows = slots.slots.map((s) => [s.name, s.type, s.device, s.provider, String(s.port), s.state, s.model || '-']);
     for (const line of table(['NAME', 'TYPE', 'DEVICE', 'PROVIDER', 'PORT', 'STATE', 'MODEL'], rows)) print(line);
   }
-  for (const warning of status.config_warnings) print(`warning: ${warning}`);
+  for (const warning of status.config_warnings) print(warning);
 }

@@ -34,7 +34,10 @@ export function registerSettingsRoutes(app: FastifyInstance, ctx: ServerContext)
   app.put('/api/settings', { config: { access: 'admin' } }, async (request) => {
     const patch = objectBody(request);
     const result = await ctx.configWrites.run(() => updateSvcToml(ctx.paths, patch, () => extractionSlotRule(ctx, patch)));
-    if (!result.ok) throw invalid(result.problems, 'settings not saved');
+    if (!result.ok) {
+      ctx.record({ action: 'settings.update', target: 'svc.toml', actor: actorOf(request), outcome: 'error', details: { problems: result.problems.map(formatProblem) } });
+      throw invalid(result.problems, 'settings not saved');
+    }
     ctx.replaceConfig(withSvcToml(ctx.config, result.after));
     const changes = Object.fromEntries(result.changed.map((key) => [key, { before: valueAt(result.before, key), after: valueAt(result.after, key) }]));
     ctx.record({ action: 'settings.update', target: 'svc.toml', actor: actorOf(request), details: { changes } });
