@@ -3,7 +3,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const LAYERS = ['protocol', 'config', 'activity', 'engines', 'slots', 'dispatch', 'server', 'cli'];
+const LAYERS = ['protocol', 'config', 'activity', 'host', 'engines', 'models', 'slots', 'dispatch', 'server', 'cli'];
 
 function layerRule(layer) {
   const above = LAYERS.slice(LAYERS.indexOf(layer) + 1).concat(['bin', 'web']);
@@ -35,7 +35,7 @@ export default tseslint.config(
     files: ['src/cli/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
-        patterns: [{ group: ['**/server/*', '**/slots/*', '**/dispatch/*', '**/engines/*'], message: 'The CLI is a thin layer over the HTTP client; it must not import server-side code.' }],
+        patterns: [{ group: ['**/server/*', '**/slots/*', '**/dispatch/*', '**/engines/*', '**/models/*', '**/host/*'], message: 'The CLI is a thin layer over the HTTP client; it must not import server-side code.' }],
       }],
     },
   },

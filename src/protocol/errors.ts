@@ -33,6 +33,9 @@ export const ERROR_CODES = {
   'slot.spawn_failed': { status: 500, when: 'The engine process could not be started.' },
   'slot.load_failed': { status: 502, when: 'The engine exited or failed its health check while loading; details carry the stderr tail.' },
   'slot.capacity': { status: 503, when: 'max_slots is reached and no running slot is idle enough to evict.' },
+  'slot.binary_missing': { status: 500, when: 'The engine binary (e.g. llama-server) is not configured, not in SVC_LLAMA_SERVER and not on PATH; the message says how to get one.' },
+  'slot.model_missing': { status: 409, when: 'The slot has no model, or its model id is not in the registry, or the model file is gone.' },
+  'slot.crash_loop': { status: 502, when: 'The engine crashed repeatedly and automatic restarts stopped; details carry the last exit and stderr tail.' },
 
   'dispatch.no_route': { status: 404, when: 'The request resolved to no slot or upstream that serves this route.' },
   'dispatch.wrong_slot_type': { status: 400, when: 'The model resolved to a slot whose type does not serve this route.' },

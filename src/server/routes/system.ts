@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { formatProblem } from '../../config/problems.js';
-import { hostSnapshot } from '../../slots/host.js';
+import { hostSnapshot } from '../../host/memory.js';
 import { summarizeSlots } from '../../slots/summary.js';
 import type { ServerContext } from '../context.js';
 

@@ -1,0 +1,55 @@
+// What the slot supervisor needs from an engine, whatever the engine is: how to launch it
+// for a slot, and how to tell whether it is up. Adapters hold no slot state.
+import type { SlotEntry } from '../config/load.js';
+import type { ProfileChoice } from '../config/profiles.js';
+import type { SlotType } from '../config/schema/common.js';
+import type { SvcToml } from '../config/schema/svc-toml.js';
+
+/** The model a slot loads, resolved from [model].path or the registry. */
+export interface ResolvedModel {
+  /** Registry id (or the file name without extension for a direct path); sent as --alias. */
+  id: string;
+  path: string;
+  /** Multimodal projector beside the model, when discovery found one. */
+  mmproj: string | null;
+  /** Registry tags; `mtp` marks models that ship MTP heads. */
+  tags: readonly string[];
+  /** The registry's recorded native context length, when known (else read from the file). */
+  contextLength: number | null;
+}
+
+export interface LaunchContext {
+  slot: SlotEntry;
+  model: ResolvedModel;
+  profile: ProfileChoice;
+  svc: SvcToml;
+  /** The slot's state directory (logs, state.json); engines may keep scratch files here. */
+  stateDir: string;
+  /** The environment the gateway runs with (binary lookup: SVC_LLAMA_SERVER, PATH). */
+  baseEnv: NodeJS.ProcessEnv;
+  /** The model store mounted into containers. */
+  modelStore: string;
+}
+
+export interface LaunchSpec {
+  command: string;
+  args: string[];
+  /** The complete environment of the engine process. */
+  env: Record<string, string>;
+  /** Base URL the engine answers on, e.g. http://127.0.0.1:8081. */
+  baseUrl: string;
+  /** How the command was built, for `svc slot show` ("process" or "container"). */
+  mode: 'process' | 'container';
+}
+
+/** What a health probe saw: down (no answer), loading (answers, not ready), ready. */
+export type HealthState = 'down' | 'loading' | 'ready';
+
+export interface EngineAdapter {
+  readonly provider: string;
+  readonly serves: readonly SlotType[];
+  /** Build the launch; throws SlotError (e.g. slot.binary_missing) when it cannot. */
+  launch(context: LaunchContext): Promise<LaunchSpec>;
+  /** One bounded health probe. */
+  health(baseUrl: string, signal: AbortSignal): Promise<HealthState>;
+}
