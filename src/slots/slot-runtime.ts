@@ -1,0 +1,286 @@
+// One slot's runtime: its state (one writer: this object), its engine process, its log and
+// its in-flight count. Start and stop run through a per-slot queue, so two callers never
+// interleave a check-then-act; callers use the supervisor's ensureReady.
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { SerialQueue } from '../config/serial-queue.js';
+import type { LaunchSpec, EngineAdapter } from '../engines/types.js';
+import { SlotError } from '../protocol/errors.js';
+import { EngineLog } from './engine-log.js';
+import { isAlive, sleep, spawnEngine, stopProcessGroup } from './process.js';
+import { decideRestart, type RestartPolicy } from './restart-policy.js';
+import { slotStateDir, writeSlotState } from './state-file.js';
+import { assertTransition, type SlotState } from './state-machine.js';
+
+export interface SlotFailure {
+  code: string;
+  message: string;
+  at: string;
+  exit_code?: number | null;
+  signal?: string | null;
+  stderr_tail?: string;
+}
+
+export interface Transition {
+  slot: string;
+  from: SlotState;
+  to: SlotState;
+  reason: string;
+  details?: Record<string, unknown>;
+}
+
+export interface RuntimeOptions {
+  stateRoot: string;
+  policy: RestartPolicy;
+  stopGraceMs: number;
+  healthIntervalMs: number;
+  onTransition: (t: Transition) => void;
+  /** Called when a crashed slot's backoff ends; the supervisor starts it again. */
+  onRestartDue: (slot: string) => void;
+}
+
+/** What a start needs, prepared by the supervisor (model, profile, argv). */
+export interface StartPlan {
+  spec: LaunchSpec;
+  engine: EngineAdapter;
+  modelId: string;
+  loadTimeoutMs: number;
+}
+
+type Exit = { code: number | null; signal: NodeJS.Signals | null; error?: Error };
+
+export class SlotRuntime {
+  state: SlotState = 'stopped';
+  pid: number | null = null;
+  baseUrl: string | null = null;
+  modelId: string | null = null;
+  command: string[] | null = null;
+  startedAt: number | null = null;
+  lastUsedAt = 0;
+  inFlight = 0;
+  lastError: SlotFailure | null = null;
+  restarts = 0;
+  readonly log: EngineLog;
+  readonly queue = new SerialQueue();
+  private crashTimes: number[] = [];
+  private child: ChildProcess | null = null;
+  private exited: Promise<Exit> | null = null;
+  private stopping = false;
+  private startAbort: AbortController | null = null;
+  private restartTimer: NodeJS.Timeout | null = null;
+
+  constructor(readonly name: string, readonly port: number, private readonly options: RuntimeOptions) {
+    const dir = slotStateDir(options.stateRoot, name);
+    mkdirSync(dir, { recursive: true });
+    this.log = new EngineLog(join(dir, 'engine.log'));
+  }
+
+  /** Start the engine and wait until it is healthy; throws a SlotError on failure. */
+  async start(plan: StartPlan): Promise<void> {
+    if (this.state === 'ready') return;
+    this.cancelRestart();
+    const abort = (this.startAbort = new AbortController());
+    this.transition('starting', 'start', { model: plan.modelId });
+    this.spawn(plan);
+    try {
+      await this.waitHealthy(plan, abort.signal);
+    } catch (error) {
+      if (abort.signal.aborted) return; // a stop is queued behind us and takes over
+      throw error;
+    } finally {
+      this.startAbort = null;
+    }
+  }
+
+  /** Stop the engine: SIGTERM, grace, SIGKILL to its group. */
+  async stop(reason: string): Promise<void> {
+    this.cancelRestart();
+    if (this.state === 'stopped') return;
+    if (this.state === 'error') return this.transition('stopped', reason);
+    this.transition('stopping', reason);
+    await this.terminate();
+    this.transition('stopped', reason);
+  }
+
+  /** Abort a start in progress so a queued stop does not wait out the load deadline. */
+  interruptStart(): void {
+    this.startAbort?.abort();
+  }
+
+  /** Take over an engine a previous gateway left running (state.json); true when adopted. */
+  adopt(pid: number, baseUrl: string, modelId: string | null, command: string[] | null): void {
+    this.pid = pid;
+    this.baseUrl = baseUrl;
+    this.modelId = modelId;
+    this.command = command;
+    this.startedAt = Date.now();
+    this.lastUsedAt = Date.now();
+    this.transition('ready', 'adopted', { pid });
+  }
+
+  /** For adopted engines (no exit event): notice that the process died. */
+  checkAdoptedAlive(): void {
+    if (this.state === 'ready' && !this.child && this.pid !== null && !isAlive(this.pid)) {
+      this.crashed({ code: null, signal: null }, 'the adopted engine process is gone');
+    }
+  }
+
+  acquire(): () => void {
+    this.inFlight++;
+    this.lastUsedAt = Date.now();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.inFlight--;
+      this.lastUsedAt = Date.now();
+    };
+  }
+
+  dispose(): void {
+    this.cancelRestart();
+  }
+
+  private spawn(plan: StartPlan): void {
+    const { spec } = plan;
+    const spawned = spawnEngine(spec.command, spec.args, spec.env, this.log.openForChild());
+    this.child = spawned.child;
+    this.pid = spawned.pid > 0 ? spawned.pid : null;
+    this.baseUrl = spec.baseUrl;
+    this.modelId = plan.modelId;
+    this.command = [spec.command, ...spec.args];
+    this.startedAt = Date.now();
+    this.lastUsedAt = Date.now();
+    const child = spawned.child;
+    this.exited = new Promise<Exit>((resolve) => {
+      child.once('error', (error) => resolve({ code: null, signal: null, error }));
+      child.once('exit', (code, signal) => resolve({ code, signal }));
+    });
+    void this.exited.then((exit) => this.onExit(child, exit));
+    this.persist();
+  }
+
+  private async waitHealthy(plan: StartPlan, signal: AbortSignal): Promise<void> {
+    const deadline = Date.now() + plan.loadTimeoutMs;
+    const exited = this.exited!;
+    while (Date.now() < deadline) {
+      if (signal.aborted) return;
+      const exit = await Promise.race([exited, sleep(this.options.healthIntervalMs).then(() => undefined)]);
+      if (exit) throw this.failStart('slot.load_failed', `engine exited while loading (${describeExit(exit)})`, exit);
+      const health = await plan.engine.health(plan.spec.baseUrl, AbortSignal.timeout(3_000)).catch(() => 'down' as const);
+      if (signal.aborted) return;
+      if (health === 'loading' && this.state === 'starting') this.transition('warming', 'engine answering, model loading');
+      if (health === 'ready') return this.transition('ready', 'healthy', { pid: this.pid, startup_ms: Date.now() - (this.startedAt ?? Date.now()) });
+    }
+    await this.terminate();
+    throw this.failStart('slot.load_failed', `engine did not become healthy within ${Math.round(plan.loadTimeoutMs / 1000)} s ([slot].load_timeout_s)`);
+  }
+
+  private failStart(code: 'slot.load_failed', message: string, exit?: Exit): SlotError {
+    const failure = this.recordFailure(code, message, exit);
+    const error = new SlotError(code, `slot ${this.name}: ${message}`, { slot: this.name, ...failure });
+    this.transition('error', message, failure as unknown as Record<string, unknown>);
+    this.scheduleRestart();
+    return error;
+  }
+
+  private onExit(child: ChildProcess, exit: Exit): void {
+    if (child !== this.child) return; // an older engine of this slot
+    this.child = null;
+    if (this.stopping || this.startAbort || this.state === 'stopped' || this.state === 'error') return;
+    if (this.state === 'ready') this.crashed(exit, `engine exited (${describeExit(exit)})`);
+    // starting/warming: waitHealthy sees the exit and fails the start itself.
+  }
+
+  private crashed(exit: Exit, message: string): void {
+    const failure = this.recordFailure('slot.load_failed', message, exit);
+    this.transition('error', message, failure as unknown as Record<string, unknown>);
+    this.scheduleRestart();
+  }
+
+  private recordFailure(code: string, message: string, exit?: Exit): SlotFailure {
+    this.crashTimes.push(Date.now());
+    this.lastError = {
+      code,
+      message,
+      at: new Date().toISOString(),
+      ...(exit && { exit_code: exit.code, signal: exit.signal }),
+      stderr_tail: this.log.tailText(20),
+    };
+    return this.lastError;
+  }
+
+  private scheduleRestart(): void {
+    const decision = decideRestart(this.crashTimes, Date.now(), this.options.policy);
+    if (!decision.restart) {
+      this.lastError = { ...this.lastError!, code: 'slot.crash_loop', message: `${this.lastError?.message ?? 'crashed'}; crashed ${this.options.policy.crashLoopCount} times in ${this.options.policy.crashLoopWindowMs / 1000} s, not restarting (svc slot load ${this.name} to try again)` };
+      this.persist();
+      return;
+    }
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = null;
+      this.restarts++;
+      this.options.onRestartDue(this.name);
+    }, decision.delayMs);
+    this.restartTimer.unref();
+  }
+
+  /** A user's load after a crash loop starts over. */
+  resetCrashes(): void {
+    this.crashTimes = [];
+  }
+
+  private cancelRestart(): void {
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = null;
+  }
+
+  private async terminate(): Promise<void> {
+    if (this.pid === null) return;
+    this.stopping = true;
+    try {
+      const result = await stopProcessGroup(this.pid, this.options.stopGraceMs, this.exited ?? undefined);
+      if (!result.stopped) throw new SlotError('slot.spawn_failed', `slot ${this.name}: engine pid ${this.pid} survived SIGKILL`, { slot: this.name, pid: this.pid });
+      if (result.escalated) this.log.pump();
+    } finally {
+      this.stopping = false;
+      this.child = null;
+      this.pid = null;
+    }
+  }
+
+  private transition(to: SlotState, reason: string, details?: Record<string, unknown>): void {
+    const from = this.state;
+    assertTransition(this.name, from, to);
+    this.state = to;
+    if (to === 'ready') this.lastError = null;
+    this.options.onTransition({ slot: this.name, from, to, reason, ...(details && { details }) });
+    this.persist();
+  }
+
+  private persist(): void {
+    try {
+      writeSlotState(this.options.stateRoot, {
+        name: this.name,
+        state: this.state,
+        pid: this.pid,
+        port: this.port,
+        model_id: this.modelId,
+        base_url: this.baseUrl,
+        command: this.command,
+        started_at: this.startedAt ? new Date(this.startedAt).toISOString() : null,
+        updated_at: new Date().toISOString(),
+        message: this.lastError?.message ?? null,
+      });
+    } catch (error) {
+      process.stderr.write(`svc: cannot write state of slot ${this.name}: ${(error as Error).message}\n`);
+    }
+  }
+}
+
+export function describeExit(exit: Exit): string {
+  if (exit.error) return `could not run: ${exit.error.message}`;
+  if (exit.signal) return `killed by ${exit.signal}`;
+  return `exit code ${exit.code}`;
+}

@@ -1,0 +1,211 @@
+// The supervisor against real engine processes: the fault engine (test/fixtures) for the
+// faults no real engine can be made to show. The llama-server path is in test/slots.test.ts.
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig, type ResolvedConfig } from '../config/load.js';
+import { resolvePaths } from '../config/paths.js';
+import { tokenize } from '../config/shell-words.js';
+import type { EngineAdapter, HealthState } from '../engines/types.js';
+import { SlotError } from '../protocol/errors.js';
+import { isAlive, sleep } from './process.js';
+import type { Transition } from './slot-runtime.js';
+import { SlotSupervisor, type SupervisorOptions } from './supervisor.js';
+
+const FAULT_ENGINE = resolve(__dirname, '../../test/fixtures/fault-engine.mjs');
+
+/** Launches the fault engine with the slot's extra_args as its knobs. */
+const faultAdapter: EngineAdapter = {
+  provider: 'llama-server',
+  serves: ['llm'],
+  async launch({ slot }) {
+    const port = slot.config.slot.port;
+    const args = [FAULT_ENGINE, '--port', String(port), ...tokenize(slot.config.server.extra_args ?? '')];
+    return { command: process.execPath, args, env: { PATH: process.env.PATH ?? '' }, baseUrl: `http://127.0.0.1:${port}`, mode: 'process' };
+  },
+  async health(baseUrl, signal): Promise<HealthState> {
+    try {
+      const response = await fetch(`${baseUrl}/health`, { signal });
+      await response.arrayBuffer();
+      return response.status === 200 ? 'ready' : 'loading';
+    } catch {
+      return 'down';
+    }
+  },
+};
+
+let nextPort = 8120 + Math.floor(Math.random() * 40);
+const supervisors: SlotSupervisor[] = [];
+
+async function setup(slots: Record<string, string>, svcToml = '', options: Partial<SupervisorOptions> = {}) {
+  const root = mkdtempSync(join(tmpdir(), 'svc-sup-'));
+  const paths = resolvePaths({ env: { SVC_HOME: root }, isRoot: false, homeDir: root, exists: () => false });
+  mkdirSync(paths.slotsDir, { recursive: true });
+  writeFileSync(join(root, 'model.gguf'), 'not really a model; the fault engine ignores it');
+  writeFileSync(paths.svcToml, svcToml);
+  for (const [name, body] of Object.entries(slots)) {
+    writeFileSync(join(paths.slotsDir, `${name}.toml`), `[slot]\nname = "${name}"\nport = ${nextPort++}\ndevice = "cpu"\n${body}\n[model]\npath = "${join(root, 'model.gguf')}"\n`);
+  }
+  const outcome = await loadConfig(paths, {});
+  if (!outcome.ok) throw new Error(JSON.stringify(outcome.problems));
+  let config: ResolvedConfig = outcome.config;
+  const transitions: Transition[] = [];
+  const make = () => {
+    const supervisor = new SlotSupervisor({
+      config: () => config,
+      engineFor: () => faultAdapter,
+      onTransition: (t) => transitions.push(t),
+      policy: { backoffBaseMs: 100, backoffMaxMs: 400, crashLoopCount: 3, crashLoopWindowMs: 60_000 },
+      stopGraceMs: 500,
+      healthIntervalMs: 50,
+      tickMs: 100,
+      ...options,
+    });
+    supervisors.push(supervisor);
+    return supervisor;
+  };
+  const supervisor = make();
+  await supervisor.init();
+  return { supervisor, transitions, paths, make, setConfig: (c: ResolvedConfig) => (config = c) };
+}
+
+async function until(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(25);
+  }
+}
+
+afterEach(async () => {
+  await Promise.all(supervisors.splice(0).map((s) => s.shutdown()));
+});
+
+describe('SlotSupervisor', () => {
+  it('starts a slot through starting and warming to ready, and records state.json', async () => {
+    const { supervisor, transitions, paths } = await setup({ chat: '[server]\nextra_args = "--load-ms 300"' });
+    const ready = await supervisor.ensureReady('chat');
+    expect(ready.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(transitions.map((t) => t.to)).toEqual(['starting', 'warming', 'ready']);
+    const view = supervisor.view('chat');
+    expect(view).toMatchObject({ state: 'ready', enabled: true });
+    expect(isAlive(view.pid!)).toBe(true);
+    const saved = JSON.parse(readFileSync(join(paths.stateRoot, 'slots/chat/state.json'), 'utf8'));
+    expect(saved).toMatchObject({ name: 'chat', state: 'ready', pid: view.pid });
+  });
+
+  it('concurrent callers share one start', async () => {
+    const { supervisor, transitions } = await setup({ chat: '' });
+    const results = await Promise.all([1, 2, 3, 4].map(() => supervisor.ensureReady('chat')));
+    expect(new Set(results.map((r) => r.baseUrl)).size).toBe(1);
+    expect(transitions.filter((t) => t.to === 'starting')).toHaveLength(1);
+  });
+
+  it('a killed engine goes to error with the signal and stderr tail, then restarts by itself', async () => {
+    const { supervisor, transitions } = await setup({ chat: '[server]\nextra_args = "--say hello-from-the-engine"' });
+    const first = (await supervisor.ensureReady('chat'), supervisor.view('chat').pid!);
+    process.kill(first, 'SIGKILL');
+    await until(() => supervisor.view('chat').state === 'error', 'error state');
+    const failed = supervisor.view('chat').last_error!;
+    expect(failed).toMatchObject({ signal: 'SIGKILL' });
+    expect(failed.stderr_tail).toContain('hello-from-the-engine');
+    await until(() => supervisor.view('chat').state === 'ready' && supervisor.view('chat').pid !== first, 'automatic restart');
+    expect(supervisor.view('chat').restarts).toBe(1);
+    expect(transitions.map((t) => t.to)).toContain('error');
+  });
+
+  it('an engine that always crashes stops at the crash-loop cap, in error', async () => {
+    const { supervisor } = await setup({ chat: '[server]\nextra_args = "--exit-after-ms 50 --exit-code 3 --load-ms 100000"' });
+    await expect(supervisor.ensureReady('chat')).rejects.toMatchObject({ code: 'slot.load_failed' });
+    await until(() => supervisor.view('chat').last_error?.code === 'slot.crash_loop', 'crash loop', 20_000);
+    const view = supervisor.view('chat');
+    expect(view.state).toBe('error');
+    expect(view.last_error).toMatchObject({ exit_code: 3 });
+    expect(view.last_error?.message).toMatch(/exited while loading \(exit code 3\).*not restarting/);
+    const restarts = view.restarts;
+    await sleep(800);
+    expect(supervisor.view('chat').restarts).toBe(restarts);
+  });
+
+  it('gives up at once when the engine exits during start, without waiting out the deadline', async () => {
+    const { supervisor } = await setup({ chat: 'load_timeout_s = 3600\n[server]\nextra_args = "--exit-after-ms 100 --never-healthy"' });
+    const error = await supervisor.ensureReady('chat').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SlotError);
+    expect((error as SlotError).message).toMatch(/exited while loading \(exit code 1\)/);
+  });
+
+  it('an engine that never becomes healthy fails at the load deadline and is killed', async () => {
+    const { supervisor, transitions } = await setup({ chat: 'load_timeout_s = 1\n[server]\nextra_args = "--never-healthy"' });
+    const error = await supervisor.ensureReady('chat').catch((e: unknown) => e);
+    expect((error as SlotError).code).toBe('slot.load_failed');
+    expect((error as SlotError).message).toMatch(/did not become healthy within 1 s/);
+    expect(transitions.map((t) => t.to)).toEqual(['starting', 'warming', 'error']);
+    const pid = Number(/pid (\d+)/.exec(supervisor.logs('chat', 50).join('\n'))?.[1]);
+    expect(isAlive(pid)).toBe(false);
+  });
+
+  it('an engine that ignores SIGTERM is SIGKILLed after the grace period', async () => {
+    const { supervisor } = await setup({ chat: '[server]\nextra_args = "--ignore-sigterm"' });
+    await supervisor.ensureReady('chat');
+    const pid = supervisor.view('chat').pid!;
+    await supervisor.unload('chat');
+    expect(isAlive(pid)).toBe(false);
+    expect(supervisor.view('chat').state).toBe('stopped');
+    expect(supervisor.logs('chat', 20).join('\n')).toContain('ignoring SIGTERM');
+  });
+
+  it('evicts a slot idle past idle_timeout_s and wakes it on the next request', async () => {
+    const { supervisor, transitions } = await setup({ chat: 'idle_timeout_s = 1' });
+    await supervisor.ensureReady('chat');
+    await until(() => supervisor.view('chat').state === 'stopped', 'idle eviction', 10_000);
+    expect(transitions.find((t) => t.to === 'stopping')?.reason).toBe('evicted: idle');
+    await supervisor.ensureReady('chat');
+    expect(supervisor.view('chat').state).toBe('ready');
+  });
+
+  it('never evicts a slot with a request in flight', async () => {
+    const { supervisor } = await setup({ chat: 'idle_timeout_s = 1' });
+    await supervisor.ensureReady('chat');
+    const release = supervisor.acquire('chat');
+    await sleep(1_600);
+    expect(supervisor.view('chat')).toMatchObject({ state: 'ready', in_flight: 1 });
+    release();
+    await until(() => supervisor.view('chat').state === 'stopped', 'eviction after release', 10_000);
+  });
+
+  it('max_slots: a new slot evicts the LRU idle one, or fails with slot.capacity when all are busy', async () => {
+    const { supervisor } = await setup({ a: '', b: '' }, '[slots]\nmax_slots = 1\n');
+    await supervisor.ensureReady('a');
+    await supervisor.ensureReady('b');
+    expect(supervisor.view('a').state).toBe('stopped');
+    const release = supervisor.acquire('b');
+    await expect(supervisor.ensureReady('a')).rejects.toMatchObject({ code: 'slot.capacity' });
+    release();
+  });
+
+  it('evicts idle slots under memory pressure', async () => {
+    const { supervisor } = await setup({ chat: '' }, '[slots]\nevict_pressure_mb = 1000\n', { memAvailableMb: () => 10 });
+    await supervisor.ensureReady('chat');
+    await until(() => supervisor.view('chat').state === 'stopped', 'pressure eviction');
+  });
+
+  it('refuses disabled and unknown slots with clear errors', async () => {
+    const { supervisor } = await setup({ off: 'enabled = false' });
+    await expect(supervisor.ensureReady('off')).rejects.toMatchObject({ code: 'slot.disabled' });
+    await expect(supervisor.ensureReady('nope')).rejects.toMatchObject({ code: 'slot.not_found' });
+    expect(supervisor.view('off').state).toBe('disabled');
+  });
+
+  it('a restarted gateway re-adopts a running engine (same pid)', async () => {
+    const { supervisor, make } = await setup({ chat: '' });
+    await supervisor.ensureReady('chat');
+    const pid = supervisor.view('chat').pid!;
+    supervisors.splice(supervisors.indexOf(supervisor), 1); // the "crashed" gateway stops nothing
+    const second = make();
+    await second.init();
+    expect(second.view('chat')).toMatchObject({ state: 'ready', pid });
+    process.kill(pid, 'SIGKILL');
+    await until(() => second.view('chat').state !== 'ready' || second.view('chat').pid !== pid, 'adopted engine death noticed');
+  });
+});

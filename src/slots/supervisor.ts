@@ -1,0 +1,265 @@
+// The slot supervisor: one SlotRuntime per configured slot, ensureReady for callers (a
+// request, `svc slot load`), adoption of engines a previous gateway left running, and a
+// monitor tick that applies the eviction policy. Policy decisions come from pure functions
+// (eviction.ts, restart-policy.ts); this file only applies them.
+import type { ResolvedConfig, SlotEntry } from '../config/load.js';
+import { resolveProfile } from '../config/profiles.js';
+import type { EngineAdapter } from '../engines/types.js';
+import { availableMemoryMb } from '../host/memory.js';
+import { SlotError } from '../protocol/errors.js';
+import { planEviction, type EvictionReason, type SlotUsage } from './eviction.js';
+import { resolveSlotModel } from './model.js';
+import { commandLine, isAlive, portIsFree, residentMemoryMb, signalGroup } from './process.js';
+import { DEFAULT_RESTART_POLICY, type RestartPolicy } from './restart-policy.js';
+import { SlotRuntime, type StartPlan, type Transition } from './slot-runtime.js';
+import { readSlotState, slotStateDir } from './state-file.js';
+import { isLive } from './state-machine.js';
+import { slotView, type SlotView } from './view.js';
+
+export interface SupervisorOptions {
+  config: () => ResolvedConfig;
+  engineFor: (provider: string) => EngineAdapter | undefined;
+  onTransition: (t: Transition) => void;
+  onEviction?: (slot: string, reason: EvictionReason) => void;
+  policy?: RestartPolicy;
+  stopGraceMs?: number;
+  healthIntervalMs?: number;
+  tickMs?: number;
+  memAvailableMb?: () => number;
+}
+
+export interface ReadySlot {
+  name: string;
+  baseUrl: string;
+  modelId: string;
+}
+
+export class SlotSupervisor {
+  private readonly runtimes = new Map<string, SlotRuntime>();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly options: SupervisorOptions) {}
+
+  /** Create runtimes for the configured slots and re-adopt engines left running. */
+  async init(): Promise<void> {
+    for (const entry of this.options.config().slots) this.runtimeFor(entry);
+    await Promise.all([...this.runtimes.values()].map((runtime) => this.adoptOrRestart(runtime)));
+    this.timer = setInterval(() => void this.tick(), this.options.tickMs ?? 1_000);
+    this.timer.unref();
+  }
+
+  list(): SlotView[] {
+    return this.options.config().slots.map((entry) => this.view(entry.name));
+  }
+
+  view(name: string): SlotView {
+    const entry = this.entry(name);
+    return slotView(entry, this.runtimeFor(entry), this.effectiveIdleTimeout(entry));
+  }
+
+  /** Make a slot ready (starting it if needed) and return where it answers. */
+  async ensureReady(name: string, signal?: AbortSignal): Promise<ReadySlot> {
+    const entry = this.entry(name);
+    if (!entry.config.slot.enabled) throw new SlotError('slot.disabled', `slot ${name} is disabled in ${entry.file}`, { slot: name });
+    const runtime = this.runtimeFor(entry);
+    runtime.lastUsedAt = Date.now();
+    if (runtime.state !== 'ready') {
+      const started = runtime.queue.run(() => this.startNow(entry, runtime));
+      await (signal ? abortable(started, signal) : started);
+    }
+    if (runtime.state !== 'ready' || !runtime.baseUrl) {
+      throw new SlotError('slot.not_ready', `slot ${name} is ${runtime.state}`, { slot: name, state: runtime.state, last_error: runtime.lastError });
+    }
+    return { name, baseUrl: runtime.baseUrl, modelId: runtime.modelId ?? '' };
+  }
+
+  /** Count a request in flight on a slot; call the returned function when it ends. */
+  acquire(name: string): () => void {
+    return this.runtimeFor(this.entry(name)).acquire();
+  }
+
+  /** `svc slot load`: also clears a crash loop, so a user can try again. */
+  async load(name: string): Promise<ReadySlot> {
+    const runtime = this.runtimeFor(this.entry(name));
+    runtime.resetCrashes();
+    return this.ensureReady(name);
+  }
+
+  async unload(name: string, reason = 'unload'): Promise<void> {
+    const runtime = this.runtimeFor(this.entry(name));
+    runtime.interruptStart();
+    await runtime.queue.run(() => runtime.stop(reason));
+  }
+
+  async restart(name: string): Promise<ReadySlot> {
+    await this.unload(name, 'restart');
+    return this.load(name);
+  }
+
+  logs(name: string, lines: number): string[] {
+    return this.runtimeFor(this.entry(name)).log.tail(lines);
+  }
+
+  subscribeLogs(name: string, listener: (line: string) => void): () => void {
+    return this.runtimeFor(this.entry(name)).log.subscribe(listener);
+  }
+
+  /** After a config reload: stop slots that were removed or disabled. */
+  async reconcile(): Promise<void> {
+    const wanted = new Map(this.options.config().slots.map((s) => [s.name, s]));
+    for (const [name, runtime] of this.runtimes) {
+      const entry = wanted.get(name);
+      if (!entry || !entry.config.slot.enabled) {
+        runtime.interruptStart();
+        await runtime.queue.run(() => runtime.stop(entry ? 'disabled' : 'removed from configuration'));
+        if (!entry) {
+          runtime.dispose();
+          this.runtimes.delete(name);
+        }
+      }
+    }
+  }
+
+  /** Stop every engine (graceful gateway shutdown). */
+  async shutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await Promise.all([...this.runtimes.values()].map(async (runtime) => {
+      runtime.interruptStart();
+      await runtime.queue.run(() => runtime.stop('gateway shutdown')).catch(() => undefined);
+      runtime.dispose();
+    }));
+  }
+
+  private async startNow(entry: SlotEntry, runtime: SlotRuntime): Promise<void> {
+    if (runtime.state === 'ready') return;
+    await this.makeRoom(entry.name);
+    const plan = await this.plan(entry);
+    await runtime.start(plan);
+  }
+
+  private async plan(entry: SlotEntry): Promise<StartPlan> {
+    const config = this.options.config();
+    const { slot } = entry.config;
+    const engine = this.options.engineFor(slot.provider);
+    if (!engine) throw new SlotError('slot.config_error', `slot ${entry.name}: provider ${slot.provider} has no engine adapter yet`, { slot: entry.name, provider: slot.provider });
+    const model = resolveSlotModel(entry, config.registry);
+    const profile = resolveProfile(slot, config.registry.models[model.id]?.defaults.profile, config.profiles.profiles);
+    if ('error' in profile) throw new SlotError('slot.config_error', `slot ${entry.name}: ${profile.error}`, { slot: entry.name });
+    if (!(await portIsFree(slot.port))) {
+      throw new SlotError('slot.port_in_use', `slot ${entry.name}: port ${slot.port} is already in use by another process`, { slot: entry.name, port: slot.port });
+    }
+    const spec = await engine.launch({
+      slot: entry,
+      model,
+      profile,
+      svc: config.svc,
+      stateDir: slotStateDir(config.paths.stateRoot, entry.name),
+      baseEnv: process.env,
+      modelStore: config.svc.models.store || config.svc.models.roots[0] || config.paths.defaultModelsDir,
+    });
+    return { spec, engine, modelId: model.id, loadTimeoutMs: slot.load_timeout_s * 1000 };
+  }
+
+  /** max_slots: stop LRU idle slots to make room, or refuse with slot.capacity. */
+  private async makeRoom(starting: string): Promise<void> {
+    const config = this.options.config();
+    const plan = planEviction({ ...this.usage(), starting, maxSlots: config.svc.slots.max_slots, memAvailableMb: Number.MAX_SAFE_INTEGER, pressureFloorMb: 0 });
+    if (plan.refuse) {
+      throw new SlotError('slot.capacity', `cannot start slot ${starting}: max_slots (${config.svc.slots.max_slots}) reached and every running slot is busy`, { slot: starting, running: plan.refuse.running });
+    }
+    await Promise.all(plan.stop.map((s) => this.evict(s.name, s.reason)));
+  }
+
+  private async tick(): Promise<void> {
+    for (const runtime of this.runtimes.values()) {
+      runtime.log.pump();
+      runtime.checkAdoptedAlive();
+    }
+    const config = this.options.config();
+    const memory = (this.options.memAvailableMb ?? availableMemoryMb)();
+    const plan = planEviction({ ...this.usage(), maxSlots: 0, memAvailableMb: memory, pressureFloorMb: config.svc.slots.evict_pressure_mb });
+    await Promise.all(plan.stop.map((s) => this.evict(s.name, s.reason)));
+  }
+
+  private async evict(name: string, reason: EvictionReason): Promise<void> {
+    const runtime = this.runtimes.get(name);
+    if (!runtime) return;
+    this.options.onEviction?.(name, reason);
+    await runtime.queue.run(async () => {
+      // Re-check inside the queue: a request may have arrived since the plan was made.
+      if (runtime.state === 'ready' && runtime.inFlight === 0) await runtime.stop(`evicted: ${reason}`);
+    });
+  }
+
+  private usage(): { now: number; running: SlotUsage[] } {
+    const running: SlotUsage[] = [];
+    for (const entry of this.options.config().slots) {
+      const runtime = this.runtimes.get(entry.name);
+      if (!runtime || !isLive(runtime.state)) continue;
+      running.push({
+        name: entry.name,
+        state: runtime.state as SlotUsage['state'],
+        inFlight: runtime.inFlight,
+        lastUsedAt: runtime.lastUsedAt,
+        idleTimeoutS: this.effectiveIdleTimeout(entry),
+        ...(runtime.pid !== null && { memoryMb: residentMemoryMb(runtime.pid) }),
+      });
+    }
+    return { now: Date.now(), running };
+  }
+
+  private async adoptOrRestart(runtime: SlotRuntime): Promise<void> {
+    const saved = readSlotState(this.options.config().paths.stateRoot, runtime.name);
+    if (!saved?.pid || !saved.base_url || !['ready', 'warming', 'starting'].includes(saved.state)) return;
+    const engine = this.options.engineFor(this.entry(runtime.name).config.slot.provider);
+    const sameProcess = isAlive(saved.pid) && sameCommand(commandLine(saved.pid), saved.command);
+    if (sameProcess && engine && (await engine.health(saved.base_url, AbortSignal.timeout(3_000)).catch(() => 'down')) === 'ready') {
+      runtime.adopt(saved.pid, saved.base_url, saved.model_id, saved.command);
+      return;
+    }
+    if (sameProcess) signalGroup(saved.pid, 'SIGKILL');
+    // It was serving before the gateway restarted: bring it back rather than leave it down.
+    void this.ensureReady(runtime.name).catch(() => undefined);
+  }
+
+  private effectiveIdleTimeout(entry: SlotEntry): number {
+    return entry.config.slot.idle_timeout_s ?? this.options.config().svc.slots.idle_timeout_s;
+  }
+
+  private entry(name: string): SlotEntry {
+    const entry = this.options.config().slots.find((s) => s.name === name);
+    if (!entry) throw new SlotError('slot.not_found', `no slot named ${name}`, { slot: name });
+    return entry;
+  }
+
+  private runtimeFor(entry: SlotEntry): SlotRuntime {
+    let runtime = this.runtimes.get(entry.name);
+    if (!runtime) {
+      runtime = new SlotRuntime(entry.name, entry.config.slot.port, {
+        stateRoot: this.options.config().paths.stateRoot,
+        policy: this.options.policy ?? DEFAULT_RESTART_POLICY,
+        stopGraceMs: this.options.stopGraceMs ?? 10_000,
+        healthIntervalMs: this.options.healthIntervalMs ?? 250,
+        onTransition: this.options.onTransition,
+        onRestartDue: (name) => void this.ensureReady(name).catch(() => undefined),
+      });
+      this.runtimes.set(entry.name, runtime);
+    }
+    return runtime;
+  }
+}
+
+function sameCommand(actual: string[] | undefined, saved: string[] | null): boolean {
+  if (!actual || !saved) return false;
+  // Compare the arguments: the executable path may differ in form (symlinks, relative).
+  return actual.slice(1).join('\0') === saved.slice(1).join('\0');
+}
+
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

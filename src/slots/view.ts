@@ -1,0 +1,52 @@
+// How a slot looks from outside (GET /api/slots, `svc slot list|status|show`): its config
+// summary joined with its runtime state.
+import type { SlotEntry } from '../config/load.js';
+import { residentMemoryMb } from './process.js';
+import type { SlotFailure, SlotRuntime } from './slot-runtime.js';
+import type { SlotState } from './state-machine.js';
+
+export interface SlotView {
+  name: string;
+  state: SlotState | 'disabled';
+  type: string;
+  device: string;
+  provider: string;
+  profile: string | null;
+  port: number;
+  enabled: boolean;
+  model: string;
+  pid: number | null;
+  base_url: string | null;
+  in_flight: number;
+  last_used_at: string | null;
+  started_at: string | null;
+  idle_timeout_s: number;
+  restarts: number;
+  memory_mb: number | null;
+  last_error: SlotFailure | null;
+}
+
+export function slotView(entry: SlotEntry, runtime: SlotRuntime, idleTimeoutS: number): SlotView {
+  const { slot, model } = entry.config;
+  const iso = (ms: number | null) => (ms ? new Date(ms).toISOString() : null);
+  return {
+    name: entry.name,
+    state: !slot.enabled && runtime.state === 'stopped' ? 'disabled' : runtime.state,
+    type: slot.type,
+    device: slot.device,
+    provider: slot.provider,
+    profile: slot.profile,
+    port: slot.port,
+    enabled: slot.enabled,
+    model: runtime.modelId ?? model.default,
+    pid: runtime.pid,
+    base_url: runtime.baseUrl,
+    in_flight: runtime.inFlight,
+    last_used_at: iso(runtime.lastUsedAt || null),
+    started_at: iso(runtime.startedAt),
+    idle_timeout_s: idleTimeoutS,
+    restarts: runtime.restarts,
+    memory_mb: runtime.pid !== null ? (residentMemoryMb(runtime.pid) ?? null) : null,
+    last_error: runtime.lastError,
+  };
+}
