@@ -115,8 +115,8 @@ describe('svc status', () => {
     expect(result.stdout).toContain(`config  ${h.configRoot} (SVC_HOME)`);
     expect(result.stdout).toContain(`state   ${h.stateRoot}`);
     expect(result.stdout).toContain('slots   1 configured, 1 enabled: 1 stopped');
-    expect(result.stdout).toMatch(/^NAME\s+TYPE\s+DEVICE\s+PROVIDER\s+PORT\s+STATE\s+MODEL$/m);
-    expect(result.stdout).toMatch(/^chat\s+llm\s+cpu\s+llama-server\s+8081\s+stopped\s+-$/m);
+    expect(result.stdout).toMatch(/^NAME\s+TYPE\s+DEVICE\s+PROVIDER\s+PORT\s+STATE\s+PID\s+MODEL$/m);
+    expect(result.stdout).toMatch(/^chat\s+llm\s+cpu\s+llama-server\s+8081\s+stopped\s+-\s+-$/m);
   }, 60_000);
 
   it('--json gives the status payload', async () => {

@@ -1,6 +1,11 @@
 // The typed HTTP client every API-backed command uses. It knows routes and payloads, not
 // presentation: commands decide how to print.
 import { isErrorEnvelope, type ErrorEnvelope } from '../protocol/errors.js';
+import type { HardwareProbe } from '../protocol/hardware.js';
+import type { AssignModelPayload, ModelListPayload, ModelPayload, RegisterModelPayload, RemoveModelPayload, ScanModelsPayload } from '../protocol/models.js';
+import type {
+  AssignSlotModelPayload, CreateSlotRequest, DeleteSlotPayload, EditSlotRequest, SlotChangePayload, SlotDetailPayload, SlotListPayload, SlotLogsPayload, SlotViewPayload,
+} from '../protocol/slots.js';
 import { VERSION } from '../protocol/version.js';
 
 /** The API could not be reached at all (refused, DNS, timeout). */
@@ -35,7 +40,7 @@ export interface StatusPayload {
     total: number;
     enabled: number;
     by_state: Record<string, number>;
-    slots: Array<{ name: string; type: string; device: string; provider: string; port: number; enabled: boolean; state: string; model: string }>;
+    slots: Array<{ name: string; type: string; device: string; provider: string; port: number; enabled: boolean; state: string; model: string; pid: number | null }>;
   };
 }
 
@@ -46,7 +51,8 @@ export interface ReloadPayload {
 }
 
 export interface HardwarePayload {
-  probe: unknown;
+  /** The cached hardware.json, or null when none has been written (or it is unreadable). */
+  probe: HardwareProbe | null;
   host: { hostname: string; platform: string; arch: string; cpu_count: number; cpu_model: string; mem_total_mb: number; mem_available_mb: number };
 }
 
@@ -58,19 +64,60 @@ export class ApiClient {
   status = () => this.request<StatusPayload>('GET', '/api/status');
   reloadSettings = () => this.request<ReloadPayload>('POST', '/api/settings/reload');
   hardware = () => this.request<HardwarePayload>('GET', '/api/hardware');
+  probeHardware = () => this.request<HardwareProbe>('POST', '/api/hardware/probe');
 
-  async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  listModels = () => this.request<ModelListPayload>('GET', '/api/models');
+  getModel = (ref: string) => this.request<ModelPayload>('GET', `/api/models/${encodeURIComponent(ref)}`);
+  registerModel = (body: { id: string; path: string; name?: string; license?: string }) => this.request<RegisterModelPayload>('POST', '/api/models', body);
+  removeModel = (ref: string, force = false) => this.request<RemoveModelPayload>('DELETE', `/api/models/${encodeURIComponent(ref)}${force ? '?force=true' : ''}`);
+  assignModel = (ref: string, slot: string) => this.request<AssignModelPayload>('POST', `/api/models/${encodeURIComponent(ref)}/assign`, { slot });
+  scanModels = () => this.request<ScanModelsPayload>('POST', '/api/models/scan');
+
+  listSlots = () => this.request<SlotListPayload>('GET', '/api/slots');
+  getSlot = (name: string) => this.request<SlotDetailPayload>('GET', slotPath(name));
+  // Loading waits for the engine to become healthy ([slot].load_timeout_s, 600 s by default): no client timeout.
+  loadSlot = (name: string, model?: string) => this.request<SlotViewPayload>('POST', slotPath(name, '/load'), model === undefined ? {} : { model }, { timeoutMs: null });
+  unloadSlot = (name: string) => this.request<SlotViewPayload>('POST', slotPath(name, '/unload'), {}, { timeoutMs: null });
+  restartSlot = (name: string) => this.request<SlotViewPayload>('POST', slotPath(name, '/restart'), {}, { timeoutMs: null });
+  swapSlot = (name: string, model: string, persist = true) => this.request<SlotViewPayload>('POST', slotPath(name, '/swap'), { model, persist }, { timeoutMs: null });
+  assignSlotModel = (name: string, model: string) => this.request<AssignSlotModelPayload>('PUT', `/api/install/slots/${encodeURIComponent(name)}/model`, { model });
+  createSlot = (body: CreateSlotRequest) => this.request<SlotViewPayload>('POST', '/api/slots', body);
+  editSlot = (name: string, body: EditSlotRequest) => this.request<SlotChangePayload>('PUT', slotPath(name), body);
+  deleteSlot = (name: string, force = false) => this.request<DeleteSlotPayload>('DELETE', `${slotPath(name)}${force ? '?force=true' : ''}`, undefined, { timeoutMs: null });
+  slotLogs = (name: string, lines: number) => this.request<SlotLogsPayload>('GET', `${slotPath(name, '/logs')}?lines=${lines}`);
+  /** The open response of GET /api/slots/<name>/logs?follow=true (text/event-stream). */
+  followSlotLogs = (name: string, lines: number, signal: AbortSignal) => this.open('GET', `${slotPath(name, '/logs')}?lines=${lines}&follow=true`, signal);
+
+  /** `timeoutMs: null` waits as long as the server takes (a slot load); the default is 30 s. */
+  async request<T>(method: string, path: string, body?: unknown, options: { timeoutMs?: number | null } = {}): Promise<T> {
+    const timeoutMs = options.timeoutMs === undefined ? REQUEST_TIMEOUT_MS : options.timeoutMs;
     let response: Response;
     try {
       response = await fetch(`${this.baseUrl}${path}`, {
         method,
         headers: { 'x-svc-actor': 'cli', 'user-agent': `svc-cli/${VERSION}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
         ...(body !== undefined && { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+        ...(timeoutMs !== null && { signal: AbortSignal.timeout(timeoutMs) }),
       });
     } catch (error) {
       throw new ApiUnreachableError(this.baseUrl, describeFetchFailure(error));
     }
+    return this.read<T>(response, path);
+  }
+
+  /** A request whose body the caller reads as it arrives (a stream); error answers throw as request() does. */
+  async open(method: string, path: string, signal: AbortSignal): Promise<Response> {
+    let response: Response;
+    try {
+      response = await fetch(`${this.baseUrl}${path}`, { method, headers: { 'x-svc-actor': 'cli', 'user-agent': `svc-cli/${VERSION}` }, signal });
+    } catch (error) {
+      throw new ApiUnreachableError(this.baseUrl, describeFetchFailure(error));
+    }
+    if (!response.ok) await this.read(response, path);
+    return response;
+  }
+
+  private async read<T>(response: Response, path: string): Promise<T> {
     const text = await response.text();
     let payload: unknown;
     try {
@@ -99,4 +146,8 @@ function describeFetchFailure(error: unknown): string {
     default:
       return (error as Error).name === 'TimeoutError' ? 'timed out' : (cause?.code ?? (error as Error).message);
   }
+}
+
+function slotPath(name: string, suffix = ''): string {
+  return `/api/slots/${encodeURIComponent(name)}${suffix}`;
 }

@@ -9,6 +9,9 @@ import { VERSION } from '../protocol/version.js';
 import { ApiClient } from './client.js';
 import { configEdit } from './commands/config-edit.js';
 import { configHardware, configMigrate, configReload, configShow, configValidate } from './commands/config.js';
+import { probeCommand } from './commands/probe.js';
+import { modelAssign, modelList, modelRegister, modelRemove, modelShow } from './commands/model.js';
+import { registerSlotCommands } from './commands/slot.js';
 import { statusCommand } from './commands/status.js';
 import { CliExit, EXIT, exitFor } from './output.js';
 
@@ -55,6 +58,11 @@ export function buildProgram(serve: ServeAction): Command {
     .addOption(json())
     .action((options) => statusCommand(client(), options));
 
+  program.command('probe')
+    .description('re-run hardware detection (CPU, RAM, GPUs, NPU, tools) and cache it in hardware.json')
+    .addOption(json())
+    .action((options) => probeCommand(client(), options));
+
   const config = program.command('config').description('inspect, edit and check the configuration');
   config.command('show').description('print svc.toml with every default filled in').addOption(json()).action((o) => configShow(paths(), o));
   config.command('validate').description('check every configuration file and print each problem with its path').addOption(json()).action((o) => configValidate(paths(), o));
@@ -63,6 +71,23 @@ export function buildProgram(serve: ServeAction): Command {
     .option('--dry-run', 'show what would change', false).addOption(json()).action((o) => configMigrate(paths(), o));
   config.command('reload').description('make the running server re-read its configuration').addOption(json()).action((o) => configReload(client(), o));
   config.command('hardware').description('show the host hardware the server sees').addOption(json()).action((o) => configHardware(client(), o));
+
+  const model = program.command('model').description('the model registry: list, show, register, remove, assign');
+  model.command('list').description('list registered models').addOption(json()).action((o) => modelList(client(), o));
+  model.command('show <ref>').description('show one model (ref: its id, or its exact name)').addOption(json()).action((ref: string, o) => modelShow(client(), ref, o));
+  model.command('register <id>').description('add a model file to the registry')
+    .requiredOption('-p, --path <path>', 'absolute path of the model file')
+    .option('--name <name>', 'display name')
+    .option('--license <license>', 'license (default: unknown)')
+    .action((id: string, o) => modelRegister(client(), id, o));
+  model.command('rm <ref>').description('remove a model from the registry (the file is kept)')
+    .option('-f, --force', 'remove it even while slots use it as their default', false)
+    .action((ref: string, o) => modelRemove(client(), ref, o));
+  model.command('assign <ref>').description("set a slot's default model without loading it")
+    .requiredOption('-s, --slot <name>', 'the slot')
+    .action((ref: string, o) => modelAssign(client(), ref, o));
+
+  registerSlotCommands(program, client);
 
   return program;
 }

@@ -190,6 +190,16 @@ export function withSvcToml(config: ResolvedConfig, svc: SvcToml): ResolvedConfi
   return deepFreeze({ ...config, svc: applyEnvOverrides(svc, config.env, config.paths) });
 }
 
+/** The running config with a new model registry swapped in (after a registry.toml write). */
+export function withRegistry(config: ResolvedConfig, registry: RegistryFile): ResolvedConfig {
+  return deepFreeze({ ...config, registry });
+}
+
+/** The running config with one slot file's new content swapped in (after a write to an existing slot file). */
+export function withSlotConfig(config: ResolvedConfig, name: string, slot: SlotFile): ResolvedConfig {
+  return deepFreeze({ ...config, slots: config.slots.map((entry) => (entry.name === name ? { ...entry, config: slot } : entry)) });
+}
+
 function applyEnvOverrides(svc: SvcToml, env: EnvSettings, paths: SvcPaths): ResolvedConfig['svc'] {
   const roots = svc.models.roots ?? [paths.defaultModelsDir];
   return {

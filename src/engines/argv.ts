@@ -15,7 +15,7 @@ const LONG_FORM: Readonly<Record<string, string>> = {
   '-b': '--batch-size', '-ub': '--ubatch-size', '-ngl': '--n-gpu-layers', '--gpu-layers': '--n-gpu-layers',
   '-ngld': '--n-gpu-layers-draft', '-ctk': '--cache-type-k', '-ctv': '--cache-type-v', '-fa': '--flash-attn',
   '-dev': '--device', '-sm': '--split-mode', '-ts': '--tensor-split', '-mg': '--main-gpu', '-np': '--parallel',
-  '-md': '--model-draft', '-to': '--timeout', '-n': '--n-predict', '-s': '--seed',
+  '-md': '--model-draft', '-lm': '--load-mode', '-to': '--timeout', '-n': '--n-predict', '-s': '--seed',
 };
 
 const REPEATABLE = new Set(['--lora', '--lora-scaled', '--override-kv', '--control-vector', '--draft-model', '--api-key']);

@@ -21,7 +21,13 @@ export const ERROR_CODES = {
   'request.unknown_route': { status: 404, when: 'No route has this path.' },
   'request.method_not_allowed': { status: 405, when: 'The path exists but not with this method.' },
 
-  'model.not_found': { status: 404, when: 'No slot, alias, virtual name or upstream serves this model id; details lists near matches.' },
+  'model.not_found': { status: 404, when: 'No slot, alias, virtual name or upstream serves this model id; details lists near matches. On /api/models: no registry entry has this id (or name).' },
+  'model.invalid_id': { status: 400, when: 'A model id does not follow the id grammar (letters, digits, ".", "_", ":", "-"; starts with a letter or digit; at most 128).' },
+  'model.already_exists': { status: 409, when: 'A registry entry with this id already exists for another file.' },
+  'model.in_use': { status: 409, when: 'The model is the [model].default of one or more slots; details.slots names them. Pass force to remove it anyway.' },
+  'model.path_relative': { status: 400, when: 'A model path is not absolute; details.path is the path given.' },
+  'model.path_missing': { status: 400, when: 'A model path (or a part of a split model) does not exist; details.path names it.' },
+  'model.unsupported_format': { status: 400, when: 'The file is not a model svc registers: not a regular file, an extension outside [models].file_extensions, an mmproj sidecar, or a later part of a split model.' },
 
   'slot.not_found': { status: 404, when: 'No slot has this name.' },
   'slot.not_ready': { status: 503, when: 'The target slot is still warming; details carry slot and state.' },
@@ -36,6 +42,8 @@ export const ERROR_CODES = {
   'slot.binary_missing': { status: 500, when: 'The engine binary (e.g. llama-server) is not configured, not in SVC_LLAMA_SERVER and not on PATH; the message says how to get one.' },
   'slot.model_missing': { status: 409, when: 'The slot has no model, or its model id is not in the registry, or the model file is gone.' },
   'slot.crash_loop': { status: 502, when: 'The engine crashed repeatedly and automatic restarts stopped; details carry the last exit and stderr tail.' },
+  'slot.already_exists': { status: 409, when: 'Creating a slot whose name is already taken (a slot file with that name exists).' },
+  'slot.busy': { status: 409, when: 'Deleting a slot that is running (starting, warming, ready) or has requests in flight, without force.' },
 
   'dispatch.no_route': { status: 404, when: 'The request resolved to no slot or upstream that serves this route.' },
   'dispatch.wrong_slot_type': { status: 400, when: 'The model resolved to a slot whose type does not serve this route.' },
@@ -109,6 +117,13 @@ export class DispatchError extends SvcError {
   constructor(code: CodeIn<'dispatch'> | 'model.not_found', message: string, details?: ErrorDetails) {
     super(code, message, details);
     this.name = 'DispatchError';
+  }
+}
+
+export class ModelError extends SvcError {
+  constructor(code: CodeIn<'model'>, message: string, details?: ErrorDetails) {
+    super(code, message, details);
+    this.name = 'ModelError';
   }
 }
 

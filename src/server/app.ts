@@ -5,8 +5,11 @@ import { RequestError, SystemError } from '../protocol/errors.js';
 import type { ServerContext } from './context.js';
 import { sendError } from './errors.js';
 import { registerActivityRoutes } from './routes/activity.js';
+import { registerHardwareRoutes } from './routes/hardware.js';
 import { registerInstallRoutes } from './routes/install.js';
+import { registerModelRoutes } from './routes/models.js';
 import { registerSettingsRoutes } from './routes/settings.js';
+import { registerSlotRoutes } from './routes/slots.js';
 import { registerSystemRoutes } from './routes/system.js';
 
 declare module 'fastify' {
@@ -55,6 +58,9 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
   registerInstallRoutes(app, ctx);
   registerSettingsRoutes(app, ctx);
   registerActivityRoutes(app, ctx);
+  registerModelRoutes(app, ctx);
+  registerHardwareRoutes(app, ctx);
+  registerSlotRoutes(app, ctx);
   return app;
 }
 

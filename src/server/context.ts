@@ -6,6 +6,10 @@ import type { ActivityInput, ActivityLog, ActivityOptions } from '../activity/st
 import type { ResolvedConfig } from '../config/load.js';
 import type { SvcPaths } from '../config/paths.js';
 import { SerialQueue } from '../config/serial-queue.js';
+import { engineFor } from '../engines/index.js';
+import type { EngineAdapter } from '../engines/types.js';
+import type { Transition } from '../slots/slot-runtime.js';
+import { SlotSupervisor } from '../slots/supervisor.js';
 import { VERSION } from '../protocol/version.js';
 
 export interface ListenAddress {
@@ -17,6 +21,7 @@ export interface ListenAddress {
 export interface ServerEvents {
   activity: [entry: ActivityInput];
   'config.replaced': [config: ResolvedConfig];
+  'slot.state': [transition: Transition];
 }
 
 export function activityOptions(config: ResolvedConfig): ActivityOptions {
@@ -33,12 +38,34 @@ export class ServerContext {
   listening: ListenAddress = { host: '127.0.0.1', port: 0 };
   private current: ResolvedConfig;
 
+  readonly supervisor: SlotSupervisor;
+
   constructor(
     readonly paths: SvcPaths,
     config: ResolvedConfig,
     readonly activity: ActivityLog | undefined,
+    engines: (provider: string) => EngineAdapter | undefined = engineFor,
   ) {
     this.current = config;
+    this.supervisor = new SlotSupervisor({
+      config: () => this.current,
+      engineFor: engines,
+      onTransition: (t) => this.slotTransition(t),
+      onEviction: (slot, reason) => this.record({ action: 'slot.evict', target: slot, details: { reason } }),
+    });
+  }
+
+  /** Every slot state change is an activity row and an event. */
+  private slotTransition(t: Transition): void {
+    this.events.emit('slot.state', t);
+    this.record({
+      action: 'slot.state',
+      kind: 'event',
+      target: t.slot,
+      outcome: t.to === 'error' ? 'error' : 'ok',
+      message: `${t.from} -> ${t.to}: ${t.reason}`,
+      details: { from: t.from, to: t.to, reason: t.reason, ...t.details },
+    });
   }
 
   get config(): ResolvedConfig {

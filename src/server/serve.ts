@@ -1,6 +1,7 @@
 // Start the API server: load and validate all configuration (refusing to start on any
 // error), open the activity log, listen, and shut down gracefully on SIGTERM/SIGINT.
 import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { ActivityLog } from '../activity/store.js';
 import { removeStaleTempFiles } from '../config/atomic.js';
 import { loadConfig } from '../config/load.js';
@@ -8,6 +9,7 @@ import { notWritableHint, type SvcPaths } from '../config/paths.js';
 import { errorsOf, formatProblem, warningsOf } from '../config/problems.js';
 import { buildApp } from './app.js';
 import { activityOptions, ServerContext } from './context.js';
+import { autoScanModels } from './routes/models.js';
 
 export interface ServeOptions {
   host: string;
@@ -46,7 +48,7 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
       throw new StartupError(notWritableHint(paths, dir), EXIT_NOT_WRITABLE);
     }
   }
-  for (const dir of [paths.configRoot, paths.slotsDir, paths.stateRoot]) removeStaleTempFiles(dir);
+  for (const dir of [paths.configRoot, paths.slotsDir, paths.stateRoot, dirname(paths.registryToml)]) removeStaleTempFiles(dir);
 
   let activity: ActivityLog | undefined;
   try {
@@ -57,10 +59,14 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
   }
 
   const ctx = new ServerContext(paths, outcome.config, activity);
+  await autoScanModels(ctx, log);
+  // Re-adopt engines a previous gateway left running (or restart them) before serving.
+  await ctx.supervisor.init();
   const app = buildApp(ctx);
   try {
     await app.listen({ host: options.host, port: options.port });
   } catch (error) {
+    await ctx.supervisor.shutdown();
     activity?.close();
     throw new StartupError(`cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`, EXIT_LISTEN_FAILED);
   }
@@ -78,6 +84,7 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
       }, SHUTDOWN_GRACE_MS);
       timer.unref();
       await app.close();
+      await ctx.supervisor.shutdown();
       ctx.record({ action: 'system.stop', kind: 'event', details: { uptime_s: ctx.uptimeSeconds() } });
       activity?.close();
       clearTimeout(timer);

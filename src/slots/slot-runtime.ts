@@ -67,6 +67,7 @@ export class SlotRuntime {
   private child: ChildProcess | null = null;
   private exited: Promise<Exit> | null = null;
   private stopping = false;
+  private detached = false;
   private startAbort: AbortController | null = null;
   private restartTimer: NodeJS.Timeout | null = null;
 
@@ -121,7 +122,7 @@ export class SlotRuntime {
 
   /** For adopted engines (no exit event): notice that the process died. */
   checkAdoptedAlive(): void {
-    if (this.state === 'ready' && !this.child && this.pid !== null && !isAlive(this.pid)) {
+    if (!this.detached && this.state === 'ready' && !this.child && this.pid !== null && !isAlive(this.pid)) {
       this.crashed({ code: null, signal: null }, 'the adopted engine process is gone');
     }
   }
@@ -140,6 +141,12 @@ export class SlotRuntime {
 
   dispose(): void {
     this.cancelRestart();
+  }
+
+  /** Stop watching the engine (it keeps running): no exit handling, no restarts. */
+  detach(): void {
+    this.cancelRestart();
+    this.detached = true;
   }
 
   private spawn(plan: StartPlan): void {
@@ -186,7 +193,7 @@ export class SlotRuntime {
   }
 
   private onExit(child: ChildProcess, exit: Exit): void {
-    if (child !== this.child) return; // an older engine of this slot
+    if (child !== this.child || this.detached) return; // an older engine, or no longer ours
     this.child = null;
     if (this.stopping || this.startAbort || this.state === 'stopped' || this.state === 'error') return;
     if (this.state === 'ready') this.crashed(exit, `engine exited (${describeExit(exit)})`);

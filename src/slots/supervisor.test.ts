@@ -9,7 +9,7 @@ import { resolvePaths } from '../config/paths.js';
 import { tokenize } from '../config/shell-words.js';
 import type { EngineAdapter, HealthState } from '../engines/types.js';
 import { SlotError } from '../protocol/errors.js';
-import { isAlive, sleep } from './process.js';
+import { isAlive, portIsFree, sleep } from './process.js';
 import type { Transition } from './slot-runtime.js';
 import { SlotSupervisor, type SupervisorOptions } from './supervisor.js';
 
@@ -35,7 +35,18 @@ const faultAdapter: EngineAdapter = {
   },
 };
 
-let nextPort = 8120 + Math.floor(Math.random() * 40);
+/** A port in the slot range (8081-8200) that is free now and not handed out before. */
+const usedPorts = new Set<number>();
+async function freeSlotPort(): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = 8100 + Math.floor(Math.random() * 100);
+    if (!usedPorts.has(port) && (await portIsFree(port))) {
+      usedPorts.add(port);
+      return port;
+    }
+  }
+  throw new Error('no free port in 8100-8199');
+}
 const supervisors: SlotSupervisor[] = [];
 
 async function setup(slots: Record<string, string>, svcToml = '', options: Partial<SupervisorOptions> = {}) {
@@ -45,7 +56,7 @@ async function setup(slots: Record<string, string>, svcToml = '', options: Parti
   writeFileSync(join(root, 'model.gguf'), 'not really a model; the fault engine ignores it');
   writeFileSync(paths.svcToml, svcToml);
   for (const [name, body] of Object.entries(slots)) {
-    writeFileSync(join(paths.slotsDir, `${name}.toml`), `[slot]\nname = "${name}"\nport = ${nextPort++}\ndevice = "cpu"\n${body}\n[model]\npath = "${join(root, 'model.gguf')}"\n`);
+    writeFileSync(join(paths.slotsDir, `${name}.toml`), `[slot]\nname = "${name}"\nport = ${await freeSlotPort()}\ndevice = "cpu"\n${body}\n[model]\npath = "${join(root, 'model.gguf')}"\n`);
   }
   const outcome = await loadConfig(paths, {});
   if (!outcome.ok) throw new Error(JSON.stringify(outcome.problems));
@@ -201,7 +212,8 @@ describe('SlotSupervisor', () => {
     const { supervisor, make } = await setup({ chat: '' });
     await supervisor.ensureReady('chat');
     const pid = supervisor.view('chat').pid!;
-    supervisors.splice(supervisors.indexOf(supervisor), 1); // the "crashed" gateway stops nothing
+    supervisors.splice(supervisors.indexOf(supervisor), 1);
+    supervisor.detach(); // the first gateway "crashes": it stops nothing and watches nothing
     const second = make();
     await second.init();
     expect(second.view('chat')).toMatchObject({ state: 'ready', pid });

@@ -36,6 +36,7 @@ export interface ReadySlot {
 
 export class SlotSupervisor {
   private readonly runtimes = new Map<string, SlotRuntime>();
+  private readonly modelOverrides = new Map<string, string>();
   private timer: NodeJS.Timeout | null = null;
 
   constructor(private readonly options: SupervisorOptions) {}
@@ -54,7 +55,7 @@ export class SlotSupervisor {
 
   view(name: string): SlotView {
     const entry = this.entry(name);
-    return slotView(entry, this.runtimeFor(entry), this.effectiveIdleTimeout(entry));
+    return slotView(entry, this.runtimeFor(entry), this.effectiveIdleTimeout(entry), this.modelOverrides.get(name));
   }
 
   /** Make a slot ready (starting it if needed) and return where it answers. */
@@ -78,11 +79,35 @@ export class SlotSupervisor {
     return this.runtimeFor(this.entry(name)).acquire();
   }
 
-  /** `svc slot load`: also clears a crash loop, so a user can try again. */
-  async load(name: string): Promise<ReadySlot> {
+  /**
+   * `svc slot load`: also clears a crash loop, so a user can try again. A model given here
+   * (or by swap without persisting) overrides [model].default until the next config change.
+   */
+  async load(name: string, modelId?: string): Promise<ReadySlot> {
     const runtime = this.runtimeFor(this.entry(name));
     runtime.resetCrashes();
+    if (modelId !== undefined) {
+      resolveSlotModel(this.entry(name), this.options.config().registry, modelId); // fail before stopping anything
+      this.modelOverrides.set(name, modelId);
+      // runtime.modelId is what the last run loaded; it only says what runs while the engine is live.
+      if (isLive(runtime.state) && runtime.modelId !== modelId) await this.unload(name, 'model change');
+    }
     return this.ensureReady(name);
+  }
+
+  /** Hot-swap a slot's model: stop it and start it on the new model. */
+  async swap(name: string, modelId: string): Promise<ReadySlot> {
+    return this.load(name, modelId);
+  }
+
+  /** Forget a model override (after the slot file itself was changed). */
+  clearModelOverride(name: string): void {
+    this.modelOverrides.delete(name);
+  }
+
+  /** The command a start would run, without running it (`svc slot show`). */
+  async preview(name: string): Promise<StartPlan['spec']> {
+    return (await this.plan(this.entry(name), false)).spec;
   }
 
   async unload(name: string, reason = 'unload'): Promise<void> {
@@ -120,6 +145,16 @@ export class SlotSupervisor {
     }
   }
 
+  /**
+   * Forget every engine without stopping it: what a crashed gateway does. Engines keep
+   * running for the next gateway to re-adopt; used for handing over and in tests.
+   */
+  detach(): void {
+    if (this.timer) clearInterval(this.timer);
+    for (const runtime of this.runtimes.values()) runtime.detach();
+    this.runtimes.clear();
+  }
+
   /** Stop every engine (graceful gateway shutdown). */
   async shutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
@@ -133,19 +168,19 @@ export class SlotSupervisor {
   private async startNow(entry: SlotEntry, runtime: SlotRuntime): Promise<void> {
     if (runtime.state === 'ready') return;
     await this.makeRoom(entry.name);
-    const plan = await this.plan(entry);
+    const plan = await this.plan(entry, true);
     await runtime.start(plan);
   }
 
-  private async plan(entry: SlotEntry): Promise<StartPlan> {
+  private async plan(entry: SlotEntry, checkPort: boolean): Promise<StartPlan> {
     const config = this.options.config();
     const { slot } = entry.config;
     const engine = this.options.engineFor(slot.provider);
     if (!engine) throw new SlotError('slot.config_error', `slot ${entry.name}: provider ${slot.provider} has no engine adapter yet`, { slot: entry.name, provider: slot.provider });
-    const model = resolveSlotModel(entry, config.registry);
+    const model = resolveSlotModel(entry, config.registry, this.modelOverrides.get(entry.name));
     const profile = resolveProfile(slot, config.registry.models[model.id]?.defaults.profile, config.profiles.profiles);
     if ('error' in profile) throw new SlotError('slot.config_error', `slot ${entry.name}: ${profile.error}`, { slot: entry.name });
-    if (!(await portIsFree(slot.port))) {
+    if (checkPort && !(await portIsFree(slot.port))) {
       throw new SlotError('slot.port_in_use', `slot ${entry.name}: port ${slot.port} is already in use by another process`, { slot: entry.name, port: slot.port });
     }
     const spec = await engine.launch({

@@ -3,7 +3,7 @@
 import type { SlotEntry } from '../config/load.js';
 import { residentMemoryMb } from './process.js';
 import type { SlotFailure, SlotRuntime } from './slot-runtime.js';
-import type { SlotState } from './state-machine.js';
+import { isLive, type SlotState } from './state-machine.js';
 
 export interface SlotView {
   name: string;
@@ -26,8 +26,13 @@ export interface SlotView {
   last_error: SlotFailure | null;
 }
 
-export function slotView(entry: SlotEntry, runtime: SlotRuntime, idleTimeoutS: number): SlotView {
+/**
+ * `modelOverride` is the supervisor's non-persisted model (load -m, swap --no-persist). A
+ * stopped slot shows the model its next start loads, not the one its last run had.
+ */
+export function slotView(entry: SlotEntry, runtime: SlotRuntime, idleTimeoutS: number, modelOverride?: string): SlotView {
   const { slot, model } = entry.config;
+  const next = modelOverride ?? model.default;
   const iso = (ms: number | null) => (ms ? new Date(ms).toISOString() : null);
   return {
     name: entry.name,
@@ -38,15 +43,16 @@ export function slotView(entry: SlotEntry, runtime: SlotRuntime, idleTimeoutS: n
     profile: slot.profile,
     port: slot.port,
     enabled: slot.enabled,
-    model: runtime.modelId ?? model.default,
-    pid: runtime.pid,
-    base_url: runtime.baseUrl,
+    model: runtime.state === 'stopped' ? next : (runtime.modelId ?? next),
+    // After a crash or a failed start the runtime still holds the dead engine's pid (last_error has its exit).
+    pid: isLive(runtime.state) ? runtime.pid : null,
+    base_url: isLive(runtime.state) ? runtime.baseUrl : null,
     in_flight: runtime.inFlight,
     last_used_at: iso(runtime.lastUsedAt || null),
     started_at: iso(runtime.startedAt),
     idle_timeout_s: idleTimeoutS,
     restarts: runtime.restarts,
-    memory_mb: runtime.pid !== null ? (residentMemoryMb(runtime.pid) ?? null) : null,
+    memory_mb: isLive(runtime.state) && runtime.pid !== null ? (residentMemoryMb(runtime.pid) ?? null) : null,
     last_error: runtime.lastError,
   };
 }

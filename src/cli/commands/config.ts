@@ -12,6 +12,7 @@ import { LATEST_SCHEMA_VERSION } from '../../config/schema/svc-toml.js';
 import { readTomlFile, stringifyToml } from '../../config/toml.js';
 import type { ApiClient } from '../client.js';
 import { CliExit, EXIT, print, printJson } from '../output.js';
+import { hardwareSummary } from './probe.js';
 
 type Json = { json?: boolean };
 
@@ -70,11 +71,17 @@ export async function configReload(client: ApiClient, options: Json): Promise<vo
 export async function configHardware(client: ApiClient, options: Json): Promise<void> {
   const result = await client.hardware();
   if (options.json) return printJson(result);
-  const { host } = result;
-  print(`host    ${host.hostname} (${host.platform}/${host.arch})`);
+  const { host, probe } = result;
+  const hostLine = `${host.hostname} (${host.platform}/${host.arch})`;
+  if (probe) {
+    const now = `${host.mem_available_mb} MiB available of ${host.mem_total_mb} MiB`;
+    for (const line of hardwareSummary(probe, [['host', hostLine], ['memory now', now]])) print(line);
+    return;
+  }
+  print(`host    ${hostLine}`);
   print(`cpu     ${host.cpu_count} x ${host.cpu_model}`);
   print(`memory  ${host.mem_available_mb} MiB available of ${host.mem_total_mb} MiB`);
-  print(result.probe ? `probe   cached hardware.json present (see --json)` : 'probe   none cached yet (run `svc probe`)');
+  print('probe   none cached yet (run `svc probe`)');
 }
 
 export async function loadOrExit(paths: SvcPaths): Promise<ResolvedConfig> {

@@ -13,8 +13,8 @@ export async function statusCommand(client: ApiClient, options: { json?: boolean
   print(`slots   ${slots.total} configured, ${slots.enabled} enabled${states ? `: ${states}` : ''}`);
   if (slots.slots.length > 0) {
     print();
-    const rows = slots.slots.map((s) => [s.name, s.type, s.device, s.provider, String(s.port), s.state, s.model || '-']);
-    for (const line of table(['NAME', 'TYPE', 'DEVICE', 'PROVIDER', 'PORT', 'STATE', 'MODEL'], rows)) print(line);
+    const rows = slots.slots.map((s) => [s.name, s.type, s.device, s.provider, String(s.port), s.state, s.pid === null ? '-' : String(s.pid), s.model || '-']);
+    for (const line of table(['NAME', 'TYPE', 'DEVICE', 'PROVIDER', 'PORT', 'STATE', 'PID', 'MODEL'], rows)) print(line);
   }
   for (const warning of status.config_warnings) print(warning);
 }

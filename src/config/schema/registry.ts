@@ -2,10 +2,17 @@
 import { z } from 'zod';
 
 export const MODEL_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+export const MODEL_ID_RULE = 'letters, digits, ".", "_", ":" and "-", starting with a letter or digit, at most 128 characters';
+
+/** How an entry got into the registry: `svc model register`, the roots scan, or a pull. */
+export const MODEL_SOURCES = ['registered', 'scan', 'pull'] as const;
+export type ModelSource = (typeof MODEL_SOURCES)[number];
 
 export const ModelEntrySchema = z.strictObject({
   name: z.string().default(''),
-  path: z.string().min(1).meta({ description: 'Absolute path of the model file.' }),
+  path: z.string().min(1).meta({ description: 'Absolute path of the model file (the first part of a split model).' }),
+  files: z.array(z.string().min(1)).default([]).meta({ description: 'Further files of a split model (parts 2..n), absolute paths in order.' }),
+  source: z.enum(MODEL_SOURCES).default('registered').meta({ description: 'How the entry got here: registered, scan or pull.' }),
   size_bytes: z.int().min(0).nullable().default(null),
   license: z.string().default('unknown'),
   capabilities: z.array(z.string()).default(['chat']),
@@ -28,6 +35,7 @@ export const ModelEntrySchema = z.strictObject({
 });
 
 export const RegistryFileSchema = z.strictObject({
+  scan_exclude: z.array(z.string().min(1)).default([]).meta({ description: 'Model files the roots scan skips: the paths of removed entries.' }),
   models: z.record(z.string().regex(MODEL_ID_PATTERN, { message: 'expected a model id: letters, digits, ".", "_", ":", "-"' }), ModelEntrySchema).default({}),
 });
 

@@ -137,6 +137,20 @@ export const apiSection = section({
   }),
 }, 'The HTTP API itself (not in the original spec).');
 
+export const ENGINE_RUNTIMES = ['process', 'podman', 'docker'] as const;
+export type EngineRuntime = (typeof ENGINE_RUNTIMES)[number];
+
+export const enginesSection = section({
+  llama_server: key(z.string().refine((v) => v === '' || isAbsolute(v), { message: 'expected an absolute path or ""' }).default(''), {
+    description: 'Absolute path of the llama-server binary. Empty = SVC_LLAMA_SERVER, then llama-server on PATH. `bash scripts/build-llama-server.sh` builds one.',
+    apply: 'restart:slots',
+  }),
+  runtime: key(z.enum(ENGINE_RUNTIMES).default('process'), {
+    description: 'How slot engines run: as plain processes, or inside their profile\'s image with podman or docker. Profiles without an image always run as processes.',
+    apply: 'restart:slots',
+  }),
+}, 'Engine binaries and how slot engines are run (not in the original spec).');
+
 export const SvcTomlSchema = z.strictObject({
   meta: metaSection,
   slots: slotsSection,
@@ -146,6 +160,7 @@ export const SvcTomlSchema = z.strictObject({
   memory: memorySection,
   activity: activitySection,
   api: apiSection,
+  engines: enginesSection,
 });
 
 export type SvcToml = z.output<typeof SvcTomlSchema>;

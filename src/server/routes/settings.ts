@@ -61,6 +61,7 @@ export function registerSettingsRoutes(app: FastifyInstance, ctx: ServerContext)
       throw invalid(outcome.problems.filter((p) => p.severity === 'error'), 'configuration not reloaded; the running configuration stays');
     }
     ctx.replaceConfig(outcome.config);
+    await ctx.supervisor.reconcile();
     ctx.record({ action: 'settings.reload', actor: actorOf(request), details: { slots: outcome.config.slots.length } });
     return { reloaded: true, warnings: outcome.problems.map(formatProblem), slots: outcome.config.slots.map((s) => s.name) };
   });

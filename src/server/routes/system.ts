@@ -1,6 +1,4 @@
 // Liveness, status, feature flags and URL hints: the open /api routes.
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { formatProblem } from '../../config/problems.js';
 import { hostSnapshot } from '../../host/memory.js';
@@ -34,7 +32,7 @@ export function registerSystemRoutes(app: FastifyInstance, ctx: ServerContext): 
       listen: ctx.listening,
       auth_enabled: config.env.authEnabled,
       config_warnings: config.warnings.map(formatProblem),
-      slots: summarizeSlots(config),
+      slots: summarizeSlots(ctx.supervisor.list()),
     };
   });
 
@@ -61,18 +59,4 @@ export function registerSystemRoutes(app: FastifyInstance, ctx: ServerContext): 
       openai_base_url: `${base}/v1`,
     };
   });
-
-  app.get('/api/hardware', { config: { access: 'read' } }, async () => {
-    return { probe: readCachedProbe(join(ctx.paths.configRoot, 'hardware.json')), host: hostSnapshot() };
-  });
-}
-
-/** The probe `svc probe` caches; a missing or unreadable cache reads as none. */
-function readCachedProbe(path: string): unknown {
-  if (!existsSync(path)) return null;
-  try {
-    return JSON.parse(readFileSync(path, 'utf8')) as unknown;
-  } catch {
-    return null;
-  }
 }

@@ -1,0 +1,41 @@
+// The generic health probe (REFERENCE.md §4): GET /health, 3 s per request, bounded by the
+// caller's signal too.
+//   200 -> ready, unless its JSON says model_loaded: false (loading);
+//   503 -> loading (llama-server answers 503 while it loads the model);
+//   any other status -> GET /v1/models: 200 -> ready, anything else (no answer too) -> loading;
+//   no answer (refused, reset, timed out) -> down.
+// The probe never throws: a caller that aborts gets 'down' and is expected to check its
+// own signal.
+import type { HealthState } from '../types.js';
+
+export const HEALTH_TIMEOUT_MS = 3_000;
+
+async function get(url: string, signal: AbortSignal): Promise<{ status: number; body: string } | undefined> {
+  try {
+    const response = await fetch(url, { signal, headers: { accept: 'application/json' } });
+    return { status: response.status, body: await response.text() };
+  } catch {
+    return undefined;
+  }
+}
+
+function saysNotLoaded(body: string): boolean {
+  try {
+    const json: unknown = JSON.parse(body);
+    return typeof json === 'object' && json !== null && (json as { model_loaded?: unknown }).model_loaded === false;
+  } catch {
+    return false;
+  }
+}
+
+export async function probeHealth(baseUrl: string, signal: AbortSignal, timeoutMs = HEALTH_TIMEOUT_MS): Promise<HealthState> {
+  const base = baseUrl.replace(/\/+$/, '');
+  const bounded = () => AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
+  const health = await get(`${base}/health`, bounded());
+  if (!health) return 'down';
+  if (health.status === 200) return saysNotLoaded(health.body) ? 'loading' : 'ready';
+  if (health.status === 503) return 'loading';
+  // It answered /health, so it is up; only a 200 on /v1/models makes it ready.
+  const models = await get(`${base}/v1/models`, bounded());
+  return models?.status === 200 ? 'ready' : 'loading';
+}

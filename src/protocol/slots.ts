@@ -1,0 +1,122 @@
+// Wire shapes of /api/slots and /api/install/slots, shared by the server and the CLI
+// (docs/api.md, "Slots"). The server builds SlotViewPayload from src/slots/view.ts; the
+// route module checks at compile time that the two agree.
+
+export const SLOT_VIEW_STATES = ['stopped', 'starting', 'warming', 'ready', 'stopping', 'error', 'disabled'] as const;
+export type SlotViewState = (typeof SLOT_VIEW_STATES)[number];
+
+export interface SlotFailurePayload {
+  code: string;
+  message: string;
+  at: string;
+  exit_code?: number | null;
+  signal?: string | null;
+  stderr_tail?: string;
+}
+
+/** One slot: its config summary joined with its runtime state. */
+export interface SlotViewPayload {
+  name: string;
+  state: SlotViewState;
+  type: string;
+  device: string;
+  provider: string;
+  profile: string | null;
+  port: number;
+  enabled: boolean;
+  /** The model running now; for a stopped slot, the model its next start loads. */
+  model: string;
+  pid: number | null;
+  base_url: string | null;
+  in_flight: number;
+  last_used_at: string | null;
+  started_at: string | null;
+  idle_timeout_s: number;
+  restarts: number;
+  memory_mb: number | null;
+  last_error: SlotFailurePayload | null;
+}
+
+export interface SlotListPayload {
+  slots: SlotViewPayload[];
+}
+
+/** The command a start would run (`svc slot show`). */
+export interface SlotLaunchPayload {
+  mode: 'process' | 'container';
+  command: string;
+  args: string[];
+  /** The whole command, shell-quoted, for copying into a terminal. */
+  command_line: string;
+  /** Environment variables the engine gets on top of (or instead of) the gateway's own. */
+  env: Record<string, string>;
+  base_url: string;
+}
+
+export interface SlotDetailPayload extends SlotViewPayload {
+  /** The slot file, relative to the config root (slots/<name>.toml). */
+  file: string;
+  /** The slot file as validated, every default filled in. */
+  config: Record<string, Record<string, unknown>>;
+  /** The command the next start runs, or null when it cannot be built (see launch_error). */
+  launch: SlotLaunchPayload | null;
+  launch_error: { code: string; message: string; details: Record<string, unknown> } | null;
+}
+
+/** POST /api/slots. */
+export interface CreateSlotRequest {
+  name: string;
+  model: string;
+  type?: string;
+  provider?: string;
+  /** vulkan | rocm | cpu; default from hardware.json, else vulkan. */
+  hardware?: string;
+  /** A device value (gpu-rocm, gpu-vulkan, gpu-cuda, cpu, npu); wins over hardware. */
+  device?: string;
+  /** Default: the first free port of [slots].port_range_start..port_range_end. */
+  port?: number;
+  /** Default 4096, at least 128. */
+  ctx_size?: number;
+  profile?: string;
+}
+
+/** PUT /api/slots/<name>. */
+export interface EditSlotRequest {
+  model?: string;
+  port?: number;
+  ctx_size?: number;
+  provider?: string;
+  hardware?: string;
+  device?: string;
+}
+
+export interface SlotChangePayload {
+  slot: SlotViewPayload;
+  /** Changed keys of the slot file as `section.key`, with their old and new values. */
+  changes: Array<{ key: string; before: unknown; after: unknown }>;
+  /** The engine runs with the old settings; `svc slot restart <name>` applies them. */
+  restart_required: boolean;
+}
+
+/** DELETE /api/slots/<name>. */
+export interface DeleteSlotPayload {
+  deleted: string;
+  file: string;
+  /** The state directory (engine.log, state.json) is kept. */
+  state_dir: string;
+  /** The state the slot was in before it was stopped. */
+  was: SlotViewState;
+}
+
+/** PUT /api/install/slots/<name>/model. */
+export interface AssignSlotModelPayload {
+  slot: SlotViewPayload;
+  model: string;
+  before: string;
+}
+
+/** GET /api/slots/<name>/logs (without follow). */
+export interface SlotLogsPayload {
+  slot: string;
+  lines: string[];
+}

@@ -1,0 +1,162 @@
+// /api/models: the model registry. Handlers are thin: src/models does the work; here the
+// body is checked, writes go through the one-writer queue, the new registry (or slot file)
+// is swapped into the running config, and every mutation is an activity row.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { withRegistry, withSlotConfig } from '../../config/load.js';
+import { effectiveStore, scanRoots } from '../../models/scan.js';
+import {
+  assignModel, listModels, registerModel, removeModel, resolveModelRef, scanModels, scanSummaryLine, viewModel, type ScanResult,
+} from '../../models/service.js';
+import { RequestError, SvcError } from '../../protocol/errors.js';
+import { actorOf, objectBody } from '../app.js';
+import type { ServerContext } from '../context.js';
+
+interface Problem {
+  path: string;
+  message: string;
+}
+
+/** Read string fields of a JSON body; every problem is reported at once as request.invalid. */
+function stringFields<K extends string>(body: Record<string, unknown>, required: readonly K[], optional: readonly K[] = []): Record<K, string | undefined> {
+  const problems: Problem[] = [];
+  const out = {} as Record<K, string | undefined>;
+  for (const key of [...required, ...optional]) {
+    const value = body[key];
+    if (value === undefined || value === null) {
+      if (required.includes(key)) problems.push({ path: key, message: 'required (a string)' });
+      continue;
+    }
+    if (typeof value !== 'string' || value.length === 0) {
+      problems.push({ path: key, message: `expected a non-empty string; got ${JSON.stringify(value)}` });
+      continue;
+    }
+    out[key] = value;
+  }
+  const known = new Set<string>([...required, ...optional]);
+  for (const key of Object.keys(body)) if (!known.has(key)) problems.push({ path: key, message: `unknown field; expected ${[...known].join(', ')}` });
+  if (problems.length > 0) throw new RequestError('request.invalid', `invalid body: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, { problems });
+  return out;
+}
+
+function booleanQuery(request: FastifyRequest, key: string): boolean {
+  const value = (request.query as Record<string, unknown>)[key];
+  if (value === undefined || value === 'false' || value === '0') return false;
+  if (value === '' || value === 'true' || value === '1') return true;
+  const problems = [{ path: key, message: `expected true or false; got ${JSON.stringify(value)}` }];
+  throw new RequestError('request.invalid', `invalid query: ${key}: ${problems[0]!.message}`, { problems });
+}
+
+export function registerModelRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  /** Run a registry mutation in the writer queue; a failure is recorded before it is rethrown. */
+  const mutate = async <T>(request: FastifyRequest, action: string, target: string, operation: () => Promise<T>): Promise<T> => {
+    try {
+      return await ctx.configWrites.run(operation);
+    } catch (error) {
+      if (error instanceof SvcError) {
+        ctx.record({ action, target, actor: actorOf(request), outcome: 'error', message: error.message, details: { code: error.code, ...error.details } });
+      }
+      throw error;
+    }
+  };
+
+  app.get('/api/models', { config: { access: 'read' } }, async () => {
+    const settings = ctx.config.svc.models;
+    return {
+      models: await listModels(ctx.config),
+      roots: scanRoots(settings),
+      store: effectiveStore(settings),
+    };
+  });
+
+  app.get('/api/models/:ref', { config: { access: 'read' } }, async (request) => {
+    const { ref } = request.params as { ref: string };
+    const config = ctx.config;
+    const id = resolveModelRef(config.registry, ref);
+    return viewModel(config, id, config.registry.models[id]!);
+  });
+
+  app.post('/api/models', { config: { access: 'write' } }, async (request, reply) => {
+    const body = stringFields(objectBody(request), ['id', 'path'], ['name', 'license']);
+    const id = body.id!;
+    const result = await mutate(request, 'model.register', id, async () => {
+      const registered = await registerModel(ctx.config, id, { path: body.path!, name: body.name, license: body.license });
+      ctx.replaceConfig(withRegistry(ctx.config, registered.registry));
+      return registered;
+    });
+    const model = await viewModel(ctx.config, id, result.registry.models[id]!);
+    ctx.record({
+      action: 'model.register',
+      target: id,
+      actor: actorOf(request),
+      details: { path: model.path, created: result.created, size_bytes: model.size_bytes, context_length: model.context_length, mmproj: model.mmproj },
+    });
+    reply.code(result.created ? 201 : 200);
+    return { model, created: result.created, warnings: result.warnings };
+  });
+
+  app.delete('/api/models/:ref', { config: { access: 'write' } }, async (request) => {
+    const { ref } = request.params as { ref: string };
+    const force = booleanQuery(request, 'force');
+    const result = await mutate(request, 'model.delete', ref, async () => {
+      const removed = await removeModel(ctx.config, ref, { force });
+      ctx.replaceConfig(withRegistry(ctx.config, removed.registry));
+      return removed;
+    });
+    ctx.record({ action: 'model.delete', target: result.id, actor: actorOf(request), details: { path: result.path, force, used_by: result.used_by } });
+    return { removed: result.id, path: result.path, used_by: result.used_by };
+  });
+
+  app.post('/api/models/:ref/assign', { config: { access: 'write' } }, async (request) => {
+    const { ref } = request.params as { ref: string };
+    const { slot } = stringFields(objectBody(request), ['slot']);
+    const result = await mutate(request, 'model.assign', ref, async () => {
+      const assigned = await assignModel(ctx.config, ref, slot!);
+      ctx.replaceConfig(withSlotConfig(ctx.config, assigned.slot, assigned.config));
+      return assigned;
+    });
+    ctx.record({
+      action: 'model.assign',
+      target: result.id,
+      actor: actorOf(request),
+      details: { slot: result.slot, before: result.before, after: result.id, ...(result.cleared_path !== null && { cleared_path: result.cleared_path }) },
+    });
+    return { model: result.id, slot: result.slot, before: result.before, cleared_path: result.cleared_path };
+  });
+
+  app.post('/api/models/scan', { config: { access: 'write' } }, async (request) => {
+    const result = await mutate(request, 'model.scan', 'registry.toml', () => runScan(ctx));
+    ctx.record({ action: 'model.scan', target: 'registry.toml', actor: actorOf(request), details: scanDetails(result) });
+    return scanPayload(result);
+  });
+}
+
+async function runScan(ctx: ServerContext): Promise<ScanResult> {
+  const result = await scanModels(ctx.config);
+  if (result.written) ctx.replaceConfig(withRegistry(ctx.config, result.registry));
+  return result;
+}
+
+function scanPayload(result: ScanResult) {
+  const { registry: _registry, written: _written, ...payload } = result;
+  return payload;
+}
+
+function scanDetails(result: ScanResult): Record<string, unknown> {
+  return { roots: result.roots, found: result.found, added: result.added.map((a) => a.id), already_registered: result.already_registered, sidecars: result.sidecars.length, skipped: result.skipped.length };
+}
+
+/**
+ * The startup scan (`[models].auto_scan_on_start`): adds new model files under the roots
+ * with source "scan" and logs one summary line. A failure is logged, never fatal.
+ */
+export async function autoScanModels(ctx: ServerContext, log: (line: string) => void): Promise<void> {
+  if (!ctx.config.svc.models.auto_scan_on_start) return;
+  try {
+    const result = await ctx.configWrites.run(() => runScan(ctx));
+    log(`svc: ${scanSummaryLine(result)}`);
+    for (const warning of result.warnings) log(`svc: models: warning: ${warning}`);
+    if (result.added.length > 0) ctx.record({ action: 'model.scan', target: 'registry.toml', actor: 'system', details: { ...scanDetails(result), at: 'start' } });
+  } catch (error) {
+    log(`svc: warning: model scan at start failed (${(error as Error).message}); the registry is unchanged`);
+  }
+}

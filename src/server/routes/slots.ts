@@ -1,0 +1,277 @@
+// /api/slots and /api/install/slots: the slot API (docs/api.md, "Slots"). Handlers are
+// thin: the supervisor runs engines, slot-config.ts changes slot files; here bodies are
+// read, every mutation becomes an activity row (failures too), and the engine log is
+// served as JSON or as a server-sent event stream.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { LaunchSpec } from '../../engines/types.js';
+import { RequestError, SlotError, SvcError } from '../../protocol/errors.js';
+import type { SlotDetailPayload, SlotLaunchPayload, SlotViewPayload } from '../../protocol/slots.js';
+import { slotStateDir } from '../../slots/state-file.js';
+import type { SlotView } from '../../slots/view.js';
+import { actorOf, objectBody } from '../app.js';
+import type { ServerContext } from '../context.js';
+import { createSlot, editSlot, modelIdFor, persistDefaultModel, readBody, removeSlotFile, slotEntry } from './slot-config.js';
+
+// The wire type (src/protocol/slots.ts) and the supervisor's view must stay one shape.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const viewMatchesPayload: Same<SlotView, SlotViewPayload> = true;
+void viewMatchesPayload;
+
+export const DEFAULT_LOG_LINES = 200;
+/** The supervisor keeps the last 500 lines of each engine log in memory. */
+export const MAX_LOG_LINES = 500;
+/** How often a follow stream reads the engine log file for new lines. */
+const FOLLOW_PUMP_MS = 250;
+/** A comment line on an idle follow stream, so a dead client is noticed. */
+const FOLLOW_HEARTBEAT_MS = 15_000;
+/** States in which an engine may be running or about to: deleting needs force. */
+const BUSY_STATES = new Set(['starting', 'warming', 'ready', 'stopping']);
+
+const params = (request: FastifyRequest) => request.params as { name: string };
+
+function queryValue(request: FastifyRequest, key: string): string | undefined {
+  const value = (request.query as Record<string, unknown>)[key];
+  if (Array.isArray(value)) return queryProblem(key, 'given more than once');
+  return typeof value === 'string' ? value : undefined;
+}
+
+function queryProblem(path: string, message: string): never {
+  throw new RequestError('request.invalid', `invalid query: ${path}: ${message}`, { problems: [{ path, message }] });
+}
+
+function booleanQuery(request: FastifyRequest, key: string): boolean {
+  const value = queryValue(request, key);
+  if (value === undefined || value === 'false' || value === '0') return false;
+  if (value === '' || value === 'true' || value === '1') return true;
+  return queryProblem(key, `expected true or false; got ${JSON.stringify(value)}`);
+}
+
+function linesQuery(request: FastifyRequest): number {
+  const value = queryValue(request, 'lines');
+  if (value === undefined) return DEFAULT_LOG_LINES;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > MAX_LOG_LINES) return queryProblem('lines', `expected an integer 1-${MAX_LOG_LINES}; got ${JSON.stringify(value)}`);
+  return n;
+}
+
+/** A word as a POSIX shell reads it back: bare when safe, else single-quoted. */
+export function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The launch spec for display: the environment is only what differs from the gateway's own. */
+export function launchPayload(spec: LaunchSpec, gatewayEnv: NodeJS.ProcessEnv = process.env): SlotLaunchPayload {
+  const env = Object.fromEntries(Object.entries(spec.env).filter(([key, value]) => gatewayEnv[key] !== value).sort(([a], [b]) => a.localeCompare(b)));
+  return {
+    mode: spec.mode,
+    command: spec.command,
+    args: spec.args,
+    command_line: [spec.command, ...spec.args].map(shellQuote).join(' '),
+    env,
+    base_url: spec.baseUrl,
+  };
+}
+
+export function registerSlotRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  /** Run a mutation; a failure is an activity row (with its code) before it is rethrown. */
+  const mutate = async <T>(request: FastifyRequest, action: string, target: string, details: Record<string, unknown>, operation: () => Promise<T>): Promise<T> => {
+    try {
+      return await operation();
+    } catch (error) {
+      if (error instanceof SvcError) {
+        ctx.record({ action, target, actor: actorOf(request), outcome: 'error', message: error.message, details: { ...details, code: error.code, ...error.details } });
+      }
+      throw error;
+    }
+  };
+  const record = (request: FastifyRequest, action: string, target: string, details: Record<string, unknown>, message?: string) =>
+    ctx.record({ action, target, actor: actorOf(request), details, ...(message !== undefined && { message }) });
+  const runtimeDetails = (view: SlotView) => ({ state: view.state, model: view.model, port: view.port, pid: view.pid });
+
+  app.get('/api/slots', { config: { access: 'read' } }, async () => ({ slots: ctx.supervisor.list() }));
+
+  app.get('/api/slots/:name', { config: { access: 'read' } }, async (request): Promise<SlotDetailPayload> => {
+    const { name } = params(request);
+    const view = ctx.supervisor.view(name);
+    const entry = slotEntry(ctx, name);
+    let launch: SlotLaunchPayload | null = null;
+    let launchError: SlotDetailPayload['launch_error'] = null;
+    try {
+      launch = launchPayload(await ctx.supervisor.preview(name));
+    } catch (error) {
+      if (!(error instanceof SvcError)) throw error;
+      launchError = { code: error.code, message: error.message, details: error.details };
+    }
+    return { ...view, file: entry.file, config: entry.config as unknown as SlotDetailPayload['config'], launch, launch_error: launchError };
+  });
+
+  app.post('/api/slots', { config: { access: 'write' } }, async (request, reply) => {
+    const body = objectBody(request);
+    const target = typeof body.name === 'string' ? body.name : '';
+    const created = await mutate(request, 'slot.create', target, { request: body }, () => createSlot(ctx, body));
+    record(request, 'slot.create', created.name, { ...created });
+    reply.code(201);
+    return ctx.supervisor.view(created.name);
+  });
+
+  app.put('/api/slots/:name', { config: { access: 'write' } }, async (request) => {
+    const { name } = params(request);
+    const body = objectBody(request);
+    const changes = await mutate(request, 'slot.edit_config', name, { request: body }, () => editSlot(ctx, name, body));
+    const view = ctx.supervisor.view(name);
+    const restartRequired = changes.length > 0 && BUSY_STATES.has(view.state);
+    if (changes.length > 0) record(request, 'slot.edit_config', name, { changes, restart_required: restartRequired });
+    return { slot: view, changes, restart_required: restartRequired };
+  });
+
+  app.delete('/api/slots/:name', { config: { access: 'write' } }, async (request) => {
+    const { name } = params(request);
+    const force = booleanQuery(request, 'force');
+    const result = await mutate(request, 'slot.delete', name, { force }, async () => {
+      const view = ctx.supervisor.view(name);
+      if (!force && (BUSY_STATES.has(view.state) || view.in_flight > 0)) {
+        const why = view.in_flight > 0 ? `has ${view.in_flight} request(s) in flight` : `is ${view.state}`;
+        throw new SlotError('slot.busy', `slot ${name} ${why}; unload it first (svc slot unload ${name}) or delete with force (svc slot delete ${name} --force)`, {
+          slot: name,
+          state: view.state,
+          in_flight: view.in_flight,
+        });
+      }
+      const file = await removeSlotFile(ctx, name);
+      // The slot is gone from the running config; reconcile stops its engine.
+      await ctx.supervisor.reconcile();
+      return { deleted: name, file, state_dir: slotStateDir(ctx.paths.stateRoot, name), was: view.state };
+    });
+    record(request, 'slot.delete', name, { force, file: result.file, was: result.was });
+    return result;
+  });
+
+  app.post('/api/slots/:name/load', { config: { access: 'write' } }, async (request) => {
+    const { name } = params(request);
+    const reader = readBody(request.body === undefined ? {} : objectBody(request), ['model']);
+    const ref = reader.string('model');
+    reader.done();
+    const view = await mutate(request, 'slot.load', name, { ...(ref !== undefined && { model: ref }) }, async () => {
+      const model = ref === undefined ? undefined : modelIdFor(ctx, ref);
+      await ctx.supervisor.load(name, model);
+      return ctx.supervisor.view(name);
+    });
+    record(request, 'slot.load', name, { ...runtimeDetails(view), ...(ref !== undefined && { override: true }) });
+    return view;
+  });
+
+  app.post('/api/slots/:name/unload', { config: { access: 'write' } }, async (request) => {
+    const { name } = params(request);
+    const view = await mutate(request, 'slot.unload', name, {}, async () => {
+      const was = ctx.supervisor.view(name).state;
+      await ctx.supervisor.unload(name);
+      return { view: ctx.supervisor.view(name), was };
+    });
+    record(request, 'slot.unload', name, { was: view.was, state: view.view.state });
+    return view.view;
+  });
+
+  app.post('/api/slots/:name/restart', { config: { access: 'write' } }, async (request) => {
+    const { name } = params(request);
+    const view = await mutate(request, 'slot.restart', name, {}, async () => {
+      await ctx.supervisor.restart(name);
+      return ctx.supervisor.view(name);
+    });
+    record(request, 'slot.restart', name, runtimeDetails(view));
+    return view;
+  });
+
+  app.post('/api/slots/:name/swap', { config: { access: 'write' } }, async (request) => {
+    const { name } = params(request);
+    const reader = readBody(objectBody(request), ['model', 'persist']);
+    const ref = reader.string('model', true);
+    const persist = reader.boolean('persist') ?? true;
+    reader.done();
+    const result = await mutate(request, 'slot.swap', name, { model: ref, persist }, async () => {
+      const entry = slotEntry(ctx, name);
+      const model = modelIdFor(ctx, ref!);
+      const before = ctx.supervisor.view(name).model;
+      // Refuse before the file is written: a disabled slot is never started.
+      if (!entry.config.slot.enabled) throw new SlotError('slot.disabled', `slot ${name} is disabled in ${entry.file}`, { slot: name });
+      if (persist) await persistDefaultModel(ctx, name, model);
+      try {
+        await ctx.supervisor.swap(name, model);
+      } finally {
+        // Persisted: the slot file now says the same; no override should outlive the swap.
+        if (persist) ctx.supervisor.clearModelOverride(name);
+      }
+      return { view: ctx.supervisor.view(name), before, model };
+    });
+    record(request, 'slot.swap', name, { before: result.before, after: result.model, persist, pid: result.view.pid, port: result.view.port });
+    return result.view;
+  });
+
+  app.put('/api/install/slots/:name/model', { config: { access: 'write' } }, async (request) => {
+    const { name } = params(request);
+    const reader = readBody(objectBody(request), ['model']);
+    const ref = reader.string('model', true);
+    reader.done();
+    const result = await mutate(request, 'slot.edit_defaults', name, { model: ref }, async () => {
+      slotEntry(ctx, name);
+      const model = modelIdFor(ctx, ref!);
+      const before = await persistDefaultModel(ctx, name, model);
+      return { model, before };
+    });
+    const view = ctx.supervisor.view(name);
+    record(request, 'slot.edit_defaults', name, { key: 'model.default', before: result.before, after: result.model, state: view.state });
+    return { slot: view, model: result.model, before: result.before };
+  });
+
+  const follows = new Set<() => void>();
+  // An open follow stream would hold a graceful shutdown until its grace period ends.
+  app.addHook('preClose', async () => {
+    for (const end of [...follows]) end();
+  });
+
+  app.get('/api/slots/:name/logs', { config: { access: 'read' } }, async (request, reply) => {
+    const { name } = params(request);
+    const lines = linesQuery(request);
+    const follow = booleanQuery(request, 'follow');
+    const tail = ctx.supervisor.logs(name, lines);
+    if (!follow) return { slot: name, lines: tail };
+    return followLogs(ctx, name, tail, reply, follows);
+  });
+}
+
+/** Server-sent events: one `data: <JSON string>` event per log line, until the client goes. */
+function followLogs(ctx: ServerContext, name: string, tail: string[], reply: FastifyReply, follows: Set<() => void>): void {
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
+  const send = (line: string) => raw.write(`data: ${JSON.stringify(line)}\n\n`);
+  for (const line of tail) send(line);
+  // No pump can run between the tail above and this subscription (one thread), so no line
+  // is lost or sent twice.
+  const unsubscribe = ctx.supervisor.subscribeLogs(name, send);
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    clearInterval(pump);
+    clearInterval(heartbeat);
+    unsubscribe();
+    follows.delete(end);
+    if (!raw.writableEnded) raw.end();
+  };
+  const pump = setInterval(() => {
+    try {
+      ctx.supervisor.logs(name, 1); // reads new lines from the file; subscribers get them
+    } catch {
+      end(); // the slot was deleted
+    }
+  }, FOLLOW_PUMP_MS);
+  const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), FOLLOW_HEARTBEAT_MS);
+  follows.add(end);
+  raw.on('close', end);
+  raw.on('error', end);
+}

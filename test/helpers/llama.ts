@@ -1,0 +1,87 @@
+// What integration tests need to run a real engine: the llama-server binary that
+// scripts/build-llama-server.sh builds and caches, and the tiny GGUF model.
+//
+// The rule for tools a test needs: when the tool is missing, the test is skipped with a
+// message saying how to get it, except under CI=true, where a missing tool is a failure
+// (CI builds it first, so a skip there would hide a broken build).
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeTinyModel } from '../../src/engines/gguf/tiny-model.js';
+import { REPO_ROOT } from './gateway.js';
+
+export const BUILD_HINT = 'build it with `bash scripts/build-llama-server.sh` (or set SVC_LLAMA_SERVER to a llama-server binary)';
+
+const isExecutable = (path: string) => {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Where the binary is or would be: SVC_LLAMA_SERVER when set, else the build script's cache path. */
+export function llamaServerCandidate(): string | undefined {
+  const fromEnv = process.env.SVC_LLAMA_SERVER;
+  if (fromEnv) return fromEnv;
+  const result = spawnSync('bash', [join(REPO_ROOT, 'scripts/build-llama-server.sh'), '--print-path'], { encoding: 'utf8', timeout: 30_000 });
+  const path = result.status === 0 ? result.stdout.trim().split('\n').pop() : undefined;
+  return path || undefined;
+}
+
+/**
+ * The llama-server binary for integration tests, or undefined when it is not built (the
+ * caller skips, saying why: see llamaServerSkipReason). Under CI=true a missing binary throws.
+ */
+export function llamaServerPath(): string | undefined {
+  const candidate = llamaServerCandidate();
+  if (candidate && isExecutable(candidate)) return candidate;
+  const why = candidate ? `llama-server is not built: ${candidate} is missing or not executable` : 'llama-server is not built (scripts/build-llama-server.sh printed no path)';
+  if (process.env.CI === 'true') throw new Error(`${why}; CI must build it first: ${BUILD_HINT}`);
+  return undefined;
+}
+
+/** The line a skipped suite shows. */
+export function llamaServerSkipReason(): string {
+  return `SKIPPED: llama-server is not built; ${BUILD_HINT}`;
+}
+
+/** Write the tiny llama-architecture GGUF (DESIGN.md) into `dir`; returns its path. */
+export async function tinyModel(dir: string, file = 'tiny.gguf', seed?: number): Promise<string> {
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, file);
+  await writeTinyModel(path, seed === undefined ? {} : { seed });
+  return path;
+}
+
+/**
+ * A profile the tiny model runs with on any x86-64 CPU. The seed `cpu-llm` profile passes
+ * --no-mmap, which the llama.cpp built by scripts/build-llama-server.sh no longer accepts
+ * (it has --load-mode instead), so tests name this one as the model's preferred profile.
+ */
+export const TINY_CPU_PROFILE = `[profiles.tiny-cpu]
+image = ""
+flags = "--threads 2 --parallel 1"
+device_class = "cpu"
+intent = "tests: the tiny model on two CPU threads"
+`;
+
+/** A registry.toml entry for a model file that prefers the tiny-cpu profile. */
+export function registryEntry(id: string, path: string): string {
+  return `[models.${id}]\npath = ${JSON.stringify(path)}\n\n[models.${id}.defaults]\nprofile = "tiny-cpu"\n`;
+}
+
+/** Is a process alive (and not a zombie)? */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
