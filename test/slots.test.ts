@@ -1,0 +1,138 @@
+// Issue 3's "done when", end to end: the real gateway supervising a real llama-server on
+// the tiny model. Crashes, the crash-loop cap, idle eviction and gateway restarts.
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { portIsFree } from '../src/slots/process.js';
+import { api, runSvc, startGateway, tempHome, type Gateway } from './helpers/gateway.js';
+import { llamaServerPath, llamaServerSkipReason, processAlive, tinyModel } from './helpers/llama.js';
+
+const LLAMA_SERVER = llamaServerPath();
+if (!LLAMA_SERVER) console.warn(llamaServerSkipReason());
+
+const gateways: Gateway[] = [];
+afterEach(async () => {
+  await Promise.all(gateways.splice(0).map((g) => g.stop()));
+});
+
+async function freeSlotPort(): Promise<number> {
+  for (let i = 0; i < 200; i++) {
+    const port = 8100 + Math.floor(Math.random() * 100);
+    if (await portIsFree(port)) return port;
+  }
+  throw new Error('no free slot port');
+}
+
+/** A home with the tiny model registered and one cpu llama-server slot "chat" using it. */
+async function homeWithChatSlot(slotExtra = '') {
+  const home = tempHome();
+  const model = await tinyModel(join(home.home, 'models'));
+  home.write('slots/chat.toml', `[slot]\nname = "chat"\nport = ${await freeSlotPort()}\ndevice = "cpu"\n${slotExtra}\n[model]\ndefault = "tiny"\ncontext_size = 512\n`);
+  const registry = join(home.stateRoot, 'registry/registry.toml');
+  await import('node:fs').then((fs) => {
+    fs.mkdirSync(join(home.stateRoot, 'registry'), { recursive: true });
+    fs.writeFileSync(registry, `[models.tiny]\npath = ${JSON.stringify(model)}\n`);
+  });
+  return home;
+}
+
+async function start(home: string, binary = LLAMA_SERVER!): Promise<Gateway> {
+  const gw = await startGateway(home, { env: { SVC_LLAMA_SERVER: binary } });
+  gateways.push(gw);
+  return gw;
+}
+
+const slot = async (gw: Gateway) => (await api(gw.url, '/api/slots/chat')).json;
+
+async function until<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (check(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value).slice(0, 800)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe.skipIf(!LLAMA_SERVER)('slots on a real llama-server', () => {
+  it('a slot reaches ready and `svc slot list` shows its pid and port', async () => {
+    const home = await homeWithChatSlot();
+    const gw = await start(home.home);
+    const env = { SVC_API_URL: gw.url };
+    const load = runSvc(['slot', 'load', 'chat'], { home: home.home, env });
+    expect(load.status, load.stderr).toBe(0);
+    const list = runSvc(['slot', 'list', '--json'], { home: home.home, env });
+    const chat = (JSON.parse(list.stdout) as { slots?: unknown[] } | unknown[]);
+    const rows = (Array.isArray(chat) ? chat : chat.slots) as Array<{ name: string; state: string; pid: number; port: number }>;
+    const row = rows.find((s) => s.name === 'chat')!;
+    expect(row.state).toBe('ready');
+    expect(processAlive(row.pid)).toBe(true);
+    const health = await fetch(`http://127.0.0.1:${row.port}/health`);
+    expect(health.status).toBe(200);
+    const text = runSvc(['slot', 'list'], { home: home.home, env }).stdout;
+    expect(text).toMatch(new RegExp(`^chat\\s.*\\b${row.port}\\b.*\\bready\\b.*\\b${row.pid}\\b`, 'm'));
+  }, 120_000);
+
+  it('kill -9 of the engine: error with the signal and stderr tail, then an automatic restart', async () => {
+    const home = await homeWithChatSlot();
+    const gw = await start(home.home);
+    await api(gw.url, '/api/slots/chat/load', { method: 'POST', body: {} });
+    const { pid } = await slot(gw);
+    process.kill(pid, 'SIGKILL');
+    const back = await until(() => slot(gw), (s) => s.state === 'ready' && s.pid !== pid, 'restart after the crash');
+    expect(processAlive(back.pid)).toBe(true);
+    const rows = (await api(gw.url, '/api/activity?action=slot.state&target=chat&limit=50')).json.items as Array<{ details: Record<string, unknown> }>;
+    const crash = rows.find((r) => r.details.to === 'error');
+    expect(crash?.details).toMatchObject({ signal: 'SIGKILL', code: 'slot.load_failed' });
+    expect(String(crash?.details.stderr_tail)).toMatch(/\S/);
+  }, 120_000);
+
+  it('a binary that always crashes stops at the crash-loop cap, in error', async () => {
+    const home = await homeWithChatSlot();
+    const crasher = join(mkdtempSync(join(tmpdir(), 'svc-crasher-')), 'llama-server');
+    writeFileSync(crasher, '#!/bin/sh\necho "fatal: this engine always crashes" >&2\nexit 7\n');
+    chmodSync(crasher, 0o755);
+    const gw = await start(home.home, crasher);
+    const load = runSvc(['slot', 'load', 'chat'], { home: home.home, env: { SVC_API_URL: gw.url } });
+    expect(load.status).not.toBe(0);
+    expect(load.stderr).toContain('slot.load_failed');
+    const final = await until(() => slot(gw), (s) => s.last_error?.code === 'slot.crash_loop', 'the crash-loop cap', 60_000);
+    expect(final.state).toBe('error');
+    expect(final.last_error).toMatchObject({ exit_code: 7 });
+    expect(final.last_error.stderr_tail).toContain('this engine always crashes');
+  }, 120_000);
+
+  it('with idle_timeout_s = 1 the slot stops when idle, and `svc slot load` brings it back', async () => {
+    const home = await homeWithChatSlot('idle_timeout_s = 1');
+    const gw = await start(home.home);
+    await api(gw.url, '/api/slots/chat/load', { method: 'POST', body: {} });
+    const { pid } = await slot(gw);
+    await until(() => slot(gw), (s) => s.state === 'stopped', 'idle eviction', 20_000);
+    expect(processAlive(pid)).toBe(false);
+    const load = runSvc(['slot', 'load', 'chat'], { home: home.home, env: { SVC_API_URL: gw.url } });
+    expect(load.status, load.stderr).toBe(0);
+    expect(load.stdout).toMatch(/\bready\b/);
+    // (It may already be idle again: one second is short. The transitions tell the story.)
+    const rows = (await api(gw.url, '/api/activity?action=slot.state&target=chat&limit=50&order=asc')).json.items as Array<{ details: { to: string; reason: string } }>;
+    const moves = rows.map((r) => `${r.details.to}${r.details.to === 'stopping' ? `(${r.details.reason})` : ''}`);
+    expect(moves.join(' ')).toMatch(/ready stopping\(evicted: idle\) stopped starting( warming)? ready/);
+  }, 120_000);
+
+  it('a gateway killed while the engine runs: the next gateway re-adopts it, ready, same pid', async () => {
+    const home = await homeWithChatSlot();
+    const first = await start(home.home);
+    await api(first.url, '/api/slots/chat/load', { method: 'POST', body: {} });
+    const { pid } = await slot(first);
+    await first.kill();
+    gateways.splice(gateways.indexOf(first), 1);
+    expect(processAlive(pid)).toBe(true);
+    const second = await start(home.home);
+    const adopted = await slot(second);
+    expect(adopted).toMatchObject({ state: 'ready', pid });
+    // A graceful stop of the gateway stops its engines.
+    await second.stop();
+    gateways.splice(gateways.indexOf(second), 1);
+    expect(processAlive(pid)).toBe(false);
+  }, 120_000);
+});
