@@ -4,28 +4,31 @@
 import type { Profile } from './schema/profiles.js';
 import type { Device, SlotType } from './schema/common.js';
 
+// The original's seeds pin --threads/--threads-batch for its 16-core target; on a smaller
+// host that oversubscribes the CPU (measured: 6.9 s instead of 0.13 s to load the tiny model
+// on 2 cores), so seeds leave thread counts to the engine, which uses the physical cores.
 // The original's seeds pass --no-mmap; the llama.cpp svc builds and runs (node-llama-cpp's
 // bundle) replaced that flag with --load-mode, and `none` is its equivalent.
 const ROCM_IMAGE = 'ghcr.io/svc-ai/amd-strix-halo-toolboxes:rocm-7.2.4-rocmfp4-server';
 const VULKAN_IMAGE = 'ghcr.io/svc-ai/amd-strix-halo-toolboxes:vulkan-radv-server';
-const DENSE_FLAGS = '-fa on -ctk q8_0 -ctv q8_0 -b 8192 -ub 2048 --parallel 1 --threads 16 --threads-batch 32 --load-mode none --poll 100 --poll-batch 1';
+const DENSE_FLAGS = '-fa on -ctk q8_0 -ctv q8_0 -b 8192 -ub 2048 --parallel 1 --load-mode none --poll 100 --poll-batch 1';
 
 const seed = (p: Partial<Profile> & Pick<Profile, 'image' | 'flags' | 'device_class' | 'intent'>): Profile => ({
   mtp: false, backend: null, cloned_from: null, quant: '', ...p,
 });
 
 export const SEED_PROFILES: Readonly<Record<string, Profile>> = Object.freeze({
-  rocm: seed({ image: ROCM_IMAGE, flags: '-ngl 999 -fa on -ctk q8_0 -ctv q8_0 -b 512 -ub 512 --parallel 1 --threads 8 --load-mode none --jinja', device_class: 'gpu', backend: 'rocm', intent: 'ROCm · MoE agents', quant: 'FP4' }),
+  rocm: seed({ image: ROCM_IMAGE, flags: '-ngl 999 -fa on -ctk q8_0 -ctv q8_0 -b 512 -ub 512 --parallel 1 --load-mode none --jinja', device_class: 'gpu', backend: 'rocm', intent: 'ROCm · MoE agents', quant: 'FP4' }),
   'rocm-dnse': seed({ image: ROCM_IMAGE, flags: `-ngl 999 ${DENSE_FLAGS}`, device_class: 'gpu', backend: 'rocm', mtp: true, intent: 'ROCm · dense + MTP · q8 KV', quant: 'FP4' }),
   'rocm-moe': seed({ image: ROCM_IMAGE, flags: `-ngl 999 ${DENSE_FLAGS} --jinja`, device_class: 'gpu', backend: 'rocm', mtp: true, intent: 'ROCm · MoE + MTP · q8 KV', quant: 'FP4' }),
-  vulkan: seed({ image: VULKAN_IMAGE, flags: '-ngl 999 -fa on -b 512 -ub 512 --parallel 1 --threads 8 --load-mode none --jinja', device_class: 'gpu', backend: 'vulkan', intent: 'Vulkan · standard', quant: 'Q4_K_M' }),
-  cuda: seed({ image: 'ghcr.io/ggml-org/llama.cpp:server-cuda', flags: '-ngl 999 -fa on -b 512 -ub 512 --parallel 1 --threads 8 --load-mode none --jinja', device_class: 'gpu', backend: 'cuda', intent: 'CUDA · experimental', quant: 'Q4_K_M' }),
+  vulkan: seed({ image: VULKAN_IMAGE, flags: '-ngl 999 -fa on -b 512 -ub 512 --parallel 1 --load-mode none --jinja', device_class: 'gpu', backend: 'vulkan', intent: 'Vulkan · standard', quant: 'Q4_K_M' }),
+  cuda: seed({ image: 'ghcr.io/ggml-org/llama.cpp:server-cuda', flags: '-ngl 999 -fa on -b 512 -ub 512 --parallel 1 --load-mode none --jinja', device_class: 'gpu', backend: 'cuda', intent: 'CUDA · experimental', quant: 'Q4_K_M' }),
   embed: seed({ image: ROCM_IMAGE, flags: '--embedding --pooling mean -ngl 999 -fa on -b 8192 -ub 8192 --load-mode none', device_class: 'gpu', backend: 'rocm', intent: 'Embeddings' }),
   rerank: seed({ image: ROCM_IMAGE, flags: '--reranking -ngl 999 -fa on -b 8192 -ub 8192 --load-mode none', device_class: 'gpu', backend: 'rocm', intent: 'Reranking' }),
   flm: seed({ image: 'ghcr.io/svc-ai/svc-toolbox-flm:0.9.44', flags: '', device_class: 'npu', intent: 'FLM · NPU', quant: 'W4ABF16' }),
   tts: seed({ image: 'ghcr.io/svc-ai/svc-toolbox-kokoro:v1', flags: '--model_path /mnt/ai-models/local/kokoro-v1/kokoro-onnx', device_class: 'cpu', intent: 'TTS · CPU' }),
   'tts-qwen3': seed({ image: 'ghcr.io/svc-ai/svc-toolbox-qwen3tts:v1', flags: '--model_path /mnt/ai-models/local/qwen3-tts/Qwen3-TTS-12Hz-1.7B-CustomVoice --default_voice Ryan --default_language Auto', device_class: 'gpu', backend: 'rocm', intent: 'TTS · GPU multilingual', quant: 'BF16' }),
-  'cpu-llm': seed({ image: VULKAN_IMAGE, flags: '--threads 4 --threads-batch 8 -b 256 -ub 256 --parallel 1 --load-mode none --jinja', device_class: 'cpu', intent: 'CPU chat (no MTP)', quant: 'Q4_K_M' }),
+  'cpu-llm': seed({ image: VULKAN_IMAGE, flags: ' -b 256 -ub 256 --parallel 1 --load-mode none --jinja', device_class: 'cpu', intent: 'CPU chat (no MTP)', quant: 'Q4_K_M' }),
   comfyui: seed({ image: 'docker.io/kyuz0/amd-strix-halo-comfyui:latest', flags: '--disable-mmap --bf16-vae --cache-none', device_class: 'img', intent: 'ComfyUI image generation' }),
 });
 
