@@ -17,31 +17,38 @@ export const TINY_MODEL_SHAPE = {
   rmsEpsilon: 1e-5,
 } as const;
 
-// Two embedding columns are reserved, and no layer writes into them (their rows of
-// attn_output and ffn_down are zero), so after the final RMS norm they still describe the
-// current token, and output.weight's matching columns act as per-token logit terms:
-//  - the bias channel holds the same value for every token, so its output column is a
-//    logit bias: whole words high, bytes and control tokens very low;
-//  - the stop channel is set only on sentence-ending punctuation and feeds only
-//    <|im_end|>, so a reply ends after a '.', '!' or '?' about half the time and almost
-//    never elsewhere: it is never empty (it starts after "assistant\n") and, sampled,
-//    ends after a few dozen tokens. Greedy decoding never picks '.', so runs to max_tokens.
-const BIAS_CHANNEL = 0;
-const STOP_CHANNEL = 1;
-const BIAS_CHANNEL_VALUE = 0.5;
-const STOP_CHANNEL_VALUE = 1.0;
-const STOP_TO_END = 3.5;
-const OUTPUT_BIAS: Record<TokenKind, number> = {
-  word: 1.0,
-  comma: 0.8,
-  stop: 0.6,
-  end: -1.0,
-  piece: -0.2,
-  char: -0.4,
-  byte: -2.5,
-  control: -2.5,
+// The first embedding columns are reserved channels that no layer writes into (their
+// rows of attn_output and ffn_down are zero), so after the final RMS norm they still
+// describe the current token, and output.weight's matching columns act as logit terms:
+//  - bias: the same value for every token, so its output column is a per-token logit
+//    bias: whole words high, bytes and control tokens very low;
+//  - word: set on whole words and feeding punctuation, so ',' '.' '!' '?' follow words,
+//    not the start of a reply or other punctuation;
+//  - stop: set on '.', '!' and '?' and feeding only <|im_end|>, so a sampled reply ends
+//    after a sentence now and then and almost never elsewhere: it is never empty (it
+//    starts after "assistant\n") and ends after a few dozen tokens.
+const RESERVED_CHANNELS = 3;
+const EMBED_CHANNELS: Record<TokenKind, readonly [bias: number, word: number, stop: number]> = {
+  word: [0.5, 0.3, 0],
+  stop: [0.5, 0, 1],
+  comma: [0.5, 0, 0],
+  end: [0.5, 0, 0],
+  piece: [0.5, 0, 0],
+  char: [0.5, 0, 0],
+  byte: [0.5, 0, 0],
+  control: [0.5, 0, 0],
 };
-// The remaining columns are random, except that each word's output row leans toward the
+const OUTPUT_CHANNELS: Record<TokenKind, readonly [bias: number, word: number, stop: number]> = {
+  word: [1.0, 0, 0],
+  stop: [0.2, 1.45, 0],
+  comma: [0.1, 1.5, 0],
+  end: [-1.0, 0, 3.0],
+  piece: [-0.2, 0, 0],
+  char: [-0.4, 0, 0],
+  byte: [-2.5, 0, 0],
+  control: [-2.5, 0, 0],
+};
+// The other columns are random, except that each word's output row leans toward the
 // embedding of one other word (a single cycle through all words): greedy decoding then
 // walks through the whole vocabulary instead of repeating one word forever.
 const CHAIN = 0.1;
@@ -60,7 +67,7 @@ export function tinyTensors(rng: Prng, vocab: TinyVocab): GgufTensor[] {
     const blk = (name: string): string => `blk.${layer}.${name}.weight`;
     const random = (): number => rng.normal(LAYER_STD);
     // Rows are output features; the reserved channels' rows stay zero.
-    const intoResidual = (row: number): number => (row <= STOP_CHANNEL ? 0 : rng.normal(LAYER_STD));
+    const intoResidual = (row: number): number => (row < RESERVED_CHANNELS ? 0 : rng.normal(LAYER_STD));
     tensors.push(
       tensor(blk('attn_norm'), [s.embedding], () => 1),
       tensor(blk('attn_q'), [s.embedding, s.embedding], random),
@@ -77,9 +84,7 @@ export function tinyTensors(rng: Prng, vocab: TinyVocab): GgufTensor[] {
   tensors.push(
     tensor('output_norm.weight', [s.embedding], () => 1),
     tensor('output.weight', [s.embedding, n], (row, col) => {
-      const kind = vocab.kinds[row] ?? 'control';
-      if (col === BIAS_CHANNEL) return OUTPUT_BIAS[kind];
-      if (col === STOP_CHANNEL) return kind === 'end' ? STOP_TO_END : 0;
+      if (col < RESERVED_CHANNELS) return OUTPUT_CHANNELS[vocab.kinds[row] ?? 'control'][col] ?? 0;
       const from = previous.get(row);
       if (from === undefined) return rng.normal(OUTPUT_STD);
       return (CHAIN * (embd.data[from * s.embedding + col] ?? 0)) / EMBED_STD + rng.normal(CHAIN_NOISE_STD);
@@ -89,8 +94,7 @@ export function tinyTensors(rng: Prng, vocab: TinyVocab): GgufTensor[] {
 }
 
 function embedding(rng: Prng, kind: TokenKind | undefined, col: number): number {
-  if (col === BIAS_CHANNEL) return BIAS_CHANNEL_VALUE;
-  if (col === STOP_CHANNEL) return kind === 'stop' ? STOP_CHANNEL_VALUE : 0;
+  if (col < RESERVED_CHANNELS) return EMBED_CHANNELS[kind ?? 'control'][col] ?? 0;
   return rng.normal(EMBED_STD);
 }
 
