@@ -4,12 +4,13 @@
 //    scripts/build-llama-server.sh builds: load, list, show, logs, swap, unload, delete.
 //    Skipped with a message when that binary is missing; under CI=true it fails instead.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { parse } from 'smol-toml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, runSvc, startGateway, SVC_BIN, svcEnv, tempHome, type Gateway, type TempHome } from './helpers/gateway.js';
-import { llamaServerPath, llamaServerSkipReason, processAlive, registryEntry, TINY_CPU_PROFILE, tinyModel } from './helpers/llama.js';
+import { llamaServerPath, llamaServerSkipReason, processAlive, tinyModel } from './helpers/llama.js';
 
 const LLAMA_SERVER = llamaServerPath();
 if (!LLAMA_SERVER) process.stderr.write(`test/slot-api.test.ts: the real llama-server tests are ${llamaServerSkipReason()}\n`);
@@ -19,11 +20,10 @@ if (!LLAMA_SERVER) process.stderr.write(`test/slot-api.test.ts: the real llama-s
 const slotFile = (h: TempHome, name: string): any => parse(readFileSync(join(h.configRoot, 'slots', `${name}.toml`), 'utf8'));
 const slotExists = (h: TempHome, name: string) => existsSync(join(h.configRoot, 'slots', `${name}.toml`));
 
-/** registry.toml under the state root, written before the gateway starts. */
-function writeRegistry(h: TempHome, text: string): void {
-  const path = join(h.stateRoot, 'registry', 'registry.toml');
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
+/** Register a model file through the models API. */
+async function register(g: Gateway, id: string, path: string): Promise<void> {
+  const { status, text } = await api(g.url, '/api/models', { method: 'POST', body: { id, path } });
+  if (status !== 201) throw new Error(`registering ${id}: ${status} ${text}`);
 }
 
 async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
@@ -40,15 +40,34 @@ async function activity(g: Gateway, query: string) {
   return json.items as Array<{ action: string; target: string; actor: string; outcome: string; message: string; details: Record<string, unknown> }>;
 }
 
+/** A port nothing listens on (fetch refuses some well-known ports outright, e.g. 9). */
+function unusedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 describe('svc slot without a server', () => {
   const h = tempHome();
-  const svc = (...args: string[]) => runSvc(args, { home: h.home, env: { SVC_API_URL: 'http://127.0.0.1:9' } });
+  let url = '';
+  const svc = (...args: string[]) => runSvc(args, { home: h.home, env: { SVC_API_URL: url } });
+  beforeAll(async () => {
+    url = `http://127.0.0.1:${await unusedPort()}`;
+  });
   afterAll(() => rmSync(h.home, { recursive: true, force: true }));
 
   it('exits 3 when the server cannot be reached', () => {
     const result = svc('slot', 'list');
     expect(result.status).toBe(3);
-    expect(result.stderr).toMatch(/cannot reach the svc API at http:\/\/127\.0\.0\.1:9/);
+    expect(result.stderr).toContain(`cannot reach the svc API at ${url} (connection refused)`);
+    // load, unload, restart, swap and delete wait without a time limit (node:http, not fetch).
+    const load = svc('slot', 'load', 'chat');
+    expect(load.status).toBe(3);
+    expect(load.stderr).toContain(`cannot reach the svc API at ${url} (connection refused)`);
   });
 
   it('refuses --provider comfyui with exit 2, pointing at --type image', () => {
@@ -86,9 +105,10 @@ describe('slot files through the API (no engine needed)', () => {
     });
     tiny = await tinyModel(join(h.home, 'models'));
     const other = await tinyModel(join(h.home, 'models'), 'other.gguf', 7);
-    writeRegistry(h, `${registryEntry('tiny', tiny)}\n${registryEntry('other', other)}`);
     // No engine here: a binary that is not there makes `launch` an error to show.
     g = await startGateway(h.home, { env: { SVC_LLAMA_SERVER: join(h.home, 'no-llama-server') } });
+    await register(g, 'tiny', tiny);
+    await register(g, 'other', other);
   }, 60_000);
 
   afterAll(async () => {
@@ -176,7 +196,7 @@ describe('slot files through the API (no engine needed)', () => {
     expect((await api(g.url, '/api/slots/nope')).json.error).toMatchObject({ code: 'slot.not_found', details: { slot: 'nope' } });
 
     const shown = svc('slot', 'show', 'a');
-    expect(shown.status).toBe(0);
+    expect(shown.status, shown.stderr).toBe(0);
     expect(shown.stdout).toContain('# slots/a.toml, as loaded');
     expect(shown.stdout).toContain('context_size = 4096');
     expect(shown.stdout).toContain('# the command cannot be built: slot.binary_missing:');
@@ -196,7 +216,7 @@ describe('slot files through the API (no engine needed)', () => {
     expect(file.model).toEqual({ default: 'other', context_size: 8192 });
 
     const cli = svc('slot', 'edit', 'off', '--port', '8196', '--provider', 'kokoro');
-    expect(cli.status).toBe(0);
+    expect(cli.status, cli.stderr).toBe(0);
     expect(cli.stdout).toContain('slot.port: 8195 -> 8196');
     expect(slotFile(h, 'off').slot).toMatchObject({ port: 8196, provider: 'kokoro' });
     expect(svc('slot', 'edit', 'off', '--port', '8196').stdout).toContain('nothing changed');
@@ -257,16 +277,15 @@ describe.skipIf(!LLAMA_SERVER)(LLAMA_SERVER ? 'slots on a real llama-server' : `
   beforeAll(async () => {
     h = tempHome({
       'svc.toml': '[slots]\nport_range_start = 8160\nport_range_end = 8175\n',
-      'profiles.toml': TINY_CPU_PROFILE,
       // A slot whose model is not in the registry.
       'slots/ghost.toml': '[slot]\nname = "ghost"\nport = 8192\ndevice = "cpu"\n\n[model]\ndefault = "not-registered"\n',
     });
     const models = join(h.home, 'models');
     const tiny = await tinyModel(models);
     const tinyB = await tinyModel(models, 'tiny-b.gguf', 11);
-    // Written directly (not POST /api/models) to give the models a preferred profile.
-    writeRegistry(h, `${registryEntry('tiny', tiny)}\n${registryEntry('tiny-b', tinyB)}`);
     g = await startGateway(h.home, { env: { SVC_LLAMA_SERVER: LLAMA_SERVER! } });
+    await register(g, 'tiny', tiny);
+    await register(g, 'tiny-b', tinyB);
   }, 60_000);
 
   afterAll(async () => {
@@ -297,7 +316,7 @@ describe.skipIf(!LLAMA_SERVER)(LLAMA_SERVER ? 'slots on a real llama-server' : `
     expect(loaded.status, loaded.stderr).toBe(0);
     expect(loaded.stdout).toMatch(/^slot chat is ready: model tiny on port 81\d\d \(pid \d+\)$/m);
     const listed = svc('slot', 'list', '--json');
-    expect(listed.status).toBe(0);
+    expect(listed.status, listed.stderr).toBe(0);
     const chat = JSON.parse(listed.stdout).slots.find((s: { name: string }) => s.name === 'chat');
     expect(chat).toMatchObject({ state: 'ready', model: 'tiny', port: slotFile(h, 'chat').slot.port, in_flight: 0, last_error: null });
     expect(chat.pid).toBeGreaterThan(0);
@@ -317,13 +336,14 @@ describe.skipIf(!LLAMA_SERVER)(LLAMA_SERVER ? 'slots on a real llama-server' : `
   it('svc slot show prints the config and the command line with --port', () => {
     const port = slotFile(h, 'chat').slot.port;
     const shown = svc('slot', 'show', 'chat');
-    expect(shown.status).toBe(0);
+    expect(shown.status, shown.stderr).toBe(0);
     expect(shown.stdout).toContain('[slot]\nname = "chat"');
     expect(shown.stdout).toContain(`# command of the next start (process mode), answering on http://127.0.0.1:${port}`);
     const command = shown.stdout.split('\n').find((l) => l.startsWith(LLAMA_SERVER!));
     expect(command).toContain(`--host 127.0.0.1 --port ${port}`);
     expect(command).toContain('--ctx-size 4096');
-    expect(command).toContain('--threads 2'); // the tiny model's preferred profile
+    expect(command).toContain(`--model ${join(h.home, 'models', 'tiny.gguf')}`);
+    expect(command).toContain('--alias tiny');
     const json = JSON.parse(svc('slot', 'show', 'chat', '--json').stdout);
     expect(json.launch).toMatchObject({ mode: 'process', command: LLAMA_SERVER, base_url: `http://127.0.0.1:${port}` });
     expect(json.launch.args).toContain('--port');
@@ -332,7 +352,7 @@ describe.skipIf(!LLAMA_SERVER)(LLAMA_SERVER ? 'slots on a real llama-server' : `
   it('logs returns what llama-server wrote, from the CLI and the API', async () => {
     const port = slotFile(h, 'chat').slot.port;
     const logs = svc('slot', 'logs', 'chat', '-n', '100');
-    expect(logs.status).toBe(0);
+    expect(logs.status, logs.stderr).toBe(0);
     expect(logs.stdout).toContain(`listening on http://127.0.0.1:${port}`);
     const { json } = await api(g.url, '/api/slots/chat/logs?lines=3');
     expect(json.lines).toHaveLength(3);

@@ -1,5 +1,7 @@
 // The typed HTTP client every API-backed command uses. It knows routes and payloads, not
 // presentation: commands decide how to print.
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { isErrorEnvelope, type ErrorEnvelope } from '../protocol/errors.js';
 import type { HardwareProbe } from '../protocol/hardware.js';
 import type { AssignModelPayload, ModelListPayload, ModelPayload, RegisterModelPayload, RemoveModelPayload, ScanModelsPayload } from '../protocol/models.js';
@@ -88,16 +90,31 @@ export class ApiClient {
   /** The open response of GET /api/slots/<name>/logs?follow=true (text/event-stream). */
   followSlotLogs = (name: string, lines: number, signal: AbortSignal) => this.open('GET', `${slotPath(name, '/logs')}?lines=${lines}&follow=true`, signal);
 
-  /** `timeoutMs: null` waits as long as the server takes (a slot load); the default is 30 s. */
+  /**
+   * `timeoutMs: null` waits as long as the server takes (a slot load: [slot].load_timeout_s,
+   * 600 s by default); the default is 30 s.
+   */
   async request<T>(method: string, path: string, body?: unknown, options: { timeoutMs?: number | null } = {}): Promise<T> {
     const timeoutMs = options.timeoutMs === undefined ? REQUEST_TIMEOUT_MS : options.timeoutMs;
+    const headers = { 'x-svc-actor': 'cli', 'user-agent': `svc-cli/${VERSION}`, ...(body !== undefined && { 'content-type': 'application/json' }) };
+    const text = body !== undefined ? JSON.stringify(body) : undefined;
+    if (timeoutMs === null) {
+      // fetch() gives up on answers slower than 300 s (undici's headersTimeout); node:http waits.
+      let answer: { status: number; text: string };
+      try {
+        answer = await untimedRequest(`${this.baseUrl}${path}`, method, headers, text);
+      } catch (error) {
+        throw new ApiUnreachableError(this.baseUrl, describeFetchFailure(error));
+      }
+      return this.parse<T>(answer.status, answer.text, path);
+    }
     let response: Response;
     try {
       response = await fetch(`${this.baseUrl}${path}`, {
         method,
-        headers: { 'x-svc-actor': 'cli', 'user-agent': `svc-cli/${VERSION}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
-        ...(body !== undefined && { body: JSON.stringify(body) }),
-        ...(timeoutMs !== null && { signal: AbortSignal.timeout(timeoutMs) }),
+        headers,
+        ...(text !== undefined && { body: text }),
+        signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
       throw new ApiUnreachableError(this.baseUrl, describeFetchFailure(error));
@@ -118,23 +135,43 @@ export class ApiClient {
   }
 
   private async read<T>(response: Response, path: string): Promise<T> {
-    const text = await response.text();
+    return this.parse<T>(response.status, await response.text(), path);
+  }
+
+  private parse<T>(status: number, text: string, path: string): T {
+    const ok = status >= 200 && status < 300;
     let payload: unknown;
     try {
       payload = text ? JSON.parse(text) : undefined;
     } catch {
       payload = undefined;
     }
-    if (response.ok) return payload as T;
+    if (ok) return payload as T;
     const envelope = isErrorEnvelope(payload)
       ? payload
-      : { error: { code: `system.http_${response.status}`, message: `HTTP ${response.status} from ${path}: ${text.slice(0, 200)}`, details: {} } };
-    throw new ApiError(response.status, envelope);
+      : { error: { code: `system.http_${status}`, message: `HTTP ${status} from ${path}: ${text.slice(0, 200)}`, details: {} } };
+    throw new ApiError(status, envelope);
   }
 }
 
+/** One request and its whole answer, with no time limit (node:http has none by default). */
+function untimedRequest(url: string, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const request = (target.protocol === 'https:' ? httpsRequest : httpRequest)(target, { method, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
 function describeFetchFailure(error: unknown): string {
-  const cause = (error as { cause?: { code?: string } }).cause;
+  // fetch() wraps the socket error in `cause`; node:http throws it as it is.
+  const cause = (error as { cause?: { code?: string } }).cause ?? (error as { code?: string });
   switch (cause?.code) {
     case 'ECONNREFUSED':
       return 'connection refused';

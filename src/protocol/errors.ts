@@ -43,7 +43,7 @@ export const ERROR_CODES = {
   'slot.model_missing': { status: 409, when: 'The slot has no model, or its model id is not in the registry, or the model file is gone.' },
   'slot.crash_loop': { status: 502, when: 'The engine crashed repeatedly and automatic restarts stopped; details carry the last exit and stderr tail.' },
   'slot.already_exists': { status: 409, when: 'Creating a slot whose name is already taken (a slot file with that name exists).' },
-  'slot.busy': { status: 409, when: 'Deleting a slot that is running (starting, warming, ready) or has requests in flight, without force.' },
+  'slot.busy': { status: 409, when: 'Deleting a slot that is running (starting, warming, ready, stopping) or has requests in flight, without force.' },
 
   'dispatch.no_route': { status: 404, when: 'The request resolved to no slot or upstream that serves this route.' },
   'dispatch.wrong_slot_type': { status: 400, when: 'The model resolved to a slot whose type does not serve this route.' },

@@ -83,6 +83,8 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
         process.exit(1);
       }, SHUTDOWN_GRACE_MS);
       timer.unref();
+      // Loads in progress give up first, so requests waiting on them end and close() is quick.
+      ctx.supervisor.interruptStarts();
       await app.close();
       await ctx.supervisor.shutdown();
       ctx.record({ action: 'system.stop', kind: 'event', details: { uptime_s: ctx.uptimeSeconds() } });

@@ -7,20 +7,15 @@ import { join } from 'node:path';
 import { SerialQueue } from '../config/serial-queue.js';
 import type { LaunchSpec, EngineAdapter } from '../engines/types.js';
 import { SlotError } from '../protocol/errors.js';
+import type { SlotFailurePayload } from '../protocol/slots.js';
 import { EngineLog } from './engine-log.js';
 import { isAlive, sleep, spawnEngine, stopProcessGroup } from './process.js';
 import { decideRestart, type RestartPolicy } from './restart-policy.js';
 import { slotStateDir, writeSlotState } from './state-file.js';
 import { assertTransition, type SlotState } from './state-machine.js';
 
-export interface SlotFailure {
-  code: string;
-  message: string;
-  at: string;
-  exit_code?: number | null;
-  signal?: string | null;
-  stderr_tail?: string;
-}
+/** The last failure of a slot, as the API shows it. */
+export type SlotFailure = SlotFailurePayload;
 
 export interface Transition {
   slot: string;
@@ -71,7 +66,7 @@ export class SlotRuntime {
   private startAbort: AbortController | null = null;
   private restartTimer: NodeJS.Timeout | null = null;
 
-  constructor(readonly name: string, readonly port: number, private readonly options: RuntimeOptions) {
+  constructor(readonly name: string, public port: number, private readonly options: RuntimeOptions) {
     const dir = slotStateDir(options.stateRoot, name);
     mkdirSync(dir, { recursive: true });
     this.log = new EngineLog(join(dir, 'engine.log'));

@@ -155,6 +155,11 @@ export class SlotSupervisor {
     this.runtimes.clear();
   }
 
+  /** Make every start in progress give up, so callers waiting on a load return at once. */
+  interruptStarts(): void {
+    for (const runtime of this.runtimes.values()) runtime.interruptStart();
+  }
+
   /** Stop every engine (graceful gateway shutdown). */
   async shutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
@@ -167,6 +172,7 @@ export class SlotSupervisor {
 
   private async startNow(entry: SlotEntry, runtime: SlotRuntime): Promise<void> {
     if (runtime.state === 'ready') return;
+    runtime.port = entry.config.slot.port; // an edit may have moved it since the last start
     await this.makeRoom(entry.name);
     const plan = await this.plan(entry, true);
     await runtime.start(plan);

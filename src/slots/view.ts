@@ -1,30 +1,13 @@
 // How a slot looks from outside (GET /api/slots, `svc slot list|status|show`): its config
 // summary joined with its runtime state.
 import type { SlotEntry } from '../config/load.js';
+import type { SlotViewPayload } from '../protocol/slots.js';
 import { residentMemoryMb } from './process.js';
-import type { SlotFailure, SlotRuntime } from './slot-runtime.js';
-import { isLive, type SlotState } from './state-machine.js';
+import type { SlotRuntime } from './slot-runtime.js';
+import { isLive } from './state-machine.js';
 
-export interface SlotView {
-  name: string;
-  state: SlotState | 'disabled';
-  type: string;
-  device: string;
-  provider: string;
-  profile: string | null;
-  port: number;
-  enabled: boolean;
-  model: string;
-  pid: number | null;
-  base_url: string | null;
-  in_flight: number;
-  last_used_at: string | null;
-  started_at: string | null;
-  idle_timeout_s: number;
-  restarts: number;
-  memory_mb: number | null;
-  last_error: SlotFailure | null;
-}
+/** A slot as the API shows it; the wire type lives in protocol so the CLI shares it. */
+export type SlotView = SlotViewPayload;
 
 /**
  * `modelOverride` is the supervisor's non-persisted model (load -m, swap --no-persist). A

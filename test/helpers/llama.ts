@@ -55,23 +55,6 @@ export async function tinyModel(dir: string, file = 'tiny.gguf', seed?: number):
   return path;
 }
 
-/**
- * A profile the tiny model runs with on any x86-64 CPU. The seed `cpu-llm` profile passes
- * --no-mmap, which the llama.cpp built by scripts/build-llama-server.sh no longer accepts
- * (it has --load-mode instead), so tests name this one as the model's preferred profile.
- */
-export const TINY_CPU_PROFILE = `[profiles.tiny-cpu]
-image = ""
-flags = "--threads 2 --parallel 1"
-device_class = "cpu"
-intent = "tests: the tiny model on two CPU threads"
-`;
-
-/** A registry.toml entry for a model file that prefers the tiny-cpu profile. */
-export function registryEntry(id: string, path: string): string {
-  return `[models.${id}]\npath = ${JSON.stringify(path)}\n\n[models.${id}.defaults]\nprofile = "tiny-cpu"\n`;
-}
-
 /** Is a process alive (and not a zombie)? */
 export function processAlive(pid: number): boolean {
   try {

@@ -5,17 +5,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LaunchSpec } from '../../engines/types.js';
 import { RequestError, SlotError, SvcError } from '../../protocol/errors.js';
-import type { SlotDetailPayload, SlotLaunchPayload, SlotViewPayload } from '../../protocol/slots.js';
+import type { SlotDetailPayload, SlotLaunchPayload } from '../../protocol/slots.js';
 import { slotStateDir } from '../../slots/state-file.js';
 import type { SlotView } from '../../slots/view.js';
 import { actorOf, objectBody } from '../app.js';
 import type { ServerContext } from '../context.js';
 import { createSlot, editSlot, modelIdFor, persistDefaultModel, readBody, removeSlotFile, slotEntry } from './slot-config.js';
 
-// The wire type (src/protocol/slots.ts) and the supervisor's view must stay one shape.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
-const viewMatchesPayload: Same<SlotView, SlotViewPayload> = true;
-void viewMatchesPayload;
 
 export const DEFAULT_LOG_LINES = 200;
 /** The supervisor keeps the last 500 lines of each engine log in memory. */
