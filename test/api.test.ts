@@ -212,3 +212,19 @@ describe('shutdown', () => {
     expect(actions).toEqual(['system.start', 'system.stop']);
   });
 });
+
+describe('profiles', () => {
+  it('GET /api/profiles lists the 12 immutable seeds with what each serves', async () => {
+    const { json } = await api(gw.url, '/api/profiles');
+    const seeds = json.profiles.filter((p: { seed: boolean }) => p.seed);
+    expect(seeds).toHaveLength(12);
+    expect(seeds.find((p: { name: string }) => p.name === 'embed')).toMatchObject({ serves: ['embedding'], device_class: 'gpu', backend: 'rocm' });
+  });
+
+  it('GET /api/profiles/<name> returns one profile, or 404 profile.not_found', async () => {
+    expect((await api(gw.url, '/api/profiles/cpu-llm')).json).toMatchObject({ name: 'cpu-llm', seed: true, device_class: 'cpu', mtp: false });
+    const missing = await api(gw.url, '/api/profiles/nope');
+    expect(missing.status).toBe(404);
+    expect(missing.json.error.code).toBe('profile.not_found');
+  });
+});

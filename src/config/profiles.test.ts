@@ -10,6 +10,14 @@ describe('seed profiles', () => {
     expect(Object.isFrozen(SEED_PROFILES)).toBe(true);
   });
 
+  it('carry clean flag strings that the bundled llama-server accepts', () => {
+    for (const [name, profile] of Object.entries(SEED_PROFILES)) {
+      expect(profile.flags, name).toBe(profile.flags.trim().replace(/\s+/g, ' '));
+      // This llama.cpp replaced --no-mmap with --load-mode; pinned thread counts oversubscribe small hosts.
+      expect(profile.flags, name).not.toMatch(/--no-mmap|--threads(-batch)? \d/);
+    }
+  });
+
   it('follow the spec: MTP opt-ins, embed and rerank apart, device classes', () => {
     expect(Object.entries(SEED_PROFILES).filter(([, p]) => p.mtp).map(([n]) => n).sort()).toEqual(['rocm-dnse', 'rocm-moe']);
     expect(profileServes(SEED_PROFILES.embed!)).toEqual(['embedding']);

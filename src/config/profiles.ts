@@ -28,7 +28,7 @@ export const SEED_PROFILES: Readonly<Record<string, Profile>> = Object.freeze({
   flm: seed({ image: 'ghcr.io/svc-ai/svc-toolbox-flm:0.9.44', flags: '', device_class: 'npu', intent: 'FLM · NPU', quant: 'W4ABF16' }),
   tts: seed({ image: 'ghcr.io/svc-ai/svc-toolbox-kokoro:v1', flags: '--model_path /mnt/ai-models/local/kokoro-v1/kokoro-onnx', device_class: 'cpu', intent: 'TTS · CPU' }),
   'tts-qwen3': seed({ image: 'ghcr.io/svc-ai/svc-toolbox-qwen3tts:v1', flags: '--model_path /mnt/ai-models/local/qwen3-tts/Qwen3-TTS-12Hz-1.7B-CustomVoice --default_voice Ryan --default_language Auto', device_class: 'gpu', backend: 'rocm', intent: 'TTS · GPU multilingual', quant: 'BF16' }),
-  'cpu-llm': seed({ image: VULKAN_IMAGE, flags: ' -b 256 -ub 256 --parallel 1 --load-mode none --jinja', device_class: 'cpu', intent: 'CPU chat (no MTP)', quant: 'Q4_K_M' }),
+  'cpu-llm': seed({ image: VULKAN_IMAGE, flags: '-b 256 -ub 256 --parallel 1 --load-mode none --jinja', device_class: 'cpu', intent: 'CPU chat (no MTP)', quant: 'Q4_K_M' }),
   comfyui: seed({ image: 'docker.io/kyuz0/amd-strix-halo-comfyui:latest', flags: '--disable-mmap --bf16-vae --cache-none', device_class: 'img', intent: 'ComfyUI image generation' }),
 });
 

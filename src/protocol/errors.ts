@@ -45,6 +45,8 @@ export const ERROR_CODES = {
   'slot.already_exists': { status: 409, when: 'Creating a slot whose name is already taken (a slot file with that name exists).' },
   'slot.busy': { status: 409, when: 'Deleting a slot that is running (starting, warming, ready, stopping) or has requests in flight, without force.' },
 
+  'profile.not_found': { status: 404, when: 'No seed profile and no profiles.toml entry has this name.' },
+
   'dispatch.no_route': { status: 404, when: 'The request resolved to no slot or upstream that serves this route.' },
   'dispatch.wrong_slot_type': { status: 400, when: 'The model resolved to a slot whose type does not serve this route.' },
   'dispatch.upstream_unreachable': { status: 502, when: 'The slot engine or remote upstream refused or dropped the connection.' },

@@ -8,6 +8,7 @@ import { registerActivityRoutes } from './routes/activity.js';
 import { registerHardwareRoutes } from './routes/hardware.js';
 import { registerInstallRoutes } from './routes/install.js';
 import { registerModelRoutes } from './routes/models.js';
+import { registerProfileRoutes } from './routes/profiles.js';
 import { registerSettingsRoutes } from './routes/settings.js';
 import { registerSlotRoutes } from './routes/slots.js';
 import { registerSystemRoutes } from './routes/system.js';
@@ -59,6 +60,7 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
   registerSettingsRoutes(app, ctx);
   registerActivityRoutes(app, ctx);
   registerModelRoutes(app, ctx);
+  registerProfileRoutes(app, ctx);
   registerHardwareRoutes(app, ctx);
   registerSlotRoutes(app, ctx);
   return app;
