@@ -1,11 +1,11 @@
 // The `svc` command line, run as a user runs it: the built dist/bin/svc.js in a temp
 // SVC_HOME, against a real gateway process where the command needs one.
-import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { api, runSvc, startGateway, tempHome, type Gateway, type TempHome } from './helpers/gateway.js';
+import { api, runSvc, useTempGateways, type TempHome } from './helpers/gateway.js';
+import { freePort } from './helpers/ports.js';
 
 const { version: PACKAGE_VERSION } = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -13,35 +13,7 @@ const SLOT = (name: string, port: number, device = 'cpu') => `[slot]\nname = "${
 const DEVICE_PROBLEM = 'slots/chat.toml: slot.device: expected one of gpu-rocm, gpu-vulkan, gpu-cuda, cpu, npu; got "gpu"';
 
 // Every test gets its own home and, where it needs one, its own gateway; both go afterwards.
-const homes: TempHome[] = [];
-const gateways: Gateway[] = [];
-
-function home(files: Record<string, string> = {}): TempHome {
-  const h = tempHome(files);
-  homes.push(h);
-  return h;
-}
-
-async function gateway(h: TempHome): Promise<Gateway> {
-  const g = await startGateway(h.home);
-  gateways.push(g);
-  return g;
-}
-
-afterEach(async () => {
-  await Promise.all(gateways.splice(0).map((g) => g.stop()));
-  for (const h of homes.splice(0)) rmSync(h.home, { recursive: true, force: true });
-});
-
-/** A port nothing listens on: bind port 0, note it, close. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const address = server.address();
-  await new Promise<void>((done) => server.close(() => done()));
-  if (!address || typeof address !== 'object') throw new Error('no port');
-  return address.port;
-}
+const { home, gateway } = useTempGateways(afterEach);
 
 /** A small $EDITOR: a shell script that runs `body` with the file to edit as $1. */
 function editorScript(h: TempHome, name: string, body: string): string {

@@ -1,29 +1,12 @@
 // The hardware probe end to end: `svc probe` against a real gateway writes hardware.json,
 // GET /api/hardware serves it, the activity log has the row, `svc config hardware` prints it.
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { api, runSvc, startGateway, tempHome, type Gateway, type TempHome } from './helpers/gateway.js';
+import { api, runSvc, useTempGateways } from './helpers/gateway.js';
 
-const homes: TempHome[] = [];
-const gateways: Gateway[] = [];
-
-function home(): TempHome {
-  const h = tempHome();
-  homes.push(h);
-  return h;
-}
-
-async function gateway(h: TempHome): Promise<Gateway> {
-  const g = await startGateway(h.home);
-  gateways.push(g);
-  return g;
-}
-
-afterEach(async () => {
-  await Promise.all(gateways.splice(0).map((g) => g.stop()));
-  for (const h of homes.splice(0)) rmSync(h.home, { recursive: true, force: true });
-});
+// Every test gets its own home and, where it needs one, its own gateway; both go afterwards.
+const { home, gateway } = useTempGateways(afterEach);
 
 describe('svc probe', () => {
   it('writes hardware.json, which GET /api/hardware and svc config hardware then show', async () => {

@@ -3,15 +3,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { api, runSvc, SVC_BIN, svcEnv, tempHome } from './helpers/gateway.js';
-
-function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
+import { freePort } from './helpers/ports.js';
 
 function waitFor(read: () => string, pattern: RegExp, count = 1, timeoutMs = 20_000): Promise<RegExpMatchArray[]> {
   return new Promise((done, fail) => {

@@ -4,8 +4,8 @@ import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { portIsFree } from '../src/slots/process.js';
 import { api, runSvc, startGateway, tempHome, type Gateway } from './helpers/gateway.js';
+import { freeSlotPort } from './helpers/ports.js';
 import { llamaServerPath, llamaServerSkipReason, processAlive, tinyModel } from './helpers/llama.js';
 
 const LLAMA_SERVER = llamaServerPath();
@@ -15,14 +15,6 @@ const gateways: Gateway[] = [];
 afterEach(async () => {
   await Promise.all(gateways.splice(0).map((g) => g.stop()));
 });
-
-async function freeSlotPort(): Promise<number> {
-  for (let i = 0; i < 200; i++) {
-    const port = 8100 + Math.floor(Math.random() * 100);
-    if (await portIsFree(port)) return port;
-  }
-  throw new Error('no free slot port');
-}
 
 /** A home with the tiny model registered and one cpu llama-server slot "chat" using it. */
 async function homeWithChatSlot(slotExtra = '') {

@@ -9,7 +9,8 @@ import { resolvePaths } from '../config/paths.js';
 import { tokenize } from '../config/shell-words.js';
 import type { EngineAdapter, HealthState } from '../engines/types.js';
 import { SlotError } from '../protocol/errors.js';
-import { isAlive, portIsFree, sleep } from './process.js';
+import { freeSlotPort } from '../../test/helpers/ports.js';
+import { isAlive, sleep } from './process.js';
 import type { Transition } from './slot-runtime.js';
 import { SlotSupervisor, type SupervisorOptions } from './supervisor.js';
 
@@ -35,18 +36,6 @@ const faultAdapter: EngineAdapter = {
   },
 };
 
-/** A port in the slot range (8081-8200) that is free now and not handed out before. */
-const usedPorts = new Set<number>();
-async function freeSlotPort(): Promise<number> {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const port = 8100 + Math.floor(Math.random() * 100);
-    if (!usedPorts.has(port) && (await portIsFree(port))) {
-      usedPorts.add(port);
-      return port;
-    }
-  }
-  throw new Error('no free port in 8100-8199');
-}
 const supervisors: SlotSupervisor[] = [];
 
 async function setup(slots: Record<string, string>, svcToml = '', options: Partial<SupervisorOptions> = {}) {

@@ -1,7 +1,7 @@
 // Start and stop the real gateway (the built dist/bin/svc.js) in a temp SVC_HOME, the way
 // a user runs it. `npm test` builds first; running vitest alone needs `npm run build`.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -122,4 +122,29 @@ export async function api(base: string, path: string, init: { method?: string; b
   // Tests read arbitrary response shapes; `any` keeps their assertions short.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   return { status: response.status, headers: response.headers, text, json: json as any };
+}
+
+/**
+ * Per-test homes and gateways, removed and stopped after each test:
+ *   const { home, gateway } = useTempGateways(afterEach);
+ */
+export function useTempGateways(afterEach: (fn: () => Promise<void>) => void) {
+  const homes: TempHome[] = [];
+  const gateways: Gateway[] = [];
+  afterEach(async () => {
+    await Promise.all(gateways.splice(0).map((g) => g.stop()));
+    for (const h of homes.splice(0)) rmSync(h.home, { recursive: true, force: true });
+  });
+  return {
+    home(files: Record<string, string> = {}): TempHome {
+      const h = tempHome(files);
+      homes.push(h);
+      return h;
+    },
+    async gateway(h: TempHome, options?: Parameters<typeof startGateway>[1]): Promise<Gateway> {
+      const g = await startGateway(h.home, options);
+      gateways.push(g);
+      return g;
+    },
+  };
 }

@@ -5,7 +5,7 @@
 // message saying how to get it, except under CI=true, where a missing tool is a failure
 // (CI builds it first, so a skip there would hide a broken build).
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, mkdirSync, readFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeTinyModel } from '../../src/engines/gguf/tiny-model.js';
 import { REPO_ROOT } from './gateway.js';
@@ -55,16 +55,5 @@ export async function tinyModel(dir: string, file = 'tiny.gguf', seed?: number):
   return path;
 }
 
-/** Is a process alive (and not a zombie)? */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
+/** Is a process alive (and not a zombie)? The supervisor's own check. */
+export { isAlive as processAlive } from '../../src/slots/process.js';
