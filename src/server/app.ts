@@ -12,6 +12,8 @@ import { registerProfileRoutes } from './routes/profiles.js';
 import { registerSettingsRoutes } from './routes/settings.js';
 import { registerSlotRoutes } from './routes/slots.js';
 import { registerSystemRoutes } from './routes/system.js';
+import { registerV1Routes } from './routes/v1.js';
+import { registerV1ModelRoutes } from './routes/v1-models.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -62,7 +64,9 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
   registerModelRoutes(app, ctx);
   registerProfileRoutes(app, ctx);
   registerHardwareRoutes(app, ctx);
+  registerV1Routes(app, ctx);
   registerSlotRoutes(app, ctx);
+  registerV1ModelRoutes(app, ctx);
   return app;
 }
 

@@ -6,6 +6,7 @@ import type { ActivityInput, ActivityLog, ActivityOptions } from '../activity/st
 import type { ResolvedConfig } from '../config/load.js';
 import type { SvcPaths } from '../config/paths.js';
 import { SerialQueue } from '../config/serial-queue.js';
+import { UpstreamDirectory } from '../dispatch/upstreams.js';
 import { engineFor } from '../engines/index.js';
 import type { EngineAdapter } from '../engines/types.js';
 import type { Transition } from '../slots/slot-runtime.js';
@@ -39,6 +40,8 @@ export class ServerContext {
   private current: ResolvedConfig;
 
   readonly supervisor: SlotSupervisor;
+  /** Remote providers and upstreams, with their cached model lists (one cache per server). */
+  readonly upstreams = new UpstreamDirectory(() => this.config, process.env);
 
   constructor(
     readonly paths: SvcPaths,

@@ -49,13 +49,13 @@ export class SlotSupervisor {
     this.timer.unref();
   }
 
-  list(): SlotView[] {
-    return this.options.config().slots.map((entry) => this.view(entry.name));
+  list(options: { memory?: boolean } = {}): SlotView[] {
+    return this.options.config().slots.map((entry) => this.view(entry.name, options));
   }
 
-  view(name: string): SlotView {
+  view(name: string, options: { memory?: boolean } = {}): SlotView {
     const entry = this.entry(name);
-    return slotView(entry, this.runtimeFor(entry), this.effectiveIdleTimeout(entry), this.modelOverrides.get(name));
+    return slotView(entry, this.runtimeFor(entry), this.effectiveIdleTimeout(entry), this.modelOverrides.get(name), options.memory ?? true);
   }
 
   /** Make a slot ready (starting it if needed) and return where it answers. */

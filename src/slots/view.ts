@@ -13,7 +13,8 @@ export type SlotView = SlotViewPayload;
  * `modelOverride` is the supervisor's non-persisted model (load -m, swap --no-persist). A
  * stopped slot shows the model its next start loads, not the one its last run had.
  */
-export function slotView(entry: SlotEntry, runtime: SlotRuntime, idleTimeoutS: number, modelOverride?: string): SlotView {
+/** `withMemory: false` skips reading /proc (the /v1 hot path builds views per request). */
+export function slotView(entry: SlotEntry, runtime: SlotRuntime, idleTimeoutS: number, modelOverride?: string, withMemory = true): SlotView {
   const { slot, model } = entry.config;
   const next = modelOverride ?? model.default;
   const iso = (ms: number | null) => (ms ? new Date(ms).toISOString() : null);
@@ -35,7 +36,7 @@ export function slotView(entry: SlotEntry, runtime: SlotRuntime, idleTimeoutS: n
     started_at: iso(runtime.startedAt),
     idle_timeout_s: idleTimeoutS,
     restarts: runtime.restarts,
-    memory_mb: isLive(runtime.state) && runtime.pid !== null ? (residentMemoryMb(runtime.pid) ?? null) : null,
+    memory_mb: withMemory && isLive(runtime.state) && runtime.pid !== null ? (residentMemoryMb(runtime.pid) ?? null) : null,
     last_error: runtime.lastError,
   };
 }

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import type { ResolvedConfig } from '../config/load.js';
+import { RegistryFileSchema } from '../config/schema/registry.js';
+import { SlotFileSchema } from '../config/schema/slot.js';
+import { CONTEXT_CAP } from '../engines/llama-server/argv.js';
+import type { SlotViewPayload } from '../protocol/slots.js';
+import { slotCandidates } from './candidates.js';
+
+function config(slots: Record<string, { slot?: Record<string, unknown>; model?: Record<string, unknown> }>, models: Record<string, number | null>): ResolvedConfig {
+  return {
+    slots: Object.entries(slots).map(([name, s], i) => ({
+      name,
+      file: `slots/${name}.toml`,
+      config: SlotFileSchema.parse({ slot: { name, port: 8081 + i, ...s.slot }, model: s.model ?? {} }),
+    })),
+    registry: RegistryFileSchema.parse({ models: Object.fromEntries(Object.entries(models).map(([id, ctx]) => [id, { path: `/m/${id}.gguf`, metadata: { context_length: ctx } }])) }),
+  } as unknown as ResolvedConfig;
+}
+
+function view(name: string, over: Partial<SlotViewPayload> = {}): SlotViewPayload {
+  return {
+    name, state: 'stopped', type: 'llm', device: 'cpu', provider: 'llama-server', profile: null, port: 8081, enabled: true, model: 'tiny',
+    pid: null, base_url: null, in_flight: 0, last_used_at: null, started_at: null, idle_timeout_s: 300, restarts: 0, memory_mb: null, last_error: null,
+    ...over,
+  };
+}
+
+describe('slotCandidates', () => {
+  const cfg = config({
+    chat: { slot: { role: 'primary' }, model: { default: 'tiny', context_size: 4096 } },
+    big: { model: { default: 'big' } },
+    huge: { model: { default: 'huge' } },
+    other: { slot: { provider: 'moonshine', type: 'transcription' }, model: { default: 'huge' } },
+    unknown: { model: { default: 'nowhere' } },
+  }, { tiny: 2048, big: 16_384, huge: 131_072, nowhere: null });
+
+  it('joins config (role, context) and views (state, model, device, enabled), in view order', () => {
+    const out = slotCandidates(cfg, [
+      view('unknown', { model: 'nowhere' }),
+      view('chat', { state: 'ready', device: 'gpu-rocm' }),
+      view('big', { model: 'big', enabled: false, state: 'disabled' }),
+      view('huge', { model: 'huge' }),
+      view('other', { model: 'huge', type: 'transcription', provider: 'moonshine' }),
+    ]);
+    expect(out.map((c) => c.name)).toEqual(['unknown', 'chat', 'big', 'huge', 'other']);
+    expect(out[1]).toEqual({ name: 'chat', type: 'llm', role: 'primary', device: 'gpu-rocm', enabled: true, state: 'ready', modelId: 'tiny', contextLength: 4096 });
+    expect(out[0]).toMatchObject({ role: null, contextLength: null });
+    expect(out[2]).toMatchObject({ enabled: false, state: 'disabled', contextLength: 16_384 });
+    // llama-server caps a native window; other engines run it as it is.
+    expect(out[3]!.contextLength).toBe(CONTEXT_CAP);
+    expect(out[4]).toMatchObject({ type: 'transcription', contextLength: 131_072 });
+  });
+
+  it('the running model decides the context, not the configured default', () => {
+    const [c] = slotCandidates(cfg, [view('big', { model: 'tiny', state: 'ready' })]);
+    expect(c).toMatchObject({ modelId: 'tiny', contextLength: 2048 });
+  });
+
+  it('a view whose slot file is gone is left out', () => {
+    expect(slotCandidates(cfg, [view('ghost')])).toEqual([]);
+  });
+});

@@ -1,0 +1,45 @@
+// What the resolver and /v1/models know about each slot: its config (type, role, device)
+// joined with the supervisor's view of it (state, model), plus its context window.
+import type { ResolvedConfig } from '../config/load.js';
+import type { SlotType } from '../config/schema/common.js';
+import { resolveContextSize } from '../engines/llama-server/argv.js';
+import type { SlotViewPayload } from '../protocol/slots.js';
+import type { SlotCandidate } from './types.js';
+
+/**
+ * One candidate per view, in the views' order (views whose slot file is gone, e.g. during a
+ * reload, are left out). `modelId` is the view's model: the running model, or for a stopped
+ * slot the model its next start loads.
+ */
+export function slotCandidates(config: ResolvedConfig, views: readonly SlotViewPayload[]): SlotCandidate[] {
+  const entries = new Map(config.slots.map((e) => [e.name, e]));
+  const out: SlotCandidate[] = [];
+  for (const view of views) {
+    const entry = entries.get(view.name);
+    if (!entry) continue;
+    out.push({
+      name: view.name,
+      type: view.type as SlotType,
+      role: entry.config.slot.role,
+      device: view.device,
+      enabled: view.enabled,
+      state: view.state,
+      modelId: view.model,
+      contextLength: contextLength(config, entry.config.slot.provider, entry.config.model.context_size, view.model),
+    });
+  }
+  return out;
+}
+
+/**
+ * The context window a client can count on: the slot's `[model].context_size`; else, from
+ * the registry's `metadata.context_length`, what the engine makes of it (llama-server caps
+ * a native window at CONTEXT_CAP, see resolveContextSize; other engines run the native
+ * window); else null (unknown until the engine reads the file).
+ */
+function contextLength(config: ResolvedConfig, provider: string, explicit: number | null, modelId: string): number | null {
+  if (explicit !== null) return explicit;
+  const native = config.registry.models[modelId]?.metadata.context_length ?? null;
+  if (native === null) return null;
+  return provider === 'llama-server' ? resolveContextSize(null, native) : native;
+}

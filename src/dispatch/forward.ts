@@ -1,0 +1,98 @@
+// Forwarding to an engine or a remote upstream: one keep-alive undici Pool per origin, the
+// response body relayed as it arrives, byte for byte, and the upstream request aborted when
+// the client goes away (DESIGN.md, "Request hot path").
+import type { ServerResponse } from 'node:http';
+import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
+import { DispatchError, type ErrorEnvelope, SvcError } from '../protocol/errors.js';
+
+/** Hop-by-hop headers are the connection's, not the message's (RFC 9110 §7.6.1). */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade']);
+
+export class UpstreamPools {
+  private readonly pools = new Map<string, Pool>();
+
+  pool(origin: string): Pool {
+    let pool = this.pools.get(origin);
+    if (!pool) {
+      // Generation can pause for long between tokens; time limits come per request.
+      pool = new Pool(origin, { connections: 64, keepAliveTimeout: 30_000, pipelining: 1 });
+      this.pools.set(origin, pool);
+    }
+    return pool;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.pools.values()].map((p) => p.close().catch(() => undefined)));
+    this.pools.clear();
+  }
+}
+
+export interface UpstreamCall {
+  /** e.g. http://127.0.0.1:8081 */
+  origin: string;
+  /** e.g. /v1/chat/completions (with any base path of the upstream included) */
+  path: string;
+  headers: Record<string, string>;
+  body: string | Buffer;
+  signal: AbortSignal;
+  /** Longest wait for the response headers (prompt processing), and between body chunks. */
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
+  /** Names the target in errors: a slot or an upstream. */
+  target: Record<string, unknown>;
+}
+
+export async function callUpstream(pools: UpstreamPools, call: UpstreamCall): Promise<Dispatcher.ResponseData> {
+  try {
+    return await pools.pool(call.origin).request({
+      method: 'POST',
+      path: call.path,
+      headers: call.headers,
+      body: call.body,
+      signal: call.signal,
+      headersTimeout: call.headersTimeoutMs,
+      bodyTimeout: call.bodyTimeoutMs,
+    });
+  } catch (error) {
+    throw upstreamError(error, call.target);
+  }
+}
+
+/** Map a transport failure to dispatch.upstream_timeout (504) or dispatch.upstream_unreachable (502). */
+export function upstreamError(error: unknown, target: Record<string, unknown>): SvcError {
+  if (error instanceof SvcError) return error;
+  if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
+    return new DispatchError('dispatch.upstream_timeout', `the upstream did not answer in time (${(error as Error).message})`, target);
+  }
+  const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+  const reason = code ?? (error as Error)?.message ?? String(error);
+  return new DispatchError('dispatch.upstream_unreachable', `the upstream cannot be reached (${reason})`, { ...target, reason });
+}
+
+/** Copy the upstream's status and meaningful headers onto the client response. */
+export function relayHead(res: ServerResponse, upstream: Dispatcher.ResponseData): void {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(upstream.headers)) {
+    if (value === undefined || HOP_BY_HOP.has(name)) continue;
+    headers[name] = value;
+  }
+  headers['x-accel-buffering'] = 'no';
+  res.writeHead(upstream.statusCode, headers);
+  res.flushHeaders();
+}
+
+/**
+ * Relay the body chunk by chunk, respecting back-pressure. Resolves when the body ended;
+ * rejects (with the transport error) when the upstream broke off.
+ */
+export async function relayBody(res: ServerResponse, body: Dispatcher.ResponseData['body']): Promise<void> {
+  for await (const chunk of body) {
+    if (res.destroyed) return;
+    if (!res.write(chunk)) await new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));
+  }
+}
+
+/** The final SSE event sent when a stream breaks off part-way (SPEC.md, Events 1). */
+export function sseErrorEvent(envelope: ErrorEnvelope): string {
+  return `data: ${JSON.stringify(envelope)}\n\n`;
+}

@@ -1,0 +1,48 @@
+// The dispatcher's vocabulary: which /v1 route a request came in on, what the resolver
+// knows about slots and remote upstreams, and what it decides.
+import type { SlotType } from '../config/schema/common.js';
+
+export type V1Route = 'chat' | 'completions' | 'embeddings' | 'rerank' | 'transcriptions' | 'speech' | 'images';
+
+/** The slot types each route can be served by. */
+export const ROUTE_SLOT_TYPES: Readonly<Record<V1Route, readonly SlotType[]>> = {
+  chat: ['llm'],
+  completions: ['llm'],
+  embeddings: ['embedding'],
+  rerank: ['reranking'],
+  transcriptions: ['transcription'],
+  speech: ['tts'],
+  images: ['image'],
+};
+
+/** What resolution needs to know about one slot (from config and the supervisor). */
+export interface SlotCandidate {
+  name: string;
+  type: SlotType;
+  /** Explicit [slot].role, or null (the slot name then acts as its role). */
+  role: string | null;
+  device: string;
+  enabled: boolean;
+  /** Supervisor state; 'disabled' for disabled slots. */
+  state: 'stopped' | 'starting' | 'warming' | 'ready' | 'stopping' | 'error' | 'disabled';
+  /** The model id the slot serves (running model, else its configured default). */
+  modelId: string;
+  /** Context window, when known, for /v1/models. */
+  contextLength: number | null;
+}
+
+/** A remote OpenAI-compatible endpoint and the model ids it is known to serve. */
+export interface UpstreamCatalog {
+  name: string;
+  modelIds: readonly string[];
+}
+
+export type Resolution =
+  /** `model` is what to send upstream (slot names and aliases are rewritten to the model id). */
+  | { kind: 'slot'; slot: string; model: string; via: 'slot-name' | 'role' | 'virtual' | 'model-id' }
+  | { kind: 'upstream'; upstream: string; model: string }
+  | { kind: 'wrong_type'; slot: string; slotType: SlotType; route: V1Route; accepts: readonly SlotType[] }
+  | { kind: 'not_found'; candidates: string[] };
+
+/** Virtual names resolved live to a role or a slot type (docs/routing.md). */
+export const VIRTUAL_PREFIX = 'svc/';

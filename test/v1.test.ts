@@ -1,0 +1,138 @@
+// The /v1 surface through the real gateway to real llama-server slots on the tiny model,
+// driven by the official `openai` client, plus raw HTTP where bytes matter.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, startGateway, tempHome, type Gateway } from './helpers/gateway.js';
+import { llamaServerPath, llamaServerSkipReason, processAlive, tinyModel } from './helpers/llama.js';
+import { freeSlotPort } from './helpers/ports.js';
+
+const LLAMA_SERVER = llamaServerPath();
+if (!LLAMA_SERVER) console.warn(llamaServerSkipReason());
+
+let gw: Gateway;
+let client: OpenAI;
+
+beforeAll(async () => {
+  if (!LLAMA_SERVER) return;
+  const home = tempHome();
+  const model = await tinyModel(join(home.home, 'models'));
+  home.write('slots/chat.toml', `[slot]\nname = "chat"\nport = ${await freeSlotPort()}\ndevice = "cpu"\n[model]\ndefault = "tiny"\ncontext_size = 1024\n`);
+  home.write('slots/embed.toml', `[slot]\nname = "embed"\ntype = "embedding"\nport = ${await freeSlotPort()}\ndevice = "cpu"\n[model]\ndefault = "tiny"\ncontext_size = 512\n`);
+  home.write('slots/other.toml', `[slot]\nname = "other"\nport = ${await freeSlotPort()}\ndevice = "cpu"\n[model]\ndefault = "tiny"\ncontext_size = 512\n`);
+  mkdirSync(join(home.stateRoot, 'registry'), { recursive: true });
+  writeFileSync(join(home.stateRoot, 'registry/registry.toml'), `[models.tiny]\npath = ${JSON.stringify(model)}\n`);
+  gw = await startGateway(home.home, { env: { SVC_LLAMA_SERVER: LLAMA_SERVER } });
+  client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: 'anything' });
+}, 60_000);
+
+afterAll(async () => {
+  await gw?.stop();
+});
+
+const slot = async (name: string) => (await api(gw.url, `/api/slots/${name}`)).json;
+
+/** A stream's bytes with the per-call fields (id, created, timings) blanked out. */
+const normalise = (text: string) =>
+  text.replace(/"id":"[^"]*"/g, '"id":"-"').replace(/"created":\d+/g, '"created":0').replace(/"timings":\{[^}]*\}/g, '"timings":{}');
+
+describe.skipIf(!LLAMA_SERVER)('/v1 through the gateway to llama-server', () => {
+  it('chat without streaming starts the slot on demand and answers', async () => {
+    const answer = await client.chat.completions.create({ model: 'chat', messages: [{ role: 'user', content: 'hello' }], max_tokens: 16 });
+    expect(answer.object).toBe('chat.completion');
+    expect(answer.choices[0]!.message.content).toMatch(/\S/);
+    expect(answer.usage?.completion_tokens).toBeGreaterThan(0);
+    expect((await slot('chat')).state).toBe('ready');
+  }, 60_000);
+
+  it('chat with streaming follows the spec: role first, content deltas, a finish_reason, [DONE]', async () => {
+    const stream = await client.chat.completions.create({ model: 'chat', messages: [{ role: 'user', content: 'hi' }], max_tokens: 12, stream: true });
+    const chunks = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    expect(chunks.length).toBeGreaterThan(2);
+    expect(chunks.every((c) => c.object === 'chat.completion.chunk')).toBe(true);
+    expect(chunks[0]!.choices[0]!.delta.role).toBe('assistant');
+    const finishes = chunks.map((c) => c.choices[0]?.finish_reason ?? null);
+    expect(finishes.slice(0, -1).every((f) => f === null)).toBe(true);
+    expect(['stop', 'length']).toContain(finishes.at(-1));
+    expect(chunks.map((c) => c.choices[0]?.delta.content ?? '').join('')).toMatch(/\S/);
+  }, 60_000);
+
+  it('relays the stream byte for byte: the same bytes as the engine sends', async () => {
+    const request = { model: 'tiny', messages: [{ role: 'user', content: 'tell me' }], max_tokens: 24, stream: true, seed: 42, temperature: 0 };
+    const direct = await fetch(`${(await slot('chat')).base_url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) });
+    const viaGateway = await fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...request, model: 'chat' }) });
+    expect(viaGateway.headers.get('content-type')).toBe(direct.headers.get('content-type'));
+    expect(viaGateway.headers.get('x-accel-buffering')).toBe('no');
+    const [a, b] = [await direct.text(), await viaGateway.text()];
+    expect(b.endsWith('data: [DONE]\n\n')).toBe(true);
+    expect(normalise(b)).toBe(normalise(a));
+  }, 60_000);
+
+  it('completions and embeddings', async () => {
+    const completion = await client.completions.create({ model: 'chat', prompt: 'Once upon a time', max_tokens: 8 });
+    expect(completion.choices[0]!.text).toMatch(/\S/);
+    const embedding = await client.embeddings.create({ model: 'embed', input: ['one', 'two'] });
+    expect(embedding.data).toHaveLength(2);
+    expect(embedding.data[0]!.embedding).toHaveLength(64);
+  }, 60_000);
+
+  it('resolves svc/* names and model ids, and refuses a route the slot type does not serve', async () => {
+    const viaVirtual = await client.chat.completions.create({ model: 'svc/primary', messages: [{ role: 'user', content: 'x' }], max_tokens: 4 });
+    expect(viaVirtual.choices).toHaveLength(1);
+    const wrong = await api(gw.url, '/v1/embeddings', { method: 'POST', body: { model: 'chat', input: 'x' } });
+    expect(wrong.status).toBe(400);
+    expect(wrong.json.error.code).toBe('dispatch.wrong_slot_type');
+  }, 60_000);
+
+  it('errors: unknown model 404 with candidates, no model 400, malformed JSON 400', async () => {
+    const unknown = await api(gw.url, '/v1/chat/completions', { method: 'POST', body: { model: 'chta', messages: [] } });
+    expect(unknown.status).toBe(404);
+    expect(unknown.json.error.code).toBe('model.not_found');
+    expect(unknown.json.error.details.candidates).toContain('chat');
+    const missing = await api(gw.url, '/v1/chat/completions', { method: 'POST', body: { messages: [] } });
+    expect(missing.status).toBe(400);
+    const malformed = await api(gw.url, '/v1/chat/completions', { method: 'POST', raw: '{"model":', headers: { 'content-type': 'application/json' } });
+    expect(malformed.status).toBe(400);
+    expect(malformed.json.error.code).toBe('request.invalid_json');
+  });
+
+  it('a client that leaves mid-stream aborts the upstream request and frees the slot', async () => {
+    const controller = new AbortController();
+    const response = await fetch(`${gw.url}/v1/chat/completions`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, signal: controller.signal,
+      body: JSON.stringify({ model: 'chat', messages: [{ role: 'user', content: 'go' }], max_tokens: 100000, stream: true, ignore_eos: true }),
+    });
+    const reader = response.body!.getReader();
+    await reader.read();
+    controller.abort();
+    const deadline = Date.now() + 10_000;
+    while ((await slot('chat')).in_flight !== 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect((await slot('chat')).in_flight).toBe(0);
+  }, 60_000);
+
+  it('an engine killed mid-stream ends the stream with one error event; other slots keep serving', async () => {
+    await client.chat.completions.create({ model: 'other', messages: [{ role: 'user', content: 'warm' }], max_tokens: 2 });
+    const response = await fetch(`${gw.url}/v1/chat/completions`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'chat', messages: [{ role: 'user', content: 'go' }], max_tokens: 100000, stream: true, ignore_eos: true }),
+    });
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = decoder.decode((await reader.read()).value);
+    const { pid } = await slot('chat');
+    process.kill(pid, 'SIGKILL');
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value);
+    }
+    const events = text.split('\n\n').filter((e) => e.startsWith('data: '));
+    const last = JSON.parse(events.at(-1)!.slice('data: '.length));
+    expect(last.error.code).toMatch(/^dispatch\.|^slot\./);
+    expect(processAlive(pid)).toBe(false);
+    const other = await client.chat.completions.create({ model: 'other', messages: [{ role: 'user', content: 'still there?' }], max_tokens: 4 });
+    expect(other.choices).toHaveLength(1);
+  }, 60_000);
+});
