@@ -20,6 +20,7 @@ beforeAll(async () => {
   const model = await tinyModel(join(home.home, 'models'));
   home.write('slots/chat.toml', `[slot]\nname = "chat"\nport = ${await freeSlotPort()}\ndevice = "cpu"\n[model]\ndefault = "tiny"\ncontext_size = 1024\n`);
   home.write('slots/embed.toml', `[slot]\nname = "embed"\ntype = "embedding"\nport = ${await freeSlotPort()}\ndevice = "cpu"\n[model]\ndefault = "tiny"\ncontext_size = 512\n`);
+  home.write('slots/cold.toml', `[slot]\nname = "cold"\nport = ${await freeSlotPort()}\ndevice = "cpu"\n[model]\ndefault = "tiny"\ncontext_size = 512\n`);
   home.write('slots/other.toml', `[slot]\nname = "other"\nport = ${await freeSlotPort()}\ndevice = "cpu"\n[model]\ndefault = "tiny"\ncontext_size = 512\n`);
   mkdirSync(join(home.stateRoot, 'registry'), { recursive: true });
   writeFileSync(join(home.stateRoot, 'registry/registry.toml'), `[models.tiny]\npath = ${JSON.stringify(model)}\n`);
@@ -134,5 +135,20 @@ describe.skipIf(!LLAMA_SERVER)('/v1 through the gateway to llama-server', () => 
     expect(processAlive(pid)).toBe(false);
     const other = await client.chat.completions.create({ model: 'other', messages: [{ role: 'user', content: 'still there?' }], max_tokens: 4 });
     expect(other.choices).toHaveLength(1);
+  }, 60_000);
+
+  it('twenty identical streams on a cold slot make one upstream request and get twenty identical streams', async () => {
+    expect((await slot('cold')).state).toBe('stopped');
+    const body = JSON.stringify({ model: 'cold', messages: [{ role: 'user', content: 'same' }], max_tokens: 16, stream: true, seed: 7, temperature: 0 });
+    const texts = await Promise.all(Array.from({ length: 20 }, async () => {
+      const response = await fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      return response.text();
+    }));
+    expect(new Set(texts).size).toBe(1);
+    expect(texts[0]).toMatch(/data: \[DONE\]\n\n$/);
+    // Counted at the engine: llama-server logs one "launch_slot_" line per request it runs.
+    const logs = (await api(gw.url, '/api/slots/cold/logs?lines=500')).json.lines as string[];
+    expect(logs.filter((line) => line.includes('launch_slot_'))).toHaveLength(1);
+    expect((await slot('cold')).in_flight).toBe(0);
   }, 60_000);
 });

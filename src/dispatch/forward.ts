@@ -70,7 +70,7 @@ export function upstreamError(error: unknown, target: Record<string, unknown>): 
 }
 
 /** Copy the upstream's status and meaningful headers onto the client response. */
-export function relayHead(res: ServerResponse, upstream: Dispatcher.ResponseData): void {
+export function relayHead(res: ServerResponse, upstream: Pick<Dispatcher.ResponseData, 'statusCode' | 'headers'>): void {
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(upstream.headers)) {
     if (value === undefined || HOP_BY_HOP.has(name)) continue;
@@ -85,7 +85,7 @@ export function relayHead(res: ServerResponse, upstream: Dispatcher.ResponseData
  * Relay the body chunk by chunk, respecting back-pressure. Resolves when the body ended;
  * rejects (with the transport error) when the upstream broke off.
  */
-export async function relayBody(res: ServerResponse, body: Dispatcher.ResponseData['body']): Promise<void> {
+export async function relayBody(res: ServerResponse, body: AsyncIterable<Buffer | Uint8Array>): Promise<void> {
   for await (const chunk of body) {
     if (res.destroyed) return;
     if (!res.write(chunk)) await new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));

@@ -13,6 +13,7 @@ import { registerSettingsRoutes } from './routes/settings.js';
 import { registerSlotRoutes } from './routes/slots.js';
 import { registerSystemRoutes } from './routes/system.js';
 import { registerV1Routes } from './routes/v1.js';
+import { registerV1AudioRoutes } from './routes/v1-audio.js';
 import { registerV1ModelRoutes } from './routes/v1-models.js';
 
 declare module 'fastify' {
@@ -65,6 +66,7 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
   registerProfileRoutes(app, ctx);
   registerHardwareRoutes(app, ctx);
   registerV1Routes(app, ctx);
+  registerV1AudioRoutes(app, ctx);
   registerSlotRoutes(app, ctx);
   registerV1ModelRoutes(app, ctx);
   return app;

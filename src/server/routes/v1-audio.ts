@@ -1,0 +1,83 @@
+// The OpenAI-compatible audio routes (SPEC.md, "OpenAI-compatible surface" rules 4-5;
+// docs/routing.md, "Audio routes"):
+// - POST /v1/audio/speech (JSON): `model` required; a tts slot's default_voice,
+//   default_speed and default_response_format filled in for fields the request leaves out;
+//   speed checked against 0.25-4.0; the audio relayed back byte for byte.
+// - POST /v1/audio/transcriptions (multipart/form-data): the raw body is kept as bytes, only
+//   scanned for the `model` field, and forwarded verbatim with the client's Content-Type
+//   (boundary included). The engine sees the client's `model` field as sent: a slot name is
+//   not rewritten to the model id inside the multipart body.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { UpstreamPools } from '../../dispatch/forward.js';
+import { multipartBoundary, multipartField } from '../../dispatch/multipart.js';
+import { applySpeechDefaults, type SpeechDefaults } from '../../dispatch/speech.js';
+import { RequestError } from '../../protocol/errors.js';
+import { objectBody } from '../app.js';
+import type { ServerContext } from '../context.js';
+import { forwardToTarget, resolve, sharedPools } from './v1-dispatch.js';
+
+export function registerV1AudioRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  const pools = sharedPools(app);
+  app.post('/v1/audio/speech', { config: { access: 'v1' } }, (request, reply) => speech(ctx, pools, request, reply));
+  // Its own scope, so that only this route takes multipart bodies (elsewhere they stay 415).
+  void app.register(async (scope) => {
+    // The body stays one Buffer (bodyLimit applies): it is forwarded as it came.
+    scope.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    scope.post('/v1/audio/transcriptions', { config: { access: 'v1' } }, (request, reply) => transcription(ctx, pools, request, reply));
+  });
+}
+
+const missingModel = (route: string, what: string) =>
+  new RequestError('request.missing_model', `\`model\` is required on ${route}: ${what}`, { route, problems: [{ path: 'model', message: 'required (a non-empty string)' }] });
+
+async function speech(ctx: ServerContext, pools: UpstreamPools, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const body = objectBody(request);
+  if (body.model === undefined || body.model === null || body.model === '') {
+    throw missingModel('/v1/audio/speech', 'a tts slot name, svc/tts, a model id a slot serves, or a remote model');
+  }
+  if (typeof body.model !== 'string') {
+    throw new RequestError('request.invalid', '`model` must be a string', { problems: [{ path: 'model', message: `expected a string, got ${typeof body.model}` }] });
+  }
+  const target = await resolve(ctx, body.model, 'speech');
+  // Checked (and the defaults filled in) before a slot is started for it.
+  const out = applySpeechDefaults(body, target.kind === 'slot' ? slotSpeechDefaults(ctx, target.slot) : null);
+  await forwardToTarget(ctx, pools, target, {
+    upstreamPath: '/audio/speech',
+    contentType: 'application/json',
+    stream: out.stream_format === 'sse',
+    // A slot name or alias becomes the backing model id (kept as sent when the slot has none).
+    body: (model) => JSON.stringify({ ...out, model: model === '' ? out.model : model }),
+  }, reply);
+}
+
+async function transcription(ctx: ServerContext, pools: UpstreamPools, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const route = '/v1/audio/transcriptions';
+  const what = 'a multipart/form-data field `model` (a transcription slot name, svc/stt, a model id a slot serves, or a remote model)';
+  const raw = request.body;
+  if (raw === undefined || raw === null) throw missingModel(route, what);
+  if (!Buffer.isBuffer(raw)) {
+    throw new RequestError('request.unsupported_media_type', `${route} takes multipart/form-data (fields \`file\` and \`model\`); got ${request.headers['content-type'] ?? 'no Content-Type'}`, { accepts: ['multipart/form-data'] });
+  }
+  const contentType = request.headers['content-type'] as string;
+  const boundary = multipartBoundary(contentType);
+  if (boundary === null) {
+    throw new RequestError('request.invalid', 'the multipart/form-data Content-Type names no boundary', { problems: [{ path: 'content-type', message: 'expected multipart/form-data; boundary=...' }] });
+  }
+  const model = multipartField(raw, boundary, 'model');
+  if (model === null || model === '') throw missingModel(route, what);
+  const target = await resolve(ctx, model, 'transcriptions');
+  await forwardToTarget(ctx, pools, target, {
+    upstreamPath: '/audio/transcriptions',
+    contentType,
+    stream: multipartField(raw, boundary, 'stream') === 'true',
+    body: () => raw,
+  }, reply);
+}
+
+/** The TTS keys of the slot's [slot] section (null when its file is gone, e.g. mid-reload). */
+function slotSpeechDefaults(ctx: ServerContext, slot: string): SpeechDefaults | null {
+  const entry = ctx.config.slots.find((e) => e.name === slot);
+  if (!entry) return null;
+  const { default_voice, default_speed, default_response_format } = entry.config.slot;
+  return { default_voice, default_speed, default_response_format };
+}

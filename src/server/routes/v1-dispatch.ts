@@ -1,0 +1,197 @@
+// What every /v1 POST route shares: resolving `model` to a slot or a remote upstream, making
+// a slot ready (holding the connection while it loads), the one set of keep-alive undici
+// pools, forwarding to the target and relaying its answer byte for byte, and ending a
+// response that already started when the upstream breaks off (docs/routing.md).
+import type { ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { slotCandidates } from '../../dispatch/candidates.js';
+import { callUpstream, relayBody, relayHead, sseErrorEvent, upstreamError, UpstreamPools } from '../../dispatch/forward.js';
+import { StreamFlights } from '../../dispatch/single-flight.js';
+import { resolveTarget } from '../../dispatch/resolve.js';
+import type { Resolution, V1Route } from '../../dispatch/types.js';
+import { DispatchError, SlotError, type SvcError } from '../../protocol/errors.js';
+import type { ServerContext } from '../context.js';
+
+/** A stream whose slot is not ready this soon gets SSE comments while it waits. */
+const KEEPALIVE_AFTER_MS = 1_000;
+const KEEPALIVE_EVERY_MS = 5_000;
+/** Longest wait for a local engine's headers, and between its body chunks. */
+export const LOCAL_TIMEOUT_MS = 600_000;
+
+export type DispatchTarget = Extract<Resolution, { kind: 'slot' | 'upstream' }>;
+
+const POOLS = new WeakMap<FastifyInstance, UpstreamPools>();
+
+/** One UpstreamPools per app, shared by every /v1 route module, closed with the app. */
+export function sharedPools(app: FastifyInstance): UpstreamPools {
+  let pools = POOLS.get(app);
+  if (!pools) {
+    const created = new UpstreamPools();
+    app.addHook('onClose', () => created.close());
+    POOLS.set(app, created);
+    pools = created;
+  }
+  return pools;
+}
+
+export async function resolve(ctx: ServerContext, model: string, route: V1Route): Promise<DispatchTarget> {
+  const slots = slotCandidates(ctx.config, ctx.supervisor.list({ memory: false }));
+  let result = resolveTarget(model, route, slots, []);
+  // Remote model lists are only consulted (and fetched when cold) for ids no slot serves.
+  if (result.kind === 'not_found') result = resolveTarget(model, route, slots, await ctx.upstreams.catalogs());
+  if (result.kind === 'not_found') {
+    throw new DispatchError('model.not_found', `no slot, svc/* name or upstream serves the model "${model}"`, { model, candidates: result.candidates });
+  }
+  if (result.kind === 'wrong_type') {
+    throw new DispatchError('dispatch.wrong_slot_type', `slot ${result.slot} is a ${result.slotType} slot; this route needs a ${result.accepts.join(' or ')} slot`, { slot: result.slot, slot_type: result.slotType, route: result.route, accepts: result.accepts });
+  }
+  return result;
+}
+
+/** Make the slot ready; a stream that has to wait gets SSE comments so proxies keep it open. */
+export async function waitForSlot(ctx: ServerContext, slot: string, stream: boolean, reply: FastifyReply, signal: AbortSignal) {
+  const view = ctx.supervisor.view(slot, { memory: false });
+  if (view.state === 'error' && view.last_error?.code === 'slot.crash_loop') {
+    throw new SlotError('slot.not_ready', `slot ${slot} is in error after repeated crashes; \`svc slot load ${slot}\` tries again`, { slot, state: view.state, last_error: view.last_error });
+  }
+  if (view.state === 'ready') return ctx.supervisor.ensureReady(slot, signal);
+  const ready = ctx.supervisor.ensureReady(slot, signal);
+  if (!stream) return ready;
+  let timer: NodeJS.Timeout | undefined;
+  const settled = ready.then(() => true, () => true);
+  const early = await Promise.race([settled, new Promise<false>((r) => (timer = setTimeout(() => r(false), KEEPALIVE_AFTER_MS)))]);
+  clearTimeout(timer);
+  if (!early) {
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+    res.write(`: svc: loading slot ${slot}\n\n`);
+    const keepalive = setInterval(() => res.write(`: svc: still loading slot ${slot}\n\n`), KEEPALIVE_EVERY_MS);
+    await settled;
+    clearInterval(keepalive);
+  }
+  return ready;
+}
+
+/** After bytes went out: a stream ends with one error event; anything else just ends. */
+export function endWithError(res: ServerResponse, error: SvcError, stream: boolean): void {
+  if (res.destroyed) return;
+  if (!res.headersSent) {
+    res.writeHead(error.status, { 'content-type': 'application/json; charset=utf-8' });
+    res.end(JSON.stringify(error.toEnvelope()));
+    return;
+  }
+  if (stream) res.write(sseErrorEvent(error.toEnvelope()));
+  res.end();
+}
+
+const FLIGHTS = new StreamFlights();
+
+/**
+ * Join (or start) the one upstream call for this stream. The flight counts one request in
+ * flight on the slot, however many clients share it; each client leaving only leaves.
+ */
+async function shareColdStream(ctx: ServerContext, pools: UpstreamPools, origin: string, target: Extract<DispatchTarget, { kind: 'slot' }>, forwarded: Forwarded, reply: FastifyReply, signal: AbortSignal): Promise<void> {
+  const path = `/v1${forwarded.upstreamPath}`;
+  const body = forwarded.body(target.model);
+  const subscription = FLIGHTS.join(`${target.slot}\n${path}\n${body.toString()}`, async (flightSignal) => {
+    const release = ctx.supervisor.acquire(target.slot);
+    try {
+      const upstream = await callUpstream(pools, {
+        origin, path, headers: { 'content-type': forwarded.contentType }, body, signal: flightSignal,
+        headersTimeoutMs: LOCAL_TIMEOUT_MS, bodyTimeoutMs: LOCAL_TIMEOUT_MS, target: { slot: target.slot },
+      });
+      return { head: upstream, body: releasing(upstream.body, release) };
+    } catch (error) {
+      release();
+      throw error;
+    }
+  });
+  signal.addEventListener('abort', () => subscription.leave(), { once: true });
+  try {
+    const head = await subscription.head();
+    if (!reply.sent) reply.hijack();
+    if (!reply.raw.headersSent) relayHead(reply.raw, head);
+    await relayBody(reply.raw, subscription.body());
+    reply.raw.end();
+  } finally {
+    subscription.leave();
+  }
+}
+
+async function* releasing(body: AsyncIterable<Buffer | Uint8Array>, release: () => void): AsyncIterable<Buffer | Uint8Array> {
+  try {
+    yield* body;
+  } finally {
+    release();
+  }
+}
+
+export interface Forwarded {
+  /** The engine path under /v1, e.g. `/audio/speech` (a remote upstream's base path goes first). */
+  upstreamPath: string;
+  /** The request's Content-Type, sent as it is (a multipart boundary included). */
+  contentType: string;
+  /** Whether the client asked for a stream (SSE keep-alive while a slot loads, final error event). */
+  stream: boolean;
+  /**
+   * The bytes to send, given the model id the target expects: a slot's backing model id, or
+   * an upstream's id with any provider model_prefix removed. Called once the slot is ready.
+   */
+  body(upstreamModel: string): string | Buffer;
+}
+
+/**
+ * Send a resolved request to its target and relay the answer: for a slot, make it ready and
+ * count the request in flight; for a remote upstream, add its headers (the API key) and
+ * use its timeout. Status, meaningful headers and body are relayed as they arrive; the
+ * upstream request is aborted when the client leaves.
+ */
+export async function forwardToTarget(ctx: ServerContext, pools: UpstreamPools, target: DispatchTarget, forwarded: Forwarded, reply: FastifyReply): Promise<void> {
+  const abort = new AbortController();
+  const res = reply.raw;
+  res.once('close', () => res.writableEnded || abort.abort());
+  let release: (() => void) | undefined;
+  const targetDetails = target.kind === 'slot' ? { slot: target.slot } : { upstream: target.upstream };
+  try {
+    let origin: string;
+    let path: string;
+    let headers: Record<string, string> = { 'content-type': forwarded.contentType };
+    let timeoutMs = LOCAL_TIMEOUT_MS;
+    let model: string;
+    if (target.kind === 'slot') {
+      // Identical streams that find their slot cold share one upstream call (SPEC.md, Streaming).
+      const cold = forwarded.stream && ctx.supervisor.view(target.slot, { memory: false }).state !== 'ready';
+      const ready = await waitForSlot(ctx, target.slot, forwarded.stream, reply, abort.signal);
+      if (cold) return await shareColdStream(ctx, pools, ready.baseUrl, target, forwarded, reply, abort.signal);
+      release = ctx.supervisor.acquire(target.slot);
+      origin = ready.baseUrl;
+      path = `/v1${forwarded.upstreamPath}`;
+      model = target.model;
+    } else {
+      const endpoint = ctx.upstreams.endpoint(target.upstream, target.model);
+      const base = new URL(endpoint.baseUrl);
+      origin = base.origin;
+      path = `${base.pathname.replace(/\/+$/, '')}${forwarded.upstreamPath}`;
+      headers = { ...endpoint.headers, ...headers };
+      timeoutMs = endpoint.timeoutMs ?? LOCAL_TIMEOUT_MS;
+      model = ctx.upstreams.upstreamModel(target.upstream, target.model);
+    }
+    const upstream = await callUpstream(pools, {
+      origin, path, headers, body: forwarded.body(model), signal: abort.signal,
+      headersTimeoutMs: timeoutMs, bodyTimeoutMs: timeoutMs,
+      target: targetDetails,
+    });
+    if (!reply.sent) reply.hijack();
+    if (!res.headersSent) relayHead(res, upstream);
+    await relayBody(res, upstream.body);
+    res.end();
+  } catch (error) {
+    if (abort.signal.aborted && res.destroyed) return; // the client left; nothing to tell
+    if (!reply.sent) throw error; // nothing written yet: the error handler renders it
+    // Past the headers a failure is the upstream breaking off (e.g. its engine died).
+    endWithError(res, upstreamError(error, targetDetails), forwarded.stream);
+  } finally {
+    release?.();
+  }
+}
