@@ -41,7 +41,7 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
   }
   for (const warning of warningsOf(outcome.problems)) log(`svc: ${formatProblem(warning)}`);
 
-  for (const dir of [paths.configRoot, paths.stateRoot]) {
+  for (const dir of [paths.configRoot, paths.stateRoot, paths.defaultModelsDir]) {
     try {
       mkdirSync(dir, { recursive: true });
     } catch {
