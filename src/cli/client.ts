@@ -28,6 +28,17 @@ export class ApiError extends Error {
   }
 }
 
+/** Per-slot request metrics in /api/status (see dispatch/metrics.ts). */
+export interface SlotMetricsSnapshot {
+  requests: { ok: number; error: number; cancelled: number };
+  errors: Record<string, number>;
+  tokens_total: number;
+  tokens_per_second: number;
+  ttft_ms_avg: number | null;
+  latency_ms_avg: number | null;
+  latency_ms_p50: number | null;
+}
+
 export interface StatusPayload {
   version: string;
   uptime_s: number;
@@ -42,7 +53,7 @@ export interface StatusPayload {
     total: number;
     enabled: number;
     by_state: Record<string, number>;
-    slots: Array<{ name: string; type: string; device: string; provider: string; port: number; enabled: boolean; state: string; model: string; pid: number | null }>;
+    slots: Array<{ name: string; type: string; device: string; provider: string; port: number; enabled: boolean; state: string; model: string; pid: number | null; metrics?: SlotMetricsSnapshot }>;
   };
 }
 

@@ -81,13 +81,19 @@ export function relayHead(res: ServerResponse, upstream: Pick<Dispatcher.Respons
   res.flushHeaders();
 }
 
+/** Sees each relayed chunk (metrics counting on the side); it never changes a byte. */
+export interface ChunkTap {
+  chunk(chunk: Buffer | Uint8Array): void;
+}
+
 /**
  * Relay the body chunk by chunk, respecting back-pressure. Resolves when the body ended;
  * rejects (with the transport error) when the upstream broke off.
  */
-export async function relayBody(res: ServerResponse, body: AsyncIterable<Buffer | Uint8Array>): Promise<void> {
+export async function relayBody(res: ServerResponse, body: AsyncIterable<Buffer | Uint8Array>, tap?: ChunkTap): Promise<void> {
   for await (const chunk of body) {
     if (res.destroyed) return;
+    tap?.chunk(chunk);
     if (!res.write(chunk)) await new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));
   }
 }

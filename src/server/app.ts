@@ -7,6 +7,7 @@ import { sendError } from './errors.js';
 import { registerActivityRoutes } from './routes/activity.js';
 import { registerHardwareRoutes } from './routes/hardware.js';
 import { registerInstallRoutes } from './routes/install.js';
+import { registerMetricsRoutes } from './routes/metrics.js';
 import { registerModelRoutes } from './routes/models.js';
 import { registerProfileRoutes } from './routes/profiles.js';
 import { registerSettingsRoutes } from './routes/settings.js';
@@ -59,6 +60,7 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
   });
 
   registerSystemRoutes(app, ctx);
+  registerMetricsRoutes(app, ctx);
   registerInstallRoutes(app, ctx);
   registerSettingsRoutes(app, ctx);
   registerActivityRoutes(app, ctx);

@@ -6,6 +6,7 @@ import type { ActivityInput, ActivityLog, ActivityOptions } from '../activity/st
 import type { ResolvedConfig } from '../config/load.js';
 import type { SvcPaths } from '../config/paths.js';
 import { SerialQueue } from '../config/serial-queue.js';
+import { SlotMetrics } from '../dispatch/metrics.js';
 import { UpstreamDirectory } from '../dispatch/upstreams.js';
 import { engineFor } from '../engines/index.js';
 import type { EngineAdapter } from '../engines/types.js';
@@ -42,6 +43,8 @@ export class ServerContext {
   readonly supervisor: SlotSupervisor;
   /** Remote providers and upstreams, with their cached model lists (one cache per server). */
   readonly upstreams = new UpstreamDirectory(() => this.config, process.env);
+  /** Per-slot request counts, latencies, TTFT and tokens/s (GET /api/metrics, /api/status). */
+  readonly metrics = new SlotMetrics();
 
   constructor(
     readonly paths: SvcPaths,

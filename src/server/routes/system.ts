@@ -2,8 +2,14 @@
 import type { FastifyInstance } from 'fastify';
 import { formatProblem } from '../../config/problems.js';
 import { hostSnapshot } from '../../host/memory.js';
-import { summarizeSlots } from '../../slots/summary.js';
+import { summarizeSlots, type SlotsSummary } from '../../slots/summary.js';
 import type { ServerContext } from '../context.js';
+
+/** The summary's slot rows, each with its request metrics (the figures of GET /api/metrics). */
+function withMetrics(ctx: ServerContext, summary: SlotsSummary) {
+  const now = ctx.metrics.now();
+  return { ...summary, slots: summary.slots.map((row) => ({ ...row, metrics: ctx.metrics.snapshot(row.name, now) })) };
+}
 
 export function registerSystemRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.get('/api/health/system', { config: { access: 'public' } }, async () => {
@@ -32,7 +38,7 @@ export function registerSystemRoutes(app: FastifyInstance, ctx: ServerContext): 
       listen: ctx.listening,
       auth_enabled: config.env.authEnabled,
       config_warnings: config.warnings.map(formatProblem),
-      slots: summarizeSlots(ctx.supervisor.list()),
+      slots: withMetrics(ctx, summarizeSlots(ctx.supervisor.list())),
     };
   });
 

@@ -6,10 +6,11 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { slotCandidates } from '../../dispatch/candidates.js';
 import { callUpstream, relayBody, relayHead, sseErrorEvent, upstreamError, UpstreamPools } from '../../dispatch/forward.js';
+import type { MeterTap } from '../../dispatch/metrics.js';
 import { StreamFlights } from '../../dispatch/single-flight.js';
 import { resolveTarget } from '../../dispatch/resolve.js';
 import type { Resolution, V1Route } from '../../dispatch/types.js';
-import { DispatchError, SlotError, type SvcError } from '../../protocol/errors.js';
+import { DispatchError, SlotError, SvcError } from '../../protocol/errors.js';
 import type { ServerContext } from '../context.js';
 
 /** A stream whose slot is not ready this soon gets SSE comments while it waits. */
@@ -87,23 +88,32 @@ export function endWithError(res: ServerResponse, error: SvcError, stream: boole
 
 const FLIGHTS = new StreamFlights();
 
+/** The error code a failed request to a slot is counted under (metrics). */
+function failureCode(error: unknown, slot: string): string {
+  return error instanceof SvcError ? error.code : upstreamError(error, { slot }).code;
+}
+
 /**
  * Join (or start) the one upstream call for this stream. The flight counts one request in
- * flight on the slot, however many clients share it; each client leaving only leaves.
+ * flight on the slot, however many clients share it; each client leaving only leaves. It is
+ * metered once, as one request, timed from when the client that started it arrived.
  */
-async function shareColdStream(ctx: ServerContext, pools: UpstreamPools, origin: string, target: Extract<DispatchTarget, { kind: 'slot' }>, forwarded: Forwarded, reply: FastifyReply, signal: AbortSignal): Promise<void> {
+async function shareColdStream(ctx: ServerContext, pools: UpstreamPools, origin: string, target: Extract<DispatchTarget, { kind: 'slot' }>, forwarded: Forwarded, reply: FastifyReply, signal: AbortSignal, startedAt: number): Promise<void> {
   const path = `/v1${forwarded.upstreamPath}`;
   const body = forwarded.body(target.model);
   const subscription = FLIGHTS.join(`${target.slot}\n${path}\n${body.toString()}`, async (flightSignal) => {
     const release = ctx.supervisor.acquire(target.slot);
+    const tap = ctx.metrics.start(target.slot, startedAt);
     try {
       const upstream = await callUpstream(pools, {
         origin, path, headers: { 'content-type': forwarded.contentType }, body, signal: flightSignal,
         headersTimeoutMs: LOCAL_TIMEOUT_MS, bodyTimeoutMs: LOCAL_TIMEOUT_MS, target: { slot: target.slot },
       });
-      return { head: upstream, body: releasing(upstream.body, release) };
+      tap.head(upstream.statusCode, upstream.headers['content-type']);
+      return { head: upstream, body: metered(upstream.body, release, tap, flightSignal) };
     } catch (error) {
       release();
+      tap.end(flightSignal.aborted ? 'cancelled' : 'error', failureCode(error, target.slot));
       throw error;
     }
   });
@@ -119,10 +129,20 @@ async function shareColdStream(ctx: ServerContext, pools: UpstreamPools, origin:
   }
 }
 
-async function* releasing(body: AsyncIterable<Buffer | Uint8Array>, release: () => void): AsyncIterable<Buffer | Uint8Array> {
+/** The flight's upstream body, metered once and releasing the slot when it ends. */
+async function* metered(body: AsyncIterable<Buffer | Uint8Array>, release: () => void, tap: MeterTap, signal: AbortSignal): AsyncIterable<Buffer | Uint8Array> {
+  let complete = false;
   try {
-    yield* body;
+    for await (const chunk of body) {
+      tap.chunk(chunk);
+      yield chunk;
+    }
+    complete = true;
+  } catch (error) {
+    tap.end(signal.aborted ? 'cancelled' : 'error', failureCode(error, tap.slot));
+    throw error;
   } finally {
+    tap.end(complete ? 'ok' : 'cancelled');
     release();
   }
 }
@@ -152,6 +172,8 @@ export async function forwardToTarget(ctx: ServerContext, pools: UpstreamPools, 
   const res = reply.raw;
   res.once('close', () => res.writableEnded || abort.abort());
   let release: (() => void) | undefined;
+  // Requests to a slot are metered (counted on the side; no byte changes): see dispatch/metrics.ts.
+  let tap = target.kind === 'slot' ? ctx.metrics.start(target.slot) : undefined;
   const targetDetails = target.kind === 'slot' ? { slot: target.slot } : { upstream: target.upstream };
   try {
     let origin: string;
@@ -163,7 +185,11 @@ export async function forwardToTarget(ctx: ServerContext, pools: UpstreamPools, 
       // Identical streams that find their slot cold share one upstream call (SPEC.md, Streaming).
       const cold = forwarded.stream && ctx.supervisor.view(target.slot, { memory: false }).state !== 'ready';
       const ready = await waitForSlot(ctx, target.slot, forwarded.stream, reply, abort.signal);
-      if (cold) return await shareColdStream(ctx, pools, ready.baseUrl, target, forwarded, reply, abort.signal);
+      if (cold) {
+        const startedAt = tap!.startedAt;
+        tap = undefined; // the shared flight meters itself, once
+        return await shareColdStream(ctx, pools, ready.baseUrl, target, forwarded, reply, abort.signal, startedAt);
+      }
       release = ctx.supervisor.acquire(target.slot);
       origin = ready.baseUrl;
       path = `/v1${forwarded.upstreamPath}`;
@@ -182,15 +208,25 @@ export async function forwardToTarget(ctx: ServerContext, pools: UpstreamPools, 
       headersTimeoutMs: timeoutMs, bodyTimeoutMs: timeoutMs,
       target: targetDetails,
     });
+    tap?.head(upstream.statusCode, upstream.headers['content-type']);
     if (!reply.sent) reply.hijack();
     if (!res.headersSent) relayHead(res, upstream);
-    await relayBody(res, upstream.body);
+    await relayBody(res, upstream.body, tap);
+    tap?.end(res.destroyed ? 'cancelled' : 'ok');
     res.end();
   } catch (error) {
-    if (abort.signal.aborted && res.destroyed) return; // the client left; nothing to tell
-    if (!reply.sent) throw error; // nothing written yet: the error handler renders it
+    if (abort.signal.aborted && res.destroyed) {
+      tap?.end('cancelled');
+      return; // the client left; nothing to tell
+    }
+    if (!reply.sent) {
+      if (tap) tap.end('error', failureCode(error, tap.slot));
+      throw error; // nothing written yet: the error handler renders it
+    }
     // Past the headers a failure is the upstream breaking off (e.g. its engine died).
-    endWithError(res, upstreamError(error, targetDetails), forwarded.stream);
+    const failure = upstreamError(error, targetDetails);
+    tap?.end('error', failure.code);
+    endWithError(res, failure, forwarded.stream);
   } finally {
     release?.();
   }

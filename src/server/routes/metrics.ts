@@ -1,0 +1,121 @@
+// GET /api/metrics: Prometheus text (exposition format 0.0.4) from a registry of this app's
+// own (never prom-client's global one). Counters and gauges are filled at scrape time from
+// ctx.metrics and the supervisor; the two histograms are observed as requests end.
+import type { FastifyInstance } from 'fastify';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { SLOT_STATES } from '../../slots/state-machine.js';
+import type { ServerContext } from '../context.js';
+
+/** Seconds; LLM requests run from well under a second to minutes. */
+const DURATION_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
+const TTFT_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+
+/** The registry, and `stop` to unhook its histograms from ctx.metrics. */
+export function metricsRegistry(ctx: ServerContext): { registry: Registry; stop: () => void } {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const slotNames = () => {
+    const names = new Set(ctx.supervisor.list({ memory: false }).map((v) => v.name));
+    for (const name of ctx.metrics.slots()) names.add(name);
+    return [...names];
+  };
+
+  const requests = new Counter({
+    name: 'svc_slot_requests_total',
+    help: 'Requests forwarded to a slot, by outcome (ok, error; cancelled: the client left first).',
+    labelNames: ['slot', 'outcome'] as const,
+    registers: [registry],
+    collect() {
+      requests.reset();
+      for (const slot of slotNames()) {
+        const { requests: counts } = ctx.metrics.snapshot(slot);
+        for (const outcome of ['ok', 'error', 'cancelled'] as const) {
+          if (outcome !== 'cancelled' || counts.cancelled > 0) requests.inc({ slot, outcome }, counts[outcome]);
+        }
+      }
+    },
+  });
+  const errors = new Counter({
+    name: 'svc_slot_errors_total',
+    help: 'Failed requests to a slot, by error code (http_<status> for an engine error status).',
+    labelNames: ['slot', 'code'] as const,
+    registers: [registry],
+    collect() {
+      errors.reset();
+      for (const slot of ctx.metrics.slots()) {
+        for (const [code, n] of Object.entries(ctx.metrics.snapshot(slot).errors)) errors.inc({ slot, code }, n);
+      }
+    },
+  });
+  const tokens = new Counter({
+    name: 'svc_slot_tokens_total',
+    help: 'Generated tokens counted at a slot (streamed content deltas, or usage.completion_tokens).',
+    labelNames: ['slot'] as const,
+    registers: [registry],
+    collect() {
+      tokens.reset();
+      for (const slot of slotNames()) tokens.inc({ slot }, ctx.metrics.snapshot(slot).tokens_total);
+    },
+  });
+  const rate = new Gauge({
+    name: 'svc_slot_tokens_per_second',
+    help: 'Tokens per second over the last 5 s (0 with fewer than two token events).',
+    labelNames: ['slot'] as const,
+    registers: [registry],
+    collect() {
+      rate.reset();
+      for (const slot of slotNames()) rate.set({ slot }, ctx.metrics.tokensPerSecond(slot));
+    },
+  });
+  const state = new Gauge({
+    name: 'svc_slot_state',
+    help: 'The slot state: 1 for the current one, 0 for the others.',
+    labelNames: ['slot', 'state'] as const,
+    registers: [registry],
+    collect() {
+      state.reset();
+      for (const view of ctx.supervisor.list({ memory: false })) {
+        const states: readonly string[] = view.state === 'disabled' ? [...SLOT_STATES, 'disabled'] : SLOT_STATES;
+        for (const s of states) state.set({ slot: view.name, state: s }, s === view.state ? 1 : 0);
+      }
+    },
+  });
+  const inFlight = new Gauge({
+    name: 'svc_slot_in_flight',
+    help: 'Requests in flight at a slot (a shared cold stream counts once).',
+    labelNames: ['slot'] as const,
+    registers: [registry],
+    collect() {
+      inFlight.reset();
+      for (const view of ctx.supervisor.list({ memory: false })) inFlight.set({ slot: view.name }, view.in_flight);
+    },
+  });
+  const duration = new Histogram({
+    name: 'svc_slot_request_duration_seconds',
+    help: 'From the request reaching the gateway (slot loading included) to the end of the answer.',
+    labelNames: ['slot'] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [registry],
+  });
+  const ttft = new Histogram({
+    name: 'svc_slot_ttft_seconds',
+    help: 'Streams: from the request reaching the gateway (slot loading included) to the first content delta.',
+    labelNames: ['slot'] as const,
+    buckets: TTFT_BUCKETS,
+    registers: [registry],
+  });
+  const stop = ctx.metrics.listen({
+    latency: (slot, ms) => duration.observe({ slot }, ms / 1000),
+    ttft: (slot, ms) => ttft.observe({ slot }, ms / 1000),
+  });
+  return { registry, stop };
+}
+
+export function registerMetricsRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  const { registry, stop } = metricsRegistry(ctx);
+  app.addHook('onClose', async () => stop());
+  app.get('/api/metrics', { config: { access: 'public' } }, async (_request, reply) => {
+    const text = await registry.metrics();
+    return reply.header('content-type', registry.contentType).send(text);
+  });
+}
