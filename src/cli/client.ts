@@ -1,5 +1,6 @@
 // The typed HTTP client every API-backed command uses. It knows routes and payloads, not
 // presentation: commands decide how to print.
+import type { SlotMetricsSnapshot } from '../protocol/slots.js';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isErrorEnvelope, type ErrorEnvelope } from '../protocol/errors.js';
@@ -28,16 +29,6 @@ export class ApiError extends Error {
   }
 }
 
-/** Per-slot request metrics in /api/status (see dispatch/metrics.ts). */
-export interface SlotMetricsSnapshot {
-  requests: { ok: number; error: number; cancelled: number };
-  errors: Record<string, number>;
-  tokens_total: number;
-  tokens_per_second: number;
-  ttft_ms_avg: number | null;
-  latency_ms_avg: number | null;
-  latency_ms_p50: number | null;
-}
 
 export interface StatusPayload {
   version: string;

@@ -2,6 +2,7 @@
 // errors by code, latency and time-to-first-token samples, and a tokens-per-second rate from
 // a deque of (monotonic time, tokens) events (REFERENCE.md §6, "Tokens/s"). Nothing here
 // changes a byte that is relayed; prom-client lives in server/routes/metrics.ts.
+import type { SlotMetricsSnapshot } from '../protocol/slots.js';
 import { performance } from 'node:perf_hooks';
 
 /** How a request to a slot ended: answered, failed, or the client left first. */
@@ -129,18 +130,7 @@ class SlotCounters {
   tokensTotal = 0;
 }
 
-/** What /api/status shows per slot. */
-export interface SlotMetricsSnapshot {
-  requests: Record<Outcome, number>;
-  errors: Record<string, number>;
-  tokens_total: number;
-  tokens_per_second: number;
-  /** Over the newest 512 streamed requests; null before the first. */
-  ttft_ms_avg: number | null;
-  /** Over the newest 512 requests; null before the first. */
-  latency_ms_avg: number | null;
-  latency_ms_p50: number | null;
-}
+export type { SlotMetricsSnapshot };
 
 /** Called for every latency and TTFT sample (the Prometheus histograms subscribe). */
 export interface SampleListener {

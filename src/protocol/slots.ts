@@ -120,3 +120,16 @@ export interface SlotLogsPayload {
   slot: string;
   lines: string[];
 }
+
+/** Per-slot request metrics in /api/status (counted by src/dispatch/metrics.ts). */
+export interface SlotMetricsSnapshot {
+  requests: { ok: number; error: number; cancelled: number };
+  errors: Record<string, number>;
+  tokens_total: number;
+  tokens_per_second: number;
+  /** Over the newest 512 streamed requests; null before the first. */
+  ttft_ms_avg: number | null;
+  /** Over the newest 512 requests; null before the first. */
+  latency_ms_avg: number | null;
+  latency_ms_p50: number | null;
+}
