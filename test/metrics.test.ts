@@ -1,11 +1,8 @@
 // GET /api/metrics and the metrics block of /api/status, after real requests through the
 // gateway to a llama-server slot on the tiny model.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, startGateway, tempHome, type Gateway } from './helpers/gateway.js';
-import { llamaServerPath, llamaServerSkipReason, tinyModel } from './helpers/llama.js';
-import { freeSlotPort } from './helpers/ports.js';
+import { api, startGateway, type Gateway } from './helpers/gateway.js';
+import { homeWithTinySlots, llamaServerPath, llamaServerSkipReason } from './helpers/llama.js';
 
 const LLAMA_SERVER = llamaServerPath();
 if (!LLAMA_SERVER) console.warn(llamaServerSkipReason());
@@ -14,11 +11,7 @@ let gw: Gateway;
 
 beforeAll(async () => {
   if (!LLAMA_SERVER) return;
-  const home = tempHome();
-  const model = await tinyModel(join(home.home, 'models'));
-  home.write('slots/chat.toml', `[slot]\nname = "chat"\nport = ${await freeSlotPort()}\ndevice = "cpu"\n[model]\ndefault = "tiny"\ncontext_size = 1024\n`);
-  mkdirSync(join(home.stateRoot, 'registry'), { recursive: true });
-  writeFileSync(join(home.stateRoot, 'registry/registry.toml'), `[models.tiny]\npath = ${JSON.stringify(model)}\n`);
+  const home = await homeWithTinySlots([{ name: 'chat', contextSize: 1024 }]);
   gw = await startGateway(home.home, { env: { SVC_LLAMA_SERVER: LLAMA_SERVER } });
 }, 60_000);
 

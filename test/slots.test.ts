@@ -4,9 +4,8 @@ import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { api, runSvc, startGateway, tempHome, type Gateway } from './helpers/gateway.js';
-import { freeSlotPort } from './helpers/ports.js';
-import { llamaServerPath, llamaServerSkipReason, processAlive, tinyModel } from './helpers/llama.js';
+import { api, runSvc, startGateway, type Gateway } from './helpers/gateway.js';
+import { homeWithTinySlots, llamaServerPath, llamaServerSkipReason, processAlive } from './helpers/llama.js';
 
 const LLAMA_SERVER = llamaServerPath();
 if (!LLAMA_SERVER) console.warn(llamaServerSkipReason());
@@ -17,17 +16,7 @@ afterEach(async () => {
 });
 
 /** A home with the tiny model registered and one cpu llama-server slot "chat" using it. */
-async function homeWithChatSlot(slotExtra = '') {
-  const home = tempHome();
-  const model = await tinyModel(join(home.home, 'models'));
-  home.write('slots/chat.toml', `[slot]\nname = "chat"\nport = ${await freeSlotPort()}\ndevice = "cpu"\n${slotExtra}\n[model]\ndefault = "tiny"\ncontext_size = 512\n`);
-  const registry = join(home.stateRoot, 'registry/registry.toml');
-  await import('node:fs').then((fs) => {
-    fs.mkdirSync(join(home.stateRoot, 'registry'), { recursive: true });
-    fs.writeFileSync(registry, `[models.tiny]\npath = ${JSON.stringify(model)}\n`);
-  });
-  return home;
-}
+const homeWithChatSlot = (extra = '') => homeWithTinySlots([{ name: 'chat', extra }]);
 
 async function start(home: string, binary = LLAMA_SERVER!): Promise<Gateway> {
   const gw = await startGateway(home, { env: { SVC_LLAMA_SERVER: binary } });

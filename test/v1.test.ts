@@ -1,12 +1,9 @@
 // The /v1 surface through the real gateway to real llama-server slots on the tiny model,
 // driven by the official `openai` client, plus raw HTTP where bytes matter.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, startGateway, tempHome, type Gateway } from './helpers/gateway.js';
-import { llamaServerPath, llamaServerSkipReason, processAlive, tinyModel } from './helpers/llama.js';
-import { freeSlotPort } from './helpers/ports.js';
+import { api, startGateway, type Gateway } from './helpers/gateway.js';
+import { homeWithTinySlots, llamaServerPath, llamaServerSkipReason, processAlive } from './helpers/llama.js';
 
 const LLAMA_SERVER = llamaServerPath();
 if (!LLAMA_SERVER) console.warn(llamaServerSkipReason());
@@ -16,14 +13,12 @@ let client: OpenAI;
 
 beforeAll(async () => {
   if (!LLAMA_SERVER) return;
-  const home = tempHome();
-  const model = await tinyModel(join(home.home, 'models'));
-  home.write('slots/chat.toml', `[slot]\nname = "chat"\nport = ${await freeSlotPort()}\ndevice = "cpu"\n[model]\ndefault = "tiny"\ncontext_size = 1024\n`);
-  home.write('slots/embed.toml', `[slot]\nname = "embed"\ntype = "embedding"\nport = ${await freeSlotPort()}\ndevice = "cpu"\n[model]\ndefault = "tiny"\ncontext_size = 512\n`);
-  home.write('slots/cold.toml', `[slot]\nname = "cold"\nport = ${await freeSlotPort()}\ndevice = "cpu"\n[model]\ndefault = "tiny"\ncontext_size = 512\n`);
-  home.write('slots/other.toml', `[slot]\nname = "other"\nport = ${await freeSlotPort()}\ndevice = "cpu"\n[model]\ndefault = "tiny"\ncontext_size = 512\n`);
-  mkdirSync(join(home.stateRoot, 'registry'), { recursive: true });
-  writeFileSync(join(home.stateRoot, 'registry/registry.toml'), `[models.tiny]\npath = ${JSON.stringify(model)}\n`);
+  const home = await homeWithTinySlots([
+    { name: 'chat', contextSize: 1024 },
+    { name: 'embed', type: 'embedding' },
+    { name: 'cold' },
+    { name: 'other' },
+  ]);
   gw = await startGateway(home.home, { env: { SVC_LLAMA_SERVER: LLAMA_SERVER } });
   client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: 'anything' });
 }, 60_000);

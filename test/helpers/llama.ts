@@ -5,10 +5,11 @@
 // message saying how to get it, except under CI=true, where a missing tool is a failure
 // (CI builds it first, so a skip there would hide a broken build).
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, mkdirSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeTinyModel } from '../../src/engines/gguf/tiny-model.js';
-import { REPO_ROOT } from './gateway.js';
+import { REPO_ROOT, tempHome, type TempHome } from './gateway.js';
+import { freeSlotPort } from './ports.js';
 
 export const BUILD_HINT = 'build it with `bash scripts/build-llama-server.sh` (or set SVC_LLAMA_SERVER to a llama-server binary)';
 
@@ -57,3 +58,28 @@ export async function tinyModel(dir: string, file = 'tiny.gguf', seed?: number):
 
 /** Is a process alive (and not a zombie)? The supervisor's own check. */
 export { isAlive as processAlive } from '../../src/slots/process.js';
+
+export interface TinySlot {
+  name: string;
+  /** Slot type (default llm). */
+  type?: string;
+  /** Extra [slot] lines, e.g. "idle_timeout_s = 1". */
+  extra?: string;
+  contextSize?: number;
+}
+
+/**
+ * A temp home with the tiny model registered as "tiny" and one cpu llama-server slot per
+ * entry serving it, each on a free slot port.
+ */
+export async function homeWithTinySlots(slots: readonly TinySlot[]): Promise<TempHome> {
+  const home = tempHome();
+  const model = await tinyModel(join(home.home, 'models'));
+  for (const slot of slots) {
+    const type = slot.type ? `type = "${slot.type}"\n` : '';
+    home.write(`slots/${slot.name}.toml`, `[slot]\nname = "${slot.name}"\n${type}port = ${await freeSlotPort()}\ndevice = "cpu"\n${slot.extra ?? ''}\n[model]\ndefault = "tiny"\ncontext_size = ${slot.contextSize ?? 512}\n`);
+  }
+  mkdirSync(join(home.stateRoot, 'registry'), { recursive: true });
+  writeFileSync(join(home.stateRoot, 'registry/registry.toml'), `[models.tiny]\npath = ${JSON.stringify(model)}\n`);
+  return home;
+}
