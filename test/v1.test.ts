@@ -127,6 +127,8 @@ describe.skipIf(!LLAMA_SERVER)('/v1 through the gateway to llama-server', () => 
     const events = text.split('\n\n').filter((e) => e.startsWith('data: '));
     const last = JSON.parse(events.at(-1)!.slice('data: '.length));
     expect(last.error.code).toMatch(/^dispatch\.|^slot\./);
+    // The socket breaks before the gateway reaps the engine: wait (bounded) for the reaping.
+    for (let i = 0; i < 100 && processAlive(pid); i++) await new Promise((r) => setTimeout(r, 50));
     expect(processAlive(pid)).toBe(false);
     const other = await client.chat.completions.create({ model: 'other', messages: [{ role: 'user', content: 'still there?' }], max_tokens: 4 });
     expect(other.choices).toHaveLength(1);

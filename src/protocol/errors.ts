@@ -52,6 +52,15 @@ export const ERROR_CODES = {
   'dispatch.upstream_unreachable': { status: 502, when: 'The slot engine or remote upstream refused or dropped the connection.' },
   'dispatch.upstream_timeout': { status: 504, when: 'The slot engine or remote upstream did not answer in time.' },
 
+  'image.prompt_required': { status: 422, when: '`prompt` is missing or empty on /v1/images/generations.' },
+  'image.model_not_curated': { status: 404, when: 'The image model is not one of the curated image models; details.curated lists them.' },
+  'image.workflow_invalid': { status: 422, when: 'The image engine (ComfyUI) rejected the workflow built for the request; details carry its node errors.' },
+  'image.generation_failed': { status: 502, when: 'The image engine accepted the workflow but its execution failed or produced no image; details carry its messages.' },
+  'image.cache_miss': { status: 404, when: 'No cached image has this name under /api/images/cache/.' },
+
+  'gpu.image_mode': { status: 503, when: 'The GPU is in image mode with image requests in flight, so an LLM GPU slot cannot start now; retry after details.retry_after_s.' },
+  'gpu.inference_mode': { status: 503, when: 'The GPU is busy with inference requests in flight on LLM GPU slots, so image mode cannot start now; retry after details.retry_after_s.' },
+
   'config.invalid': { status: 400, when: 'A configuration file or a settings change fails validation; details.problems names each file and field path.' },
   'config.parse_error': { status: 400, when: 'A configuration file is not valid TOML; details carry the file, line and column.' },
   'config.not_writable': { status: 500, when: 'The configuration or state directory cannot be written by this process.' },
@@ -119,6 +128,13 @@ export class DispatchError extends SvcError {
   constructor(code: CodeIn<'dispatch'> | 'model.not_found', message: string, details?: ErrorDetails) {
     super(code, message, details);
     this.name = 'DispatchError';
+  }
+}
+
+export class ImageError extends SvcError {
+  constructor(code: CodeIn<'image'> | CodeIn<'gpu'>, message: string, details?: ErrorDetails) {
+    super(code, message, details);
+    this.name = 'ImageError';
   }
 }
 

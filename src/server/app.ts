@@ -15,6 +15,7 @@ import { registerSlotRoutes } from './routes/slots.js';
 import { registerSystemRoutes } from './routes/system.js';
 import { registerV1Routes } from './routes/v1.js';
 import { registerV1AudioRoutes } from './routes/v1-audio.js';
+import { registerV1ImageRoutes } from './routes/v1-images.js';
 import { registerV1ModelRoutes } from './routes/v1-models.js';
 
 declare module 'fastify' {
@@ -69,6 +70,7 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
   registerHardwareRoutes(app, ctx);
   registerV1Routes(app, ctx);
   registerV1AudioRoutes(app, ctx);
+  registerV1ImageRoutes(app, ctx);
   registerSlotRoutes(app, ctx);
   registerV1ModelRoutes(app, ctx);
   return app;

@@ -2,14 +2,17 @@
 // reload, never mutated), the activity log, the event bus, and the one writer queue for
 // configuration files.
 import { EventEmitter } from 'node:events';
+import { join } from 'node:path';
 import type { ActivityInput, ActivityLog, ActivityOptions } from '../activity/store.js';
 import type { ResolvedConfig } from '../config/load.js';
 import type { SvcPaths } from '../config/paths.js';
 import { SerialQueue } from '../config/serial-queue.js';
+import { ImageCache } from '../dispatch/images/cache.js';
 import { SlotMetrics } from '../dispatch/metrics.js';
 import { UpstreamDirectory } from '../dispatch/upstreams.js';
 import { engineFor } from '../engines/index.js';
 import type { EngineAdapter } from '../engines/types.js';
+import { GpuArbiter, type GpuArbiterView } from '../slots/gpu-arbiter.js';
 import type { Transition } from '../slots/slot-runtime.js';
 import { SlotSupervisor } from '../slots/supervisor.js';
 import { VERSION } from '../protocol/version.js';
@@ -24,6 +27,7 @@ export interface ServerEvents {
   activity: [entry: ActivityInput];
   'config.replaced': [config: ResolvedConfig];
   'slot.state': [transition: Transition];
+  'gpu.mode': [view: GpuArbiterView];
 }
 
 export function activityOptions(config: ResolvedConfig): ActivityOptions {
@@ -45,6 +49,10 @@ export class ServerContext {
   readonly upstreams = new UpstreamDirectory(() => this.config, process.env);
   /** Per-slot request counts, latencies, TTFT and tokens/s (GET /api/metrics, /api/status). */
   readonly metrics = new SlotMetrics();
+  /** Image mode vs inference mode on shared GPUs (slots/gpu-arbiter.ts). */
+  readonly arbiter: GpuArbiter;
+  /** Generated images served at /api/images/cache/<uuid>.png. */
+  readonly images: ImageCache;
 
   constructor(
     readonly paths: SvcPaths,
@@ -59,6 +67,15 @@ export class ServerContext {
       onTransition: (t) => this.slotTransition(t),
       onEviction: (slot, reason) => this.record({ action: 'slot.evict', target: slot, details: { reason } }),
     });
+    this.arbiter = new GpuArbiter({
+      supervisor: this.supervisor,
+      config: () => this.current,
+      onChange: (view, reason) => {
+        this.events.emit('gpu.mode', view);
+        this.record({ action: 'gpu.mode', kind: 'event', target: view.image_slot ?? 'gpu', message: reason, details: { ...view } });
+      },
+    });
+    this.images = new ImageCache(join(paths.stateRoot, 'images', 'cache'));
   }
 
   /** Every slot state change is an activity row and an event. */

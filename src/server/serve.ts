@@ -62,6 +62,7 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
   await autoScanModels(ctx, log);
   // Re-adopt engines a previous gateway left running (or restart them) before serving.
   await ctx.supervisor.init();
+  ctx.arbiter.start();
   const app = buildApp(ctx);
   try {
     await app.listen({ host: options.host, port: options.port });
@@ -86,6 +87,7 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
       // Loads in progress give up first, so requests waiting on them end and close() is quick.
       ctx.supervisor.interruptStarts();
       await app.close();
+      ctx.arbiter.stop();
       await ctx.supervisor.shutdown();
       ctx.record({ action: 'system.stop', kind: 'event', details: { uptime_s: ctx.uptimeSeconds() } });
       activity?.close();

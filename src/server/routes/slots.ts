@@ -149,6 +149,9 @@ export function registerSlotRoutes(app: FastifyInstance, ctx: ServerContext): vo
     reader.done();
     const view = await mutate(request, 'slot.load', name, { ...(ref !== undefined && { model: ref }) }, async () => {
       const model = ref === undefined ? undefined : modelIdFor(ctx, ref);
+      // An explicit load takes the GPU the way a request would (slots/gpu-arbiter.ts).
+      if (ctx.supervisor.view(name, { memory: false }).type === 'image') await ctx.arbiter.enterImageMode(name);
+      else await ctx.arbiter.beforeInference(name);
       await ctx.supervisor.load(name, model);
       return ctx.supervisor.view(name);
     });

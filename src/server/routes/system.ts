@@ -39,6 +39,7 @@ export function registerSystemRoutes(app: FastifyInstance, ctx: ServerContext): 
       auth_enabled: config.env.authEnabled,
       config_warnings: config.warnings.map(formatProblem),
       slots: withMetrics(ctx, summarizeSlots(ctx.supervisor.list())),
+      gpu: ctx.arbiter.view(),
     };
   });
 

@@ -182,6 +182,8 @@ export async function forwardToTarget(ctx: ServerContext, pools: UpstreamPools, 
     let timeoutMs = LOCAL_TIMEOUT_MS;
     let model: string;
     if (target.kind === 'slot') {
+      // A request for an LLM GPU slot takes the GPU back from image mode (slots/gpu-arbiter.ts).
+      if (ctx.arbiter.mode === 'image') await ctx.arbiter.beforeInference(target.slot);
       // Identical streams that find their slot cold share one upstream call (SPEC.md, Streaming).
       const cold = forwarded.stream && ctx.supervisor.view(target.slot, { memory: false }).state !== 'ready';
       const ready = await waitForSlot(ctx, target.slot, forwarded.stream, reply, abort.signal);
