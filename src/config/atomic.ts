@@ -31,16 +31,22 @@ export function writeFileAtomicSync(target: string, data: string | Uint8Array, o
   } catch (error) {
     closeSync(fd);
     unlinkSync(temp);
-    throw error;
+    throw aboutTarget(error, target);
   }
   closeSync(fd);
   try {
     renameSync(temp, target);
   } catch (error) {
     unlinkSync(temp);
-    throw error;
+    throw aboutTarget(error, target);
   }
   fsyncDirectory(dir);
+}
+
+/** Errors of the temp file's write (which carry no path) or rename name the file being replaced. */
+function aboutTarget(error: unknown, target: string): unknown {
+  if (error instanceof Error) Object.assign(error, { path: target });
+  return error;
 }
 
 function existingMode(path: string): number | undefined {

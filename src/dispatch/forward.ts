@@ -66,7 +66,29 @@ export function upstreamError(error: unknown, target: Record<string, unknown>): 
   }
   const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
   const reason = code ?? (error as Error)?.message ?? String(error);
+  // llhttp's parse errors (HPE_*): the other end answered, but not with HTTP.
+  if (error instanceof undiciErrors.HTTPParserError || code?.startsWith('HPE_')) {
+    return new DispatchError('dispatch.upstream_bad_response', `the upstream answered something that is not HTTP (${reason})`, { ...target, reason });
+  }
   return new DispatchError('dispatch.upstream_unreachable', `the upstream cannot be reached (${reason})`, { ...target, reason });
+}
+
+/**
+ * A 2xx whose Content-Type the route cannot use (an HTML login page from a proxy in front of
+ * an upstream, say) becomes 502 dispatch.upstream_bad_response instead of being relayed as if
+ * it were the answer. Error statuses and a missing Content-Type pass: the body is the
+ * upstream's own account of itself. The refused body is discarded, not read.
+ */
+export function checkContentType(upstream: Pick<Dispatcher.ResponseData, 'statusCode' | 'headers' | 'body'>, accepts: RegExp | undefined, target: Record<string, unknown>): void {
+  const type = upstream.headers['content-type'];
+  if (!accepts || upstream.statusCode < 200 || upstream.statusCode > 299 || type === undefined) return;
+  const text = Array.isArray(type) ? type.join(', ') : type;
+  if (accepts.test(text)) return;
+  // Destroying an unread undici body emits 'error' (RequestAbortedError); without a listener
+  // that would be an uncaught exception.
+  upstream.body.on('error', () => undefined);
+  upstream.body.destroy();
+  throw new DispatchError('dispatch.upstream_bad_response', `the upstream answered ${upstream.statusCode} with Content-Type ${text}, which this route does not take`, { ...target, content_type: text, status: upstream.statusCode });
 }
 
 /** Copy the upstream's status and meaningful headers onto the client response. */
@@ -100,5 +122,8 @@ export async function relayBody(res: ServerResponse, body: AsyncIterable<Buffer 
 
 /** The final SSE event sent when a stream breaks off part-way (SPEC.md, Events 1). */
 export function sseErrorEvent(envelope: ErrorEnvelope): string {
-  return `data: ${JSON.stringify(envelope)}\n\n`;
+  // The blank line first ends whatever event the upstream broke off in the middle of, so the
+  // error arrives as an event of its own; after a complete event it is a no-op (SSE skips
+  // empty events).
+  return `\n\ndata: ${JSON.stringify(envelope)}\n\n`;
 }

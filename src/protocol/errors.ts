@@ -51,6 +51,7 @@ export const ERROR_CODES = {
   'dispatch.wrong_slot_type': { status: 400, when: 'The model resolved to a slot whose type does not serve this route.' },
   'dispatch.upstream_unreachable': { status: 502, when: 'The slot engine or remote upstream refused or dropped the connection.' },
   'dispatch.upstream_timeout': { status: 504, when: 'The slot engine or remote upstream did not answer in time.' },
+  'dispatch.upstream_bad_response': { status: 502, when: 'The slot engine or remote upstream answered something that is not HTTP, or a success whose Content-Type does not fit the route (e.g. HTML for a chat request).' },
 
   'image.prompt_required': { status: 422, when: '`prompt` is missing or empty on /v1/images/generations.' },
   'image.model_not_curated': { status: 404, when: 'The image model is not one of the curated image models; details.curated lists them.' },

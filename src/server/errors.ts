@@ -1,7 +1,7 @@
 // The one place failures become HTTP responses: every error, ours or the framework's, is
 // rendered as {error:{code,message,details}} with the status from the code table.
 import type { FastifyError, FastifyReply } from 'fastify';
-import { RequestError, SvcError, SystemError } from '../protocol/errors.js';
+import { ConfigError, RequestError, SvcError, SystemError } from '../protocol/errors.js';
 
 const FRAMEWORK_ERRORS: Record<string, (error: FastifyError) => SvcError> = {
   FST_ERR_CTP_BODY_TOO_LARGE: () => new RequestError('request.too_large', 'The request body is larger than the server accepts ([api].max_body_mb).'),
@@ -11,8 +11,32 @@ const FRAMEWORK_ERRORS: Record<string, (error: FastifyError) => SvcError> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new RequestError('request.invalid', 'Content-Length does not match the body.'),
 };
 
+/** Filesystem refusals any write may meet, in words a user can act on. */
+const FS_REFUSALS: Record<string, string> = {
+  EROFS: 'the filesystem is read-only',
+  ENOSPC: 'no space is left on the device (the disk is full)',
+  EDQUOT: 'the disk quota is used up',
+  EFBIG: 'the file would exceed the size limit',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+};
+
+/**
+ * A write refused by the filesystem (read-only, full, no permission) is config.not_writable
+ * naming the path, not an internal error: the user can fix it. Writes are atomic (a temp
+ * file renamed over the target), so the file it was writing is unchanged.
+ */
+function fsRefusal(error: unknown): SvcError | undefined {
+  const { code, path, syscall } = (error ?? {}) as NodeJS.ErrnoException;
+  const reason = code ? FS_REFUSALS[code] : undefined;
+  if (!reason || typeof path !== 'string') return undefined;
+  return new ConfigError('config.not_writable', `cannot write ${path}: ${reason}; the file it was replacing is unchanged`, { path, errno: code, syscall: syscall ?? null }, { cause: error });
+}
+
 export function toSvcError(error: unknown): SvcError {
   if (error instanceof SvcError) return error;
+  const refusal = fsRefusal(error);
+  if (refusal) return refusal;
   const fastifyError = error as Partial<FastifyError>;
   const mapped = fastifyError.code ? FRAMEWORK_ERRORS[fastifyError.code] : undefined;
   if (mapped) return mapped(fastifyError as FastifyError);

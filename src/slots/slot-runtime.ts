@@ -2,7 +2,7 @@
 // its in-flight count. Start and stop run through a per-slot queue, so two callers never
 // interleave a check-then-act; callers use the supervisor's ensureReady.
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SerialQueue } from '../config/serial-queue.js';
 import type { LaunchSpec, EngineAdapter } from '../engines/types.js';
@@ -181,7 +181,7 @@ export class SlotRuntime {
 
   private failStart(code: 'slot.load_failed', message: string, exit?: Exit): SlotError {
     const failure = this.recordFailure(code, message, exit);
-    const error = new SlotError(code, `slot ${this.name}: ${message}`, { slot: this.name, ...failure });
+    const error = new SlotError(code, `slot ${this.name}: ${failure.message}`, { slot: this.name, ...failure });
     this.transition('error', message, failure as unknown as Record<string, unknown>);
     this.scheduleRestart();
     return error;
@@ -205,7 +205,7 @@ export class SlotRuntime {
     this.crashTimes.push(Date.now());
     this.lastError = {
       code,
-      message,
+      message: `${message}${fullDiskHint(this.options.stateRoot)}`,
       at: new Date().toISOString(),
       ...(exit && { exit_code: exit.code, signal: exit.signal }),
       stderr_tail: this.log.tailText(20),
@@ -278,6 +278,19 @@ export class SlotRuntime {
     } catch (error) {
       process.stderr.write(`svc: cannot write state of slot ${this.name}: ${(error as Error).message}\n`);
     }
+  }
+}
+
+/**
+ * An engine whose log sits on a full filesystem dies or stalls with nothing in its stderr
+ * tail; say why, so the user does not chase the engine. Empty when there is room.
+ */
+export function fullDiskHint(stateRoot: string): string {
+  try {
+    const fs = statfsSync(stateRoot);
+    return fs.bavail * fs.bsize < 1024 * 1024 ? ` (the filesystem of ${stateRoot} is full, so the engine cannot write its log: free some space)` : '';
+  } catch {
+    return '';
   }
 }
 

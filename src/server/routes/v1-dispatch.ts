@@ -5,7 +5,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { slotCandidates } from '../../dispatch/candidates.js';
-import { callUpstream, relayBody, relayHead, sseErrorEvent, upstreamError, UpstreamPools } from '../../dispatch/forward.js';
+import { callUpstream, checkContentType, relayBody, relayHead, sseErrorEvent, upstreamError, UpstreamPools } from '../../dispatch/forward.js';
 import type { MeterTap } from '../../dispatch/metrics.js';
 import { StreamFlights } from '../../dispatch/single-flight.js';
 import { resolveTarget } from '../../dispatch/resolve.js';
@@ -109,6 +109,7 @@ async function shareColdStream(ctx: ServerContext, pools: UpstreamPools, origin:
         origin, path, headers: { 'content-type': forwarded.contentType }, body, signal: flightSignal,
         headersTimeoutMs: LOCAL_TIMEOUT_MS, bodyTimeoutMs: LOCAL_TIMEOUT_MS, target: { slot: target.slot },
       });
+      checkContentType(upstream, forwarded.accepts, { slot: target.slot });
       tap.head(upstream.statusCode, upstream.headers['content-type']);
       return { head: upstream, body: metered(upstream.body, release, tap, flightSignal) };
     } catch (error) {
@@ -152,6 +153,8 @@ export interface Forwarded {
   upstreamPath: string;
   /** The request's Content-Type, sent as it is (a multipart boundary included). */
   contentType: string;
+  /** Content-Types a 2xx answer may have (others are dispatch.upstream_bad_response); undefined = any. */
+  accepts?: RegExp;
   /** Whether the client asked for a stream (SSE keep-alive while a slot loads, final error event). */
   stream: boolean;
   /**
@@ -210,6 +213,7 @@ export async function forwardToTarget(ctx: ServerContext, pools: UpstreamPools, 
       headersTimeoutMs: timeoutMs, bodyTimeoutMs: timeoutMs,
       target: targetDetails,
     });
+    checkContentType(upstream, forwarded.accepts, targetDetails);
     tap?.head(upstream.statusCode, upstream.headers['content-type']);
     if (!reply.sent) reply.hijack();
     if (!res.headersSent) relayHead(res, upstream);

@@ -18,6 +18,9 @@ const ROUTES: ReadonlyArray<{ url: string; route: V1Route; upstreamPath: string 
   { url: '/v1/rerank', route: 'rerank', upstreamPath: '/rerank' },
 ];
 
+/** What an answer to these routes is: JSON, or an SSE stream. */
+const JSON_OR_SSE = /^\s*(application\/([\w.+-]*\+)?json|text\/event-stream)\b/i;
+
 export function registerV1Routes(app: FastifyInstance, ctx: ServerContext): void {
   const pools = sharedPools(app);
   for (const def of ROUTES) {
@@ -37,6 +40,7 @@ async function dispatch(ctx: ServerContext, pools: UpstreamPools, route: V1Route
   await forwardToTarget(ctx, pools, target, {
     upstreamPath,
     contentType: 'application/json',
+    accepts: JSON_OR_SSE,
     stream,
     // Slot names and aliases become the backing model id; a provider's model_prefix comes off.
     body: (model) => JSON.stringify({ ...body, model }),

@@ -1,0 +1,105 @@
+// The fault suite, configuration and disk (issue 6 §3): a config file made invalid while the
+// gateway runs and then reloaded; the state directory turned read-only, then full. Each
+// failure must be a clear error naming what failed, the gateway keeps serving, and no file
+// is torn (the registry still parses and still says what it said).
+//
+// Read-only and full need a filesystem that is: as root (CI) the state root is a small tmpfs,
+// remounted read-only, then filled up. Without root the read-only case uses file modes
+// (root ignores them) and the full case cannot be made, which fails under CI=true.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { homeWithFaultSlots } from './helpers/faults.js';
+import { api, useTempGateways } from './helpers/gateway.js';
+
+const { gateway: start } = useTempGateways(afterEach);
+const IS_ROOT = process.getuid?.() === 0;
+if (!IS_ROOT && process.env.CI === 'true') throw new Error('faults-disk: CI must run as root to mount a tmpfs state directory');
+
+const mounted: string[] = [];
+afterEach(() => {
+  for (const dir of mounted.splice(0).reverse()) execFileSync('umount', ['-l', dir]);
+});
+
+describe('a config file made invalid while the gateway runs', () => {
+  it('reload refuses it naming the file and field; the old config stays in force and keeps serving', async () => {
+    const home = await homeWithFaultSlots([{ name: 'steady' }]);
+    const gw = await start(home, { env: home.env });
+    expect((await api(gw.url, '/v1/chat/completions', { method: 'POST', body: { model: 'steady', messages: [] } })).status).toBe(200);
+    const before = (await api(gw.url, '/api/slots/steady')).json;
+
+    home.write('slots/steady.toml', readFileSync(join(home.configRoot, 'slots/steady.toml'), 'utf8').replace(/port = \d+/, 'port = "eighty"'));
+    const reload = await api(gw.url, '/api/settings/reload', { method: 'POST' });
+    expect(reload.status).toBe(400);
+    expect(reload.json.error.code).toBe('config.invalid');
+    expect(JSON.stringify(reload.json.error.details)).toMatch(/steady\.toml.*slot\.port/);
+
+    const after = (await api(gw.url, '/api/slots/steady')).json;
+    expect([after.port, after.state, after.pid]).toEqual([before.port, 'ready', before.pid]);
+    expect((await api(gw.url, '/v1/chat/completions', { method: 'POST', body: { model: 'steady', messages: [] } })).status).toBe(200);
+  }, 30_000);
+});
+
+/** Register a model file through the API: a write to <state>/registry/registry.toml. */
+async function register(url: string, dir: string, id: string) {
+  const file = join(dir, `${id}.gguf`);
+  writeFileSync(file, 'GGUF');
+  return api(url, '/api/models', { method: 'POST', body: { id, path: file } });
+}
+
+describe('the state directory read-only, then full', () => {
+  it('a clear error naming the file, nothing torn, and the gateway keeps serving', async () => {
+    const home = await homeWithFaultSlots([{ name: 'steady' }]);
+    mkdirSync(home.stateRoot, { recursive: true });
+    if (IS_ROOT) {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', home.stateRoot]);
+      mounted.push(home.stateRoot);
+    }
+    const gw = await start(home, { env: home.env });
+    const files = join(home.home, 'files');
+    mkdirSync(files);
+    expect((await register(gw.url, files, 'first')).status).toBe(201);
+    const registry = join(home.stateRoot, 'registry/registry.toml');
+    const intact = readFileSync(registry, 'utf8');
+
+    // Read-only. A read-only bind mount over the directory: files the gateway already holds
+    // open (the activity database) keep their writable mount, as on a real remount.
+    if (IS_ROOT) {
+      execFileSync('mount', ['--bind', home.stateRoot, home.stateRoot]);
+      mounted.push(home.stateRoot);
+      execFileSync('mount', ['-o', 'remount,bind,ro', home.stateRoot]);
+    } else execFileSync('chmod', ['-R', 'a-w', home.stateRoot]);
+    const readOnly = await register(gw.url, files, 'second');
+    expect(readOnly.status).toBe(500);
+    expect(readOnly.json.error.code, gw.output().slice(-1500)).toBe('config.not_writable');
+    expect(readOnly.json.error.message).toMatch(/registry\.toml|registry/);
+    expect(readOnly.json.error.message).toMatch(/read-only|permission/i);
+    expect(readFileSync(registry, 'utf8')).toBe(intact);
+    expect((await api(gw.url, '/api/health/system')).status).toBe(200);
+
+    if (!IS_ROOT) return; // a full filesystem needs a mount (see above)
+    // Full: off with the read-only bind mount, then fill the tmpfs to the last byte.
+    execFileSync('umount', [home.stateRoot]);
+    mounted.pop();
+    try {
+      execFileSync('dd', ['if=/dev/zero', `of=${join(home.stateRoot, 'filler')}`, 'bs=64k'], { stdio: 'ignore' });
+    } catch {
+      // dd stops with "No space left on device": the point.
+    }
+    const full = await register(gw.url, files, 'third');
+    expect(full.status).toBe(500);
+    expect(full.json.error.code).toBe('config.not_writable');
+    expect(full.json.error.message).toMatch(/no space|full/i);
+    expect(readFileSync(registry, 'utf8')).toBe(intact);
+    // A slot cannot start with its log on a full disk: the error says so. Free the space
+    // and it starts and answers; the gateway served throughout.
+    const starved = await api(gw.url, '/v1/chat/completions', { method: 'POST', body: { model: 'steady', messages: [] } });
+    if (starved.status !== 200) expect(starved.json.error.message).toMatch(/is full/);
+    expect((await api(gw.url, '/api/models')).status).toBe(200);
+    execFileSync('rm', [join(home.stateRoot, 'filler')]);
+    expect((await api(gw.url, '/api/slots/steady/load', { method: 'POST' })).status).toBe(200);
+    expect((await api(gw.url, '/v1/chat/completions', { method: 'POST', body: { model: 'steady', messages: [] } })).status).toBe(200);
+    expect((await register(gw.url, files, 'fourth')).status).toBe(201);
+  }, 30_000);
+});

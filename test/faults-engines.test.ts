@@ -1,0 +1,100 @@
+// The fault suite, engines and clients (issue 6 §3): an engine killed mid-stream, one that
+// never becomes healthy, one that ignores SIGTERM, and a client that leaves mid-stream.
+// Real gateway, real engine processes: llama-server on the tiny model where a real engine
+// can show the fault, the fault engine (test/fixtures/fault-engine.mjs) where none can.
+import { afterEach, describe, expect, it } from 'vitest';
+import { portIsFree } from '../src/slots/process.js';
+import { homeWithFaultSlots, eventually } from './helpers/faults.js';
+import { api, useTempGateways, type Gateway } from './helpers/gateway.js';
+import { homeWithTinySlots, llamaServerPath, llamaServerSkipReason, processAlive } from './helpers/llama.js';
+
+const LLAMA_SERVER = llamaServerPath();
+if (!LLAMA_SERVER) console.warn(llamaServerSkipReason());
+
+const { gateway: start } = useTempGateways(afterEach);
+const slot = async (gw: Gateway, name: string) => (await api(gw.url, `/api/slots/${name}`)).json;
+const chat = (gw: Gateway, body: Record<string, unknown>, signal?: AbortSignal) =>
+  fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), ...(signal && { signal }) });
+
+describe.skipIf(!LLAMA_SERVER)('an engine killed with SIGKILL mid-stream', () => {
+  it('the client gets one final error event, the slot restarts, the other slot is untouched', async () => {
+    const home = await homeWithTinySlots([{ name: 'victim' }, { name: 'bystander' }]);
+    const gw = await start(home, { env: { SVC_LLAMA_SERVER: LLAMA_SERVER! } });
+    await (await chat(gw, { model: 'bystander', messages: [{ role: 'user', content: 'warm' }], max_tokens: 2 })).text();
+    const bystanderPid = (await slot(gw, 'bystander')).pid as number;
+
+    const response = await chat(gw, { model: 'victim', messages: [{ role: 'user', content: 'go' }], max_tokens: 100000, ignore_eos: true, stream: true });
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = decoder.decode((await reader.read()).value);
+    const victimPid = (await slot(gw, 'victim')).pid as number;
+    process.kill(victimPid, 'SIGKILL');
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += decoder.decode(chunk.value);
+
+    const events = text.split('\n\n').filter((e) => e.startsWith('data: '));
+    const last = JSON.parse(events.at(-1)!.slice('data: '.length)) as { error: { code: string; message: string } };
+    expect(last.error.code).toMatch(/^dispatch\.upstream_/);
+    expect(events.filter((e) => e.includes('"error"'))).toHaveLength(1);
+    expect(text).not.toContain('data: [DONE]');
+
+    // The supervisor restarts it on its own: a new engine, ready.
+    expect(await eventually(async () => { const s = await slot(gw, 'victim'); return s.state === 'ready' && s.pid !== victimPid; }, 200, 100)).toBe(true);
+    expect((await slot(gw, 'victim')).restarts).toBeGreaterThanOrEqual(1);
+    const bystander = await slot(gw, 'bystander');
+    expect([bystander.state, bystander.pid, bystander.restarts]).toEqual(['ready', bystanderPid, 0]);
+    expect((await chat(gw, { model: 'bystander', messages: [{ role: 'user', content: 'still there?' }], max_tokens: 4 })).status).toBe(200);
+    expect((await slot(gw, 'victim')).in_flight).toBe(0);
+  }, 90_000);
+});
+
+describe('an engine that never becomes healthy', () => {
+  it('hits load_timeout_s: a clear error, the engine gone, the port free, nothing in flight', async () => {
+    const home = await homeWithFaultSlots([{ name: 'stuck', knobs: '--never-healthy', extra: 'load_timeout_s = 2' }]);
+    const gw = await start(home, { env: home.env });
+    const response = await api(gw.url, '/v1/chat/completions', { method: 'POST', body: { model: 'stuck', messages: [{ role: 'user', content: 'hi' }] } });
+    expect(response.status).toBe(502);
+    expect(response.json.error.code).toBe('slot.load_failed');
+    expect(response.json.error.message).toMatch(/2 ?s|load_timeout_s|healthy/i);
+    const view = await slot(gw, 'stuck');
+    expect(view.state).toBe('error');
+    expect([view.pid, view.in_flight]).toEqual([null, 0]);
+    expect(await eventually(() => portIsFree(view.port as number))).toBe(true);
+    expect((await api(gw.url, '/api/health/system')).status).toBe(200);
+  }, 30_000);
+});
+
+describe('an engine that ignores SIGTERM', () => {
+  it('unload escalates to SIGKILL after the grace period', async () => {
+    const home = await homeWithFaultSlots([{ name: 'stubborn', knobs: '--ignore-sigterm' }]);
+    const gw = await start(home, { env: home.env });
+    expect((await api(gw.url, '/api/slots/stubborn/load', { method: 'POST' })).status).toBe(200);
+    const { pid } = await slot(gw, 'stubborn');
+    expect(processAlive(pid)).toBe(true);
+    const unloaded = await api(gw.url, '/api/slots/stubborn/unload', { method: 'POST' });
+    expect(unloaded.status).toBe(200);
+    expect(unloaded.json.state).toBe('stopped');
+    expect(await eventually(() => !processAlive(pid))).toBe(true);
+    const logs = (await api(gw.url, '/api/slots/stubborn/logs?lines=50')).json.lines as string[];
+    expect(logs.some((l) => l.includes('ignoring SIGTERM'))).toBe(true);
+  }, 60_000);
+});
+
+describe('a client that disconnects mid-stream', () => {
+  it('the engine sees its connection close and the in-flight count returns to zero', async () => {
+    const home = await homeWithFaultSlots([{ name: 'streamer', knobs: '--chunk-ms 20' }]);
+    const gw = await start(home, { env: home.env });
+    await (await chat(gw, { model: 'streamer', messages: [], max_tokens: 1 })).text(); // loaded
+    const abort = new AbortController();
+    const response = await chat(gw, { model: 'streamer', messages: [], max_tokens: 100000, stream: true }, abort.signal);
+    const reader = response.body!.getReader();
+    for (let got = ''; (got.match(/data: /g) ?? []).length < 5;) got += new TextDecoder().decode((await reader.read()).value);
+    expect((await slot(gw, 'streamer')).in_flight).toBe(1);
+    abort.abort();
+
+    const closedAtEngine = async () => ((await api(gw.url, '/api/slots/streamer/logs?lines=50')).json.lines as string[]).some((l) => /client closed after \d+ chunks/.test(l));
+    expect(await eventually(closedAtEngine, 100, 50)).toBe(true);
+    expect(await eventually(async () => (await slot(gw, 'streamer')).in_flight === 0)).toBe(true);
+    // Still serving.
+    expect((await chat(gw, { model: 'streamer', messages: [], max_tokens: 2 })).status).toBe(200);
+  }, 30_000);
+});
