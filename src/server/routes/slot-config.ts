@@ -19,10 +19,13 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../../config/atomic.js';
 import type { SvcPaths } from '../../config/paths.js';
 import { loadConfig, type SlotEntry } from '../../config/load.js';
+import { npuExclusivityConflicts } from '../../config/npu.js';
 import { errorsOf, formatProblem, type ConfigProblem } from '../../config/problems.js';
 import { DEVICES, PROVIDERS, SLOT_NAME_PATTERN, SLOT_NAME_RULE, SLOT_TYPES } from '../../config/schema/common.js';
 import { slotFilePath, updateSlotFile } from '../../config/slot-files.js';
 import { readTomlFile, type TomlDoc } from '../../config/toml.js';
+import { MODEL_ID_PATTERN } from '../../config/schema/registry.js';
+import { engineFor } from '../../engines/index.js';
 import { readHardwareJson } from '../../host/hardware.js';
 import { resolveModelRef } from '../../models/service.js';
 import { ConfigError, RequestError, SlotError } from '../../protocol/errors.js';
@@ -113,6 +116,20 @@ export function modelIdFor(ctx: ServerContext, ref: string): string {
   return resolveModelRef(ctx.config.registry, ref);
 }
 
+/**
+ * The model of a new slot: a registry id or name; for an engine that names its model by id
+ * (kokoro, moonshine, flm, ...; EngineAdapter.defaultModelId) also an id the registry does
+ * not know, such as an FLM tag (llama3.2:1b) or `kokoro`, as long as it is a valid id.
+ */
+function slotModelFor(ctx: ServerContext, provider: string, ref: string): string {
+  try {
+    return modelIdFor(ctx, ref);
+  } catch (error) {
+    if (!engineFor(provider)?.defaultModelId || !MODEL_ID_PATTERN.test(ref)) throw error;
+    return ref;
+  }
+}
+
 /** The running config's entry for a slot; slot.not_found otherwise. */
 export function slotEntry(ctx: ServerContext, name: string): SlotEntry {
   const entry = ctx.config.slots.find((s) => s.name === name);
@@ -174,10 +191,19 @@ async function commitSlotChange<T>(ctx: ServerContext, name: string, change: (pa
     });
     const result = await change(path);
     const outcome = await loadConfig(ctx.paths);
+    const restore = async () => (before === null ? rm(path, { force: true }) : writeFileAtomic(path, before));
     if (!outcome.ok) {
-      if (before === null) await rm(path, { force: true });
-      else await writeFileAtomic(path, before);
+      await restore();
       throw configInvalid(`slots/${name}.toml not changed: the configuration does not load with this change`, outcome.problems);
+    }
+    const conflicts = npuExclusivityConflicts(outcome.config.slots.map((e) => e.config.slot), name);
+    if (conflicts.length > 0) {
+      await restore();
+      throw new SlotError('slot.npu_exclusivity_violation', `slots/${name}.toml not changed: the NPU runs one engine, and slot ${conflicts.join(', ')} is already an enabled NPU llm slot`, {
+        slot: name,
+        conflicting_slots: conflicts,
+        hint: `disable or delete ${conflicts.join(', ')} first, or give ${name} another device; NPU embedding and transcription slots may sit beside it`,
+      });
     }
     ctx.replaceConfig(outcome.config);
     return result;
@@ -250,7 +276,7 @@ export async function createSlot(ctx: ServerContext, body: Record<string, unknow
   const profile = reader.string('profile') ?? null;
   reader.done();
 
-  const model = modelIdFor(ctx, modelRef!);
+  const model = slotModelFor(ctx, provider, modelRef!);
   let device = givenDevice;
   let deviceSource: CreatedSlot['device_source'] = 'given';
   let flag: HardwareFlag | null = hardware ?? null;
@@ -308,7 +334,7 @@ export async function editSlot(ctx: ServerContext, name: string, body: Record<st
   const { device, hardware } = readDevice(reader);
   if (Object.keys(body).length === 0) reader.problems.push({ path: '', message: 'nothing to change: give at least one of model, port, ctx_size, provider, hardware, device' });
   reader.done();
-  const model = modelRef === undefined ? undefined : modelIdFor(ctx, modelRef);
+  const model = modelRef === undefined ? undefined : slotModelFor(ctx, provider ?? entry.config.slot.provider, modelRef);
   const newDevice = device ?? (hardware ? HARDWARE_DEVICE[hardware] : undefined);
 
   const { slot: s, model: m } = entry.config;
