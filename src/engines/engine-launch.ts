@@ -117,7 +117,9 @@ export async function launchEngine(ctx: LaunchContext, launch: EngineLaunch, hos
   }
   const argv = launch.argv('127.0.0.1');
   const port = portOf(argv, slot.name);
-  const command = await findEngineCommand(launch.engine, ctx.svc.engines[launch.engine], ctx.baseEnv);
+  const command = await findEngineCommand(launch.engine, ctx.svc.engines[launch.engine], ctx.baseEnv).catch((error: unknown) => {
+    throw error instanceof SlotError ? new SlotError(error.code as ConstructorParameters<typeof SlotError>[0], `slot ${slot.name}: ${error.message}`, { slot: slot.name, ...error.details }) : error;
+  });
   return {
     command: command.command,
     args: [...command.args, ...argv],
