@@ -99,16 +99,18 @@ describe.skipIf(MISSING)('NPU slots on the FLM fixture engine', () => {
     expect(answer.json.error.message).toContain('set [npu].embed = true in slots/npu.toml');
   });
 
-  it('NPU exclusivity: a second enabled NPU llm slot is refused with 409, on create and on edit', async () => {
+  it('NPU exclusivity: a second enabled NPU llm slot is refused with 409, on create and on edit; engine defaults for new slots', async () => {
     const gw = await start();
-    const create = await api(gw.url, '/api/slots', { method: 'POST', body: { name: 'npu2', type: 'llm', device: 'npu', provider: 'flm', model: 'qwen3:0.6b' } });
+    // No provider given: on the NPU that is flm. Its model is an FLM tag, not a registry id.
+    const create = await api(gw.url, '/api/slots', { method: 'POST', body: { name: 'npu2', type: 'llm', device: 'npu', model: 'qwen3:0.6b' } });
     expect(create.status).toBe(409);
     expect(create.json.error).toMatchObject({ code: 'slot.npu_exclusivity_violation', details: { slot: 'npu2', conflicting_slots: ['npu'] } });
     expect(create.json.error.details.hint).toMatch(/disable or delete npu/);
     expect((await api(gw.url, '/api/slots/npu2')).status).toBe(404);
     // An llm slot elsewhere is fine; moving it onto the NPU is not.
-    const cpu = await api(gw.url, '/api/slots', { method: 'POST', body: { name: 'tts', type: 'tts', provider: 'kokoro', device: 'cpu', model: 'kokoro' } });
-    expect(cpu.status).toBe(201);
+    const tts = await api(gw.url, '/api/slots', { method: 'POST', body: { name: 'tts', type: 'tts', device: 'cpu', model: 'kokoro' } });
+    expect(tts.status).toBe(201);
+    expect(tts.json).toMatchObject({ provider: 'kokoro', model: 'kokoro', state: 'stopped' });
     const other = await api(gw.url, '/api/slots', { method: 'POST', body: { name: 'chat2', type: 'llm', provider: 'flm', device: 'cpu', model: 'qwen3:0.6b' } });
     expect(other.status).toBe(201);
     const edit = await api(gw.url, '/api/slots/chat2', { method: 'PUT', body: { device: 'npu' } });

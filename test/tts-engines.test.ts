@@ -113,6 +113,15 @@ describe.skipIf(MISSING)('tts slots on the Kokoro and Qwen3-TTS fixture engines'
     expect(await speechLog(gw, 'voice')).toEqual([expect.stringContaining('speech model=qwen3-tts voice=Ryan speed=2 format=flac')]);
   });
 
+  it('a slow engine: the request is held while the slot warms (model_loaded false), then answered', async () => {
+    const gw = await start('[server]\nextra_args = "--slow-start 1500"\n');
+    const answer = await speak(gw, { model: 'speaker', input: TEXT });
+    expect(answer.status).toBe(200);
+    expect(answer.type).toBe('audio/wav');
+    const rows = (await api(gw.url, '/api/activity?action=slot.state&target=speaker&order=asc')).json.items as Array<{ message: string }>;
+    expect(rows.map((r) => r.message.split(':')[0])).toEqual(['stopped -> starting', 'starting -> warming', 'warming -> ready']);
+  });
+
   it('an engine that crashes is restarted, and the slot serves again', async () => {
     const gw = await start('[server]\nextra_args = "--crash-after 1"\n');
     expect((await speak(gw, { model: 'speaker', input: TEXT })).status).toBe(200);

@@ -8,7 +8,9 @@
 //   3. only when that load succeeds does the running configuration change. When it fails,
 //      the slot file is put back byte for byte as it was (or removed again, for a create)
 //      and the request fails with 400 config.invalid listing every problem, including
-//      problems in other files that were already broken on disk.
+//      problems in other files that were already broken on disk. A change that leaves two
+//      enabled NPU llm slots is put back the same way, as 409 slot.npu_exclusivity_violation
+//      (REFERENCE.md §4: checked on create and update).
 //
 // So the running configuration and the files on disk never disagree after a slot change,
 // and a change is never written that the next `svc serve` would refuse to start with.
@@ -140,8 +142,21 @@ export function slotEntry(ctx: ServerContext, name: string): SlotEntry {
 /** Providers `slot create --provider` accepts: every engine but comfyui, which type=image implies. */
 export const CREATE_PROVIDERS = PROVIDERS.filter((p) => p !== IMAGE_PROVIDER);
 
+/**
+ * The engine of a new slot that names none: the one made for its type and device (image →
+ * comfyui, npu → flm, tts → kokoro on cpu else qwen3tts, transcription → moonshine), else
+ * llama-server. llama-server would refuse those types at their first start.
+ */
+export function defaultProvider(type: string, device: string): string {
+  if (type === 'image') return IMAGE_PROVIDER;
+  if (device === 'npu') return 'flm';
+  if (type === 'tts') return device === 'cpu' ? 'kokoro' : 'qwen3tts';
+  if (type === 'transcription') return 'moonshine';
+  return 'llama-server';
+}
+
 /** The provider rule of the spec's CLI table: comfyui is never named; image slots get it from their type. */
-function checkProvider(type: string, provider: string | undefined, problems: Problem[]): string {
+function checkProvider(type: string, provider: string | undefined, problems: Problem[]): string | undefined {
   if (type === 'image') {
     if (provider !== undefined && provider !== IMAGE_PROVIDER) {
       problems.push({ path: 'provider', message: `image slots always run on ${IMAGE_PROVIDER}; leave provider out (got ${JSON.stringify(provider)})` });
@@ -151,7 +166,7 @@ function checkProvider(type: string, provider: string | undefined, problems: Pro
   if (provider === IMAGE_PROVIDER) {
     problems.push({ path: 'provider', message: `"${IMAGE_PROVIDER}" is not accepted: image slots are created with type "image" (svc slot create <name> --type image), which implies it` });
   }
-  return provider ?? 'llama-server';
+  return provider;
 }
 
 function readProvider(reader: BodyReader): string | undefined {
@@ -268,7 +283,7 @@ export async function createSlot(ctx: ServerContext, body: Record<string, unknow
   const name = reader.string('name', true);
   if (name !== undefined && !SLOT_NAME_PATTERN.test(name)) reader.problems.push({ path: 'name', message: `expected a slot name: ${SLOT_NAME_RULE}; got ${JSON.stringify(name)}` });
   const type = reader.oneOf('type', SLOT_TYPES) ?? 'llm';
-  const provider = checkProvider(type, readProvider(reader), reader.problems);
+  const givenProvider = checkProvider(type, readProvider(reader), reader.problems);
   const { device: givenDevice, hardware } = readDevice(reader);
   const modelRef = reader.string('model', true);
   const port = reader.int('port', 1, 65535);
@@ -276,7 +291,6 @@ export async function createSlot(ctx: ServerContext, body: Record<string, unknow
   const profile = reader.string('profile') ?? null;
   reader.done();
 
-  const model = slotModelFor(ctx, provider, modelRef!);
   let device = givenDevice;
   let deviceSource: CreatedSlot['device_source'] = 'given';
   let flag: HardwareFlag | null = hardware ?? null;
@@ -290,6 +304,8 @@ export async function createSlot(ctx: ServerContext, body: Record<string, unknow
     }
     device = HARDWARE_DEVICE[flag];
   }
+  const provider = givenProvider ?? defaultProvider(type, device);
+  const model = slotModelFor(ctx, provider, modelRef!);
 
   return commitSlotChange(ctx, name!, async (path) => {
     // Checked inside the queue, so two creates of one name cannot both pass.
