@@ -2,8 +2,8 @@
 // `model`, resolution errors, a tts slot whose engine does not exist yet, and, to prove the
 // forwarding, a local HTTP server acting as a remote OpenAI-compatible audio upstream
 // (upstreams.toml) that records exactly what it receives and answers binary audio.
-// Default injection for tts slots is unit-tested in src/dispatch/speech.test.ts (tts
-// engines arrive with the engines issue).
+// Default injection for tts slots is unit-tested in src/dispatch/speech.test.ts and proven
+// on a running engine in tts-engines.test.ts.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -116,12 +116,13 @@ describe('POST /v1/audio/speech', () => {
     expect(list.json.error.code).toBe('request.not_an_object');
   });
 
-  it('a tts slot whose provider has no engine yet answers the dispatcher\'s slot error envelope', async () => {
+  it('a tts slot whose engine has no command configured answers slot.binary_missing saying how to set it', async () => {
     const gw = await gateway(await homeWith('http://127.0.0.1:1/v1'));
     for (const model of ['speaker', 'svc/tts']) {
       const { status, json } = await api(gw.url, '/v1/audio/speech', { method: 'POST', body: { model, input: 'hello' } });
-      expect(status).toBeGreaterThanOrEqual(400);
-      expect(json.error.code).toMatch(/^slot\./);
+      expect(status).toBe(500);
+      expect(json.error.code).toBe('slot.binary_missing');
+      expect(json.error.message).toMatch(/Set \[engines\]\.kokoro in svc\.toml/);
       expect(json.error.details.slot).toBe('speaker');
     }
     // A route the slot type does not serve is refused before any of that.

@@ -112,6 +112,14 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('takes [engines] command lines whose program is absolute or a bare name, with balanced quotes', async () => {
+    expect(await problemsOf({ 'svc.toml': '[engines]\nkokoro = "/opt/kokoro/kokoro_server --quiet"\nmoonshine = "python3 \'/opt/moon shine/server.py\'"\nflm = ""\n' })).toEqual([]);
+    const problems = await problemsOf({ 'svc.toml': '[engines]\nkokoro = "./kokoro_server"\ncomfyui = "python3 \'main.py"\n' });
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toMatch(/^svc.toml: engines.kokoro: expected a command line whose program is an absolute path or a name on PATH/);
+    expect(problems[1]).toMatch(/^svc.toml: engines.comfyui: /);
+  });
+
   it('refuses a slot profile that does not exist and a profile that redefines a seed', async () => {
     expect(await problemsOf({
       'slots/chat.toml': slot('chat', 'profile = "fastest"'),

@@ -38,3 +38,8 @@ export function tokenize(text: string): string[] {
   if (inToken) tokens.push(current);
   return tokens;
 }
+
+/** Quote one word so that a POSIX shell (and tokenize) reads it back unchanged. */
+export function quoteWord(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}

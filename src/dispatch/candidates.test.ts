@@ -43,7 +43,7 @@ describe('slotCandidates', () => {
       view('other', { model: 'huge', type: 'transcription', provider: 'moonshine' }),
     ]);
     expect(out.map((c) => c.name)).toEqual(['unknown', 'chat', 'big', 'huge', 'other']);
-    expect(out[1]).toEqual({ name: 'chat', type: 'llm', role: 'primary', device: 'gpu-rocm', enabled: true, state: 'ready', modelId: 'tiny', contextLength: 4096 });
+    expect(out[1]).toEqual({ name: 'chat', type: 'llm', role: 'primary', device: 'gpu-rocm', enabled: true, state: 'ready', modelId: 'tiny', contextLength: 4096, npu: { embed: false, asr: false } });
     expect(out[0]).toMatchObject({ role: null, contextLength: null });
     expect(out[2]).toMatchObject({ enabled: false, state: 'disabled', contextLength: 16_384 });
     // llama-server caps a native window; other engines run it as it is.

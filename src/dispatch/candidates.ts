@@ -26,6 +26,7 @@ export function slotCandidates(config: ResolvedConfig, views: readonly SlotViewP
       state: view.state,
       modelId: view.model,
       contextLength: contextLength(config, entry.config.slot.provider, entry.config.model.context_size, view.model),
+      npu: { embed: entry.config.npu.embed, asr: entry.config.npu.asr },
     });
   }
   return out;

@@ -29,6 +29,8 @@ export interface SlotCandidate {
   modelId: string;
   /** Context window, when known, for /v1/models. */
   contextLength: number | null;
+  /** [npu].embed / [npu].asr: what an NPU llm slot's engine serves besides chat (src/config/npu.ts). */
+  npu?: { embed: boolean; asr: boolean };
 }
 
 /** A remote OpenAI-compatible endpoint and the model ids it is known to serve. */
@@ -39,7 +41,7 @@ export interface UpstreamCatalog {
 
 export type Resolution =
   /** `model` is what to send upstream (slot names and aliases are rewritten to the model id). */
-  | { kind: 'slot'; slot: string; model: string; via: 'slot-name' | 'role' | 'virtual' | 'model-id' }
+  | { kind: 'slot'; slot: string; model: string; via: 'slot-name' | 'role' | 'virtual' | 'model-id' | 'npu-direct' }
   | { kind: 'upstream'; upstream: string; model: string }
   | { kind: 'wrong_type'; slot: string; slotType: SlotType; route: V1Route; accepts: readonly SlotType[] }
   | { kind: 'not_found'; candidates: string[] };

@@ -1,9 +1,17 @@
-// The engine adapters by provider label ([slot].provider). Only llama-server exists so far;
-// the built-in engine and the fixture-backed engines join here as they arrive.
+// The engine adapters by provider label ([slot].provider): llama-server, and the engines
+// svc starts from a command line or a container image (flm, moonshine, kokoro, qwen3tts,
+// comfyui); the built-in engine joins here when it arrives.
+import { comfyUiAdapter } from './comfyui/adapter.js';
+import { flmAdapter } from './flm/adapter.js';
+import { kokoroAdapter } from './kokoro/adapter.js';
 import { llamaServerAdapter } from './llama-server/adapter.js';
+import { moonshineAdapter } from './moonshine/adapter.js';
+import { qwen3TtsAdapter } from './qwen3tts/adapter.js';
 import type { EngineAdapter } from './types.js';
 
-const ADAPTERS: ReadonlyMap<string, EngineAdapter> = new Map([[llamaServerAdapter.provider, llamaServerAdapter]]);
+const ADAPTERS: ReadonlyMap<string, EngineAdapter> = new Map(
+  [llamaServerAdapter, flmAdapter, moonshineAdapter, kokoroAdapter, qwen3TtsAdapter, comfyUiAdapter].map((a) => [a.provider, a]),
+);
 
 /** The adapter for a provider, or undefined when no engine of that name exists. */
 export function engineFor(provider: string): EngineAdapter | undefined {

@@ -3,12 +3,14 @@
 import type { SlotEntry } from '../config/load.js';
 import type { ProfileChoice } from '../config/profiles.js';
 import type { SlotType } from '../config/schema/common.js';
+import type { SlotFile } from '../config/schema/slot.js';
 import type { SvcToml } from '../config/schema/svc-toml.js';
 
 /** The model a slot loads, resolved from [model].path or the registry. */
 export interface ResolvedModel {
   /** Registry id (or the file name without extension for a direct path); sent as --alias. */
   id: string;
+  /** The model file or folder; '' for an engine that names its model by id alone (see defaultModelId). */
   path: string;
   /** Multimodal projector beside the model, when discovery found one. */
   mmproj: string | null;
@@ -52,4 +54,10 @@ export interface EngineAdapter {
   launch(context: LaunchContext): Promise<LaunchSpec>;
   /** One bounded health probe. */
   health(baseUrl: string, signal: AbortSignal): Promise<HealthState>;
+  /**
+   * For engines that name their model by id rather than load a model file (flm, moonshine,
+   * kokoro, qwen3tts, comfyui): the id a slot serves when its [model].default is empty, or
+   * '' when the engine has none. Absent: the engine loads a file (registry or [model].path).
+   */
+  defaultModelId?(slot: SlotFile): string;
 }

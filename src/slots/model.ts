@@ -1,13 +1,25 @@
-// Which model file a slot loads: [model].path when set, else the registry entry for
-// [model].default. Problems are slot.model_missing errors that say what to do.
+// Which model a slot loads. Engines that load a model file (llama-server): [model].path when
+// set, else the registry entry for [model].default; the file must exist. Engines that name
+// their model by id (flm, moonshine, kokoro, qwen3tts, comfyui: EngineAdapter.defaultModelId):
+// the id is [model].default, else the engine's default id; no registry entry is needed, but
+// a file named by [model].path or a registry entry must exist, since the engine is told to
+// load it. Problems are slot.model_missing errors that say what to do.
 import { existsSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import type { SlotEntry } from '../config/load.js';
 import type { RegistryFile } from '../config/schema/registry.js';
-import type { ResolvedModel } from '../engines/types.js';
+import type { EngineAdapter, ResolvedModel } from '../engines/types.js';
 import { SlotError } from '../protocol/errors.js';
 
-export function resolveSlotModel(slot: SlotEntry, registry: RegistryFile, overrideId?: string): ResolvedModel {
+type ModelEngine = Pick<EngineAdapter, 'defaultModelId'>;
+
+/** The model id a slot serves before it runs: the override, [model].default, else the engine's default ('' = none). */
+export function slotModelId(slot: SlotEntry, engine: ModelEngine | undefined, overrideId?: string): string {
+  return overrideId ?? (slot.config.model.default || engine?.defaultModelId?.(slot.config) || '');
+}
+
+export function resolveSlotModel(slot: SlotEntry, registry: RegistryFile, overrideId?: string, engine?: ModelEngine): ResolvedModel {
+  if (engine?.defaultModelId) return resolveById(slot, registry, slotModelId(slot, engine, overrideId));
   const { model } = slot.config;
   const id = overrideId ?? model.default;
   if (!overrideId && model.path) {
@@ -19,6 +31,15 @@ export function resolveSlotModel(slot: SlotEntry, registry: RegistryFile, overri
   if (!entry) throw missing(slot.name, `its model "${id}" is not in the registry; register it with \`svc model register ${id} --path <file>\``, { model: id });
   if (!existsSync(entry.path)) throw missing(slot.name, `the file of model "${id}" is gone: ${entry.path}`, { model: id, path: entry.path });
   return { id, path: entry.path, mmproj: entry.mmproj, tags: entry.tags, contextLength: entry.metadata.context_length };
+}
+
+function resolveById(slot: SlotEntry, registry: RegistryFile, id: string): ResolvedModel {
+  if (!id) throw missing(slot.name, `its ${slot.config.slot.provider} engine has no default model; set [model].default in slots/${slot.name}.toml`);
+  const { path } = slot.config.model;
+  const entry = registry.models[id];
+  const file = path ?? entry?.path ?? '';
+  if (file && !existsSync(file)) throw missing(slot.name, `the model files of "${id}" are gone: ${file}`, { model: id, path: file });
+  return { id, path: file, mmproj: null, tags: entry?.tags ?? [], contextLength: entry?.metadata.context_length ?? null };
 }
 
 function missing(slot: string, why: string, details: Record<string, unknown> = {}): SlotError {

@@ -3,12 +3,13 @@
 // monitor tick that applies the eviction policy. Policy decisions come from pure functions
 // (eviction.ts, restart-policy.ts); this file only applies them.
 import type { ResolvedConfig, SlotEntry } from '../config/load.js';
+import { isNpuShadow, npuAnchorOf, shadowCapability } from '../config/npu.js';
 import { resolveProfile } from '../config/profiles.js';
 import type { EngineAdapter } from '../engines/types.js';
 import { availableMemoryMb } from '../host/memory.js';
 import { SlotError } from '../protocol/errors.js';
 import { planEviction, type EvictionReason, type SlotUsage } from './eviction.js';
-import { resolveSlotModel } from './model.js';
+import { resolveSlotModel, slotModelId } from './model.js';
 import { commandLine, isAlive, portIsFree, residentMemoryMb, signalGroup } from './process.js';
 import { DEFAULT_RESTART_POLICY, type RestartPolicy } from './restart-policy.js';
 import { SlotRuntime, type StartPlan, type Transition } from './slot-runtime.js';
@@ -55,13 +56,21 @@ export class SlotSupervisor {
 
   view(name: string, options: { memory?: boolean } = {}): SlotView {
     const entry = this.entry(name);
-    return slotView(entry, this.runtimeFor(entry), this.effectiveIdleTimeout(entry), this.modelOverrides.get(name), options.memory ?? true);
+    const next = slotModelId(entry, this.options.engineFor(entry.config.slot.provider), this.modelOverrides.get(name));
+    // A shadow shows the engine that serves it: the NPU anchor's state, pid and address.
+    const anchor = this.anchorOf(entry);
+    const servedBy = anchor ? this.runtimeFor(anchor) : undefined;
+    return slotView(entry, this.runtimeFor(entry), this.effectiveIdleTimeout(entry), next, options.memory ?? true, servedBy);
   }
 
   /** Make a slot ready (starting it if needed) and return where it answers. */
   async ensureReady(name: string, signal?: AbortSignal): Promise<ReadySlot> {
     const entry = this.entry(name);
     if (!entry.config.slot.enabled) throw new SlotError('slot.disabled', `slot ${name} is disabled in ${entry.file}`, { slot: name });
+    if (isNpuShadow(entry.config.slot)) {
+      const anchor = await this.ensureReady(this.requireAnchor(entry).name, signal);
+      return { name, baseUrl: anchor.baseUrl, modelId: slotModelId(entry, this.options.engineFor(entry.config.slot.provider), this.modelOverrides.get(name)) };
+    }
     const runtime = this.runtimeFor(entry);
     runtime.lastUsedAt = Date.now();
     if (runtime.state !== 'ready') {
@@ -76,7 +85,8 @@ export class SlotSupervisor {
 
   /** Count a request in flight on a slot; call the returned function when it ends. */
   acquire(name: string): () => void {
-    return this.runtimeFor(this.entry(name)).acquire();
+    const entry = this.entry(name);
+    return this.runtimeFor(this.anchorOf(entry) ?? entry).acquire();
   }
 
   /**
@@ -87,7 +97,8 @@ export class SlotSupervisor {
     const runtime = this.runtimeFor(this.entry(name));
     runtime.resetCrashes();
     if (modelId !== undefined) {
-      resolveSlotModel(this.entry(name), this.options.config().registry, modelId); // fail before stopping anything
+      const entry = this.entry(name);
+      resolveSlotModel(entry, this.options.config().registry, modelId, this.options.engineFor(entry.config.slot.provider)); // fail before stopping anything
       this.modelOverrides.set(name, modelId);
       // runtime.modelId is what the last run loaded; it only says what runs while the engine is live.
       if (isLive(runtime.state) && runtime.modelId !== modelId) await this.unload(name, 'model change');
@@ -107,7 +118,8 @@ export class SlotSupervisor {
 
   /** The command a start would run, without running it (`svc slot show`). */
   async preview(name: string): Promise<StartPlan['spec']> {
-    return (await this.plan(this.entry(name), false)).spec;
+    const entry = this.entry(name);
+    return (await this.plan(isNpuShadow(entry.config.slot) ? this.requireAnchor(entry) : entry, false)).spec;
   }
 
   async unload(name: string, reason = 'unload'): Promise<void> {
@@ -183,7 +195,7 @@ export class SlotSupervisor {
     const { slot } = entry.config;
     const engine = this.options.engineFor(slot.provider);
     if (!engine) throw new SlotError('slot.config_error', `slot ${entry.name}: provider ${slot.provider} has no engine adapter yet`, { slot: entry.name, provider: slot.provider });
-    const model = resolveSlotModel(entry, config.registry, this.modelOverrides.get(entry.name));
+    const model = resolveSlotModel(entry, config.registry, this.modelOverrides.get(entry.name), engine);
     const profile = resolveProfile(slot, config.registry.models[model.id]?.defaults.profile, config.profiles.profiles);
     if ('error' in profile) throw new SlotError('slot.config_error', `slot ${entry.name}: ${profile.error}`, { slot: entry.name });
     if (checkPort && !(await portIsFree(slot.port))) {
@@ -261,6 +273,26 @@ export class SlotSupervisor {
     if (sameProcess) signalGroup(saved.pid, 'SIGKILL');
     // It was serving before the gateway restarted: bring it back rather than leave it down.
     void this.ensureReady(runtime.name).catch(() => undefined);
+  }
+
+  /** For an NPU shadow (src/config/npu.ts), the anchor slot whose engine serves it, if any. */
+  private anchorOf(entry: SlotEntry): SlotEntry | undefined {
+    if (!isNpuShadow(entry.config.slot)) return undefined;
+    return npuAnchorOf(this.options.config().slots.map((e) => ({ ...e.config.slot, entry: e })))?.entry;
+  }
+
+  /** The anchor of a shadow, able to serve it; slot.config_error saying what to change otherwise. */
+  private requireAnchor(entry: SlotEntry): SlotEntry {
+    const { slot } = entry.config;
+    const anchor = this.anchorOf(entry);
+    if (!anchor) {
+      throw new SlotError('slot.config_error', `slot ${slot.name} is an NPU ${slot.type} slot, served by the engine of the NPU llm slot, and no enabled slot has device = "npu" and type = "llm"`, { slot: slot.name });
+    }
+    const capability = shadowCapability(slot)!;
+    if (!anchor.config.npu[capability]) {
+      throw new SlotError('slot.config_error', `slot ${slot.name} is served by the NPU engine of slot ${anchor.name}, which runs without ${capability === 'embed' ? 'embeddings' : 'speech recognition'}: set [npu].${capability} = true in ${anchor.file}`, { slot: slot.name, anchor: anchor.name });
+    }
+    return anchor;
   }
 
   private effectiveIdleTimeout(entry: SlotEntry): number {

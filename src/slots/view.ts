@@ -10,13 +10,16 @@ import { isLive } from './state-machine.js';
 export type SlotView = SlotViewPayload;
 
 /**
- * `modelOverride` is the supervisor's non-persisted model (load -m, swap --no-persist). A
- * stopped slot shows the model its next start loads, not the one its last run had.
+ * `nextModel` is the model the next start loads (a non-persisted override from load -m or
+ * swap --no-persist, else [model].default, else the engine's default id). A stopped slot
+ * shows it, not the model its last run had. `servedBy` is the runtime of the engine that
+ * serves a shadow slot (the NPU anchor's): its state, process and address are the slot's.
+ * `withMemory: false` skips reading /proc (the /v1 hot path builds views per request).
  */
-/** `withMemory: false` skips reading /proc (the /v1 hot path builds views per request). */
-export function slotView(entry: SlotEntry, runtime: SlotRuntime, idleTimeoutS: number, modelOverride?: string, withMemory = true): SlotView {
+export function slotView(entry: SlotEntry, own: SlotRuntime, idleTimeoutS: number, nextModel?: string, withMemory = true, servedBy?: SlotRuntime): SlotView {
   const { slot, model } = entry.config;
-  const next = modelOverride ?? model.default;
+  const runtime = slot.enabled && servedBy ? servedBy : own;
+  const next = nextModel ?? model.default;
   const iso = (ms: number | null) => (ms ? new Date(ms).toISOString() : null);
   return {
     name: entry.name,
@@ -27,7 +30,7 @@ export function slotView(entry: SlotEntry, runtime: SlotRuntime, idleTimeoutS: n
     profile: slot.profile,
     port: slot.port,
     enabled: slot.enabled,
-    model: runtime.state === 'stopped' ? next : (runtime.modelId ?? next),
+    model: runtime.state === 'stopped' || runtime !== own ? next : (runtime.modelId ?? next),
     // After a crash or a failed start the runtime still holds the dead engine's pid (last_error has its exit).
     pid: isLive(runtime.state) ? runtime.pid : null,
     base_url: isLive(runtime.state) ? runtime.baseUrl : null,
@@ -35,7 +38,7 @@ export function slotView(entry: SlotEntry, runtime: SlotRuntime, idleTimeoutS: n
     last_used_at: iso(runtime.lastUsedAt || null),
     started_at: iso(runtime.startedAt),
     idle_timeout_s: idleTimeoutS,
-    restarts: runtime.restarts,
+    restarts: own.restarts,
     memory_mb: withMemory && isLive(runtime.state) && runtime.pid !== null ? (residentMemoryMb(runtime.pid) ?? null) : null,
     last_error: runtime.lastError,
   };

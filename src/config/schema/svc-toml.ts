@@ -3,6 +3,7 @@
 // apply class, which /api/settings/schema and docs/configuration.md are generated from.
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
+import { tokenize } from '../shell-words.js';
 import type { KeyMeta } from './common.js';
 import { httpUrl, MEMORY_ENGINES, slotName, UPDATE_CHANNELS } from './common.js';
 
@@ -140,11 +141,46 @@ export const apiSection = section({
 export const ENGINE_RUNTIMES = ['process', 'podman', 'docker'] as const;
 export type EngineRuntime = (typeof ENGINE_RUNTIMES)[number];
 
+/**
+ * The engines started from a command line of the user's ([engines].<key>): the SVC_* variable
+ * used when it is empty, then a program name looked up on PATH for engines that install one.
+ */
+export const ENGINE_COMMAND_KEYS: Readonly<Record<'flm' | 'moonshine' | 'kokoro' | 'qwen3tts' | 'comfyui', { env: string; example: string; onPath?: string }>> = {
+  flm: { env: 'SVC_FLM', example: '/usr/bin/flm', onPath: 'flm' },
+  moonshine: { env: 'SVC_MOONSHINE', example: 'python3 /opt/moonshine/moonshine_server.py' },
+  kokoro: { env: 'SVC_KOKORO', example: '/opt/kokoro/kokoro_server' },
+  qwen3tts: { env: 'SVC_QWEN3TTS', example: 'python3 /opt/qwen3tts/qwen3tts_server.py' },
+  comfyui: { env: 'SVC_COMFYUI', example: 'python3 /opt/ComfyUI/main.py' },
+};
+
+// A command line: it must split into words (shell quoting), and its program is an absolute
+// path or a bare name looked up on PATH; a relative path would depend on the gateway's cwd.
+const commandLine = z.string().refine((v) => {
+  try {
+    const program = tokenize(v)[0];
+    return program === undefined || isAbsolute(program) || !program.includes('/');
+  } catch {
+    return false;
+  }
+}, { message: 'expected a command line whose program is an absolute path or a name on PATH, with balanced quotes' });
+
+function engineCommandKeys() {
+  const keys = {} as Record<keyof typeof ENGINE_COMMAND_KEYS, z.ZodDefault<typeof commandLine>>;
+  for (const [name, { env, example, onPath }] of Object.entries(ENGINE_COMMAND_KEYS)) {
+    keys[name as keyof typeof ENGINE_COMMAND_KEYS] = key(commandLine.default(''), {
+      description: `Command line that starts the ${name} engine as a process, e.g. "${example}"; svc appends the engine's flags (host, port, model, profile flags, extra_args). Empty = ${env}${onPath ? `, then ${onPath} on PATH` : ''}. Not needed when [engines].runtime runs the profile's image.`,
+      apply: 'restart:slots',
+    });
+  }
+  return keys;
+}
+
 export const enginesSection = section({
   llama_server: key(z.string().refine((v) => v === '' || isAbsolute(v), { message: 'expected an absolute path or ""' }).default(''), {
     description: 'Absolute path of the llama-server binary. Empty = SVC_LLAMA_SERVER, then llama-server on PATH. `bash scripts/build-llama-server.sh` builds one.',
     apply: 'restart:slots',
   }),
+  ...engineCommandKeys(),
   runtime: key(z.enum(ENGINE_RUNTIMES).default('process'), {
     description: 'How slot engines run: as plain processes, or inside their profile\'s image with podman or docker. Profiles without an image always run as processes.',
     apply: 'restart:slots',

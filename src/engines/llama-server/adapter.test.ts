@@ -122,9 +122,11 @@ describe('helpers', () => {
     expect(reachableUrl(undefined, 1)).toBe('http://127.0.0.1:1');
   });
 
-  it('engineFor knows llama-server only', () => {
+  it('engineFor knows every provider; llama-server loads files (no default model id)', () => {
     expect(engineFor('llama-server')).toBe(llamaServerAdapter);
-    expect(engineFor('kokoro')).toBeUndefined();
+    for (const provider of ['flm', 'moonshine', 'kokoro', 'qwen3tts', 'comfyui']) expect(engineFor(provider)?.provider).toBe(provider);
+    expect(engineFor('nonesuch')).toBeUndefined();
+    expect(llamaServerAdapter.defaultModelId).toBeUndefined();
     expect(llamaServerAdapter.serves).toEqual(['llm', 'embedding', 'reranking']);
   });
 });

@@ -12,7 +12,7 @@ import { readGgufHeader } from '../gguf/reader.js';
 import type { EngineAdapter, LaunchContext, LaunchSpec } from '../types.js';
 import { buildLlamaArgv } from './argv.js';
 import { findLlamaServer, findRuntime } from './binary.js';
-import { containerArgs, hostPort, probeHostDevices, type HostDevices } from './container.js';
+import { containerArgs, hostPort, probeHostDevices, type HostDevices } from '../container.js';
 import { baseEnvironment, processEnv, slotEnv } from './env.js';
 import { probeHealth } from './health.js';
 

@@ -8,7 +8,9 @@
 //   3. only when that load succeeds does the running configuration change. When it fails,
 //      the slot file is put back byte for byte as it was (or removed again, for a create)
 //      and the request fails with 400 config.invalid listing every problem, including
-//      problems in other files that were already broken on disk.
+//      problems in other files that were already broken on disk. A change that leaves two
+//      enabled NPU llm slots is put back the same way, as 409 slot.npu_exclusivity_violation
+//      (REFERENCE.md §4: checked on create and update).
 //
 // So the running configuration and the files on disk never disagree after a slot change,
 // and a change is never written that the next `svc serve` would refuse to start with.
@@ -19,10 +21,13 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../../config/atomic.js';
 import type { SvcPaths } from '../../config/paths.js';
 import { loadConfig, type SlotEntry } from '../../config/load.js';
+import { npuExclusivityConflicts } from '../../config/npu.js';
 import { errorsOf, formatProblem, type ConfigProblem } from '../../config/problems.js';
 import { DEVICES, PROVIDERS, SLOT_NAME_PATTERN, SLOT_NAME_RULE, SLOT_TYPES } from '../../config/schema/common.js';
 import { slotFilePath, updateSlotFile } from '../../config/slot-files.js';
 import { readTomlFile, type TomlDoc } from '../../config/toml.js';
+import { MODEL_ID_PATTERN } from '../../config/schema/registry.js';
+import { engineFor } from '../../engines/index.js';
 import { readHardwareJson } from '../../host/hardware.js';
 import { resolveModelRef } from '../../models/service.js';
 import { ConfigError, RequestError, SlotError } from '../../protocol/errors.js';
@@ -113,6 +118,20 @@ export function modelIdFor(ctx: ServerContext, ref: string): string {
   return resolveModelRef(ctx.config.registry, ref);
 }
 
+/**
+ * The model of a new slot: a registry id or name; for an engine that names its model by id
+ * (kokoro, moonshine, flm, ...; EngineAdapter.defaultModelId) also an id the registry does
+ * not know, such as an FLM tag (llama3.2:1b) or `kokoro`, as long as it is a valid id.
+ */
+function slotModelFor(ctx: ServerContext, provider: string, ref: string): string {
+  try {
+    return modelIdFor(ctx, ref);
+  } catch (error) {
+    if (!engineFor(provider)?.defaultModelId || !MODEL_ID_PATTERN.test(ref)) throw error;
+    return ref;
+  }
+}
+
 /** The running config's entry for a slot; slot.not_found otherwise. */
 export function slotEntry(ctx: ServerContext, name: string): SlotEntry {
   const entry = ctx.config.slots.find((s) => s.name === name);
@@ -123,8 +142,21 @@ export function slotEntry(ctx: ServerContext, name: string): SlotEntry {
 /** Providers `slot create --provider` accepts: every engine but comfyui, which type=image implies. */
 export const CREATE_PROVIDERS = PROVIDERS.filter((p) => p !== IMAGE_PROVIDER);
 
+/**
+ * The engine of a new slot that names none: the one made for its type and device (image →
+ * comfyui, npu → flm, tts → kokoro on cpu else qwen3tts, transcription → moonshine), else
+ * llama-server. llama-server would refuse those types at their first start.
+ */
+export function defaultProvider(type: string, device: string): string {
+  if (type === 'image') return IMAGE_PROVIDER;
+  if (device === 'npu') return 'flm';
+  if (type === 'tts') return device === 'cpu' ? 'kokoro' : 'qwen3tts';
+  if (type === 'transcription') return 'moonshine';
+  return 'llama-server';
+}
+
 /** The provider rule of the spec's CLI table: comfyui is never named; image slots get it from their type. */
-function checkProvider(type: string, provider: string | undefined, problems: Problem[]): string {
+function checkProvider(type: string, provider: string | undefined, problems: Problem[]): string | undefined {
   if (type === 'image') {
     if (provider !== undefined && provider !== IMAGE_PROVIDER) {
       problems.push({ path: 'provider', message: `image slots always run on ${IMAGE_PROVIDER}; leave provider out (got ${JSON.stringify(provider)})` });
@@ -134,7 +166,7 @@ function checkProvider(type: string, provider: string | undefined, problems: Pro
   if (provider === IMAGE_PROVIDER) {
     problems.push({ path: 'provider', message: `"${IMAGE_PROVIDER}" is not accepted: image slots are created with type "image" (svc slot create <name> --type image), which implies it` });
   }
-  return provider ?? 'llama-server';
+  return provider;
 }
 
 function readProvider(reader: BodyReader): string | undefined {
@@ -174,10 +206,19 @@ async function commitSlotChange<T>(ctx: ServerContext, name: string, change: (pa
     });
     const result = await change(path);
     const outcome = await loadConfig(ctx.paths);
+    const restore = async () => (before === null ? rm(path, { force: true }) : writeFileAtomic(path, before));
     if (!outcome.ok) {
-      if (before === null) await rm(path, { force: true });
-      else await writeFileAtomic(path, before);
+      await restore();
       throw configInvalid(`slots/${name}.toml not changed: the configuration does not load with this change`, outcome.problems);
+    }
+    const conflicts = npuExclusivityConflicts(outcome.config.slots.map((e) => e.config.slot), name);
+    if (conflicts.length > 0) {
+      await restore();
+      throw new SlotError('slot.npu_exclusivity_violation', `slots/${name}.toml not changed: the NPU runs one engine, and slot ${conflicts.join(', ')} is already an enabled NPU llm slot`, {
+        slot: name,
+        conflicting_slots: conflicts,
+        hint: `disable or delete ${conflicts.join(', ')} first, or give ${name} another device; NPU embedding and transcription slots may sit beside it`,
+      });
     }
     ctx.replaceConfig(outcome.config);
     return result;
@@ -242,7 +283,7 @@ export async function createSlot(ctx: ServerContext, body: Record<string, unknow
   const name = reader.string('name', true);
   if (name !== undefined && !SLOT_NAME_PATTERN.test(name)) reader.problems.push({ path: 'name', message: `expected a slot name: ${SLOT_NAME_RULE}; got ${JSON.stringify(name)}` });
   const type = reader.oneOf('type', SLOT_TYPES) ?? 'llm';
-  const provider = checkProvider(type, readProvider(reader), reader.problems);
+  const givenProvider = checkProvider(type, readProvider(reader), reader.problems);
   const { device: givenDevice, hardware } = readDevice(reader);
   const modelRef = reader.string('model', true);
   const port = reader.int('port', 1, 65535);
@@ -250,7 +291,6 @@ export async function createSlot(ctx: ServerContext, body: Record<string, unknow
   const profile = reader.string('profile') ?? null;
   reader.done();
 
-  const model = modelIdFor(ctx, modelRef!);
   let device = givenDevice;
   let deviceSource: CreatedSlot['device_source'] = 'given';
   let flag: HardwareFlag | null = hardware ?? null;
@@ -264,6 +304,8 @@ export async function createSlot(ctx: ServerContext, body: Record<string, unknow
     }
     device = HARDWARE_DEVICE[flag];
   }
+  const provider = givenProvider ?? defaultProvider(type, device);
+  const model = slotModelFor(ctx, provider, modelRef!);
 
   return commitSlotChange(ctx, name!, async (path) => {
     // Checked inside the queue, so two creates of one name cannot both pass.
@@ -308,7 +350,7 @@ export async function editSlot(ctx: ServerContext, name: string, body: Record<st
   const { device, hardware } = readDevice(reader);
   if (Object.keys(body).length === 0) reader.problems.push({ path: '', message: 'nothing to change: give at least one of model, port, ctx_size, provider, hardware, device' });
   reader.done();
-  const model = modelRef === undefined ? undefined : modelIdFor(ctx, modelRef);
+  const model = modelRef === undefined ? undefined : slotModelFor(ctx, provider ?? entry.config.slot.provider, modelRef);
   const newDevice = device ?? (hardware ? HARDWARE_DEVICE[hardware] : undefined);
 
   const { slot: s, model: m } = entry.config;

@@ -8,6 +8,7 @@ import { slotCandidates } from '../../dispatch/candidates.js';
 import { callUpstream, checkContentType, relayBody, relayHead, sseErrorEvent, upstreamError, UpstreamPools } from '../../dispatch/forward.js';
 import type { MeterTap } from '../../dispatch/metrics.js';
 import { StreamFlights } from '../../dispatch/single-flight.js';
+import { npuDirectRoute } from '../../dispatch/npu-route.js';
 import { resolveTarget } from '../../dispatch/resolve.js';
 import type { Resolution, V1Route } from '../../dispatch/types.js';
 import { DispatchError, SlotError, SvcError } from '../../protocol/errors.js';
@@ -46,7 +47,8 @@ export async function resolve(ctx: ServerContext, model: string, route: V1Route)
   if (result.kind === 'wrong_type') {
     throw new DispatchError('dispatch.wrong_slot_type', `slot ${result.slot} is a ${result.slotType} slot; this route needs a ${result.accepts.join(' or ')} slot`, { slot: result.slot, slot_type: result.slotType, route: result.route, accepts: result.accepts });
   }
-  return result;
+  // NPU embedding and transcription slots are served by the NPU llm slot's engine.
+  return npuDirectRoute(result, route, slots);
 }
 
 /** Make the slot ready; a stream that has to wait gets SSE comments so proxies keep it open. */

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Device } from '../../config/schema/common.js';
+import type { Device } from '../config/schema/common.js';
 import { containerArgs, containerMounts, FALLBACK_GIDS, probeHostDevices, type ContainerInput, type HostDevices } from './container.js';
 
 const HOST: HostDevices = { kfd: true, dri: ['/dev/dri/card0', '/dev/dri/renderD128'], gids: { render: 110, video: 44 } };
@@ -103,5 +103,29 @@ describe('probeHostDevices', () => {
     } finally {
       await rm(root, { recursive: true, force: true });
     }
+  });
+});
+
+describe('containerArgs for engines beyond llama-server', () => {
+  it('host network and IPC, an entrypoint, extra security options and read-write volumes', () => {
+    const args = containerArgs(input({
+      device: 'gpu-rocm', network: 'host', ipc: 'host', entrypoint: 'bash', securityOpts: ['seccomp=unconfined', 'label=disable'],
+      volumes: [{ source: '/store/comfyui/output', target: '/opt/ComfyUI/output', mode: 'rw' }, { source: '/store/comfyui/x.yaml', target: '/opt/ComfyUI/x.yaml', mode: 'ro' }],
+      argv: ['-lc', 'exec python main.py'],
+    }));
+    expect(args).toEqual([
+      ...HEAD, '--network=host', '--ipc=host', '--device=/dev/kfd', '--device=/dev/dri/card0', '--device=/dev/dri/renderD128',
+      '--group-add=110', '--group-add=44', ...SECURITY, '--security-opt=label=disable',
+      '--volume=/mnt/ai-models:/mnt/ai-models:ro,z', '--volume=/store/comfyui/output:/opt/ComfyUI/output:z', '--volume=/store/comfyui/x.yaml:/opt/ComfyUI/x.yaml:ro,z',
+      '--entrypoint=bash', 'ghcr.io/x/llama:server', '-lc', 'exec python main.py',
+    ]);
+    // On the host network nothing is published.
+    expect(args.some((a) => a.startsWith('--publish'))).toBe(false);
+  });
+
+  it('security options of a cpu container are only the ones asked for', () => {
+    const args = containerArgs(input({ device: 'cpu', securityOpts: ['label=disable'] }));
+    expect(args.filter((a) => a.startsWith('--security-opt'))).toEqual(['--security-opt=label=disable']);
+    expect(args).toContain('--publish=127.0.0.1:8081:8081');
   });
 });

@@ -1,13 +1,17 @@
-// Container mode (issue 3 §2; REFERENCE.md §3): the same llama-server argv, run inside the
-// profile's image by podman or docker. The image's entrypoint must be llama-server (the
-// "-server" images are), so the argv follows the image name as its command. Pure apart
-// from probeHostDevices(), which the tests replace.
-//   <rt> run --rm --name=svc-slot-<name> [--replace] --log-driver=none --device=...
-//     --group-add=... --security-opt=... [--ulimit=...] --volume=<store>:<store>:ro,z
-//     --env=K=V ... --publish=<publish_host>:P:P <image> <argv>
+// Container mode (issue 3 §2; REFERENCE.md §3): an engine run inside its profile's image by
+// podman or docker. Shared by every adapter: llama-server (the image's entrypoint is the
+// engine, the argv follows the image) and the other engines (an entrypoint override, extra
+// mounts, the host network for ComfyUI). Pure apart from probeHostDevices(), which the
+// tests replace.
+//   <rt> run --rm --name=svc-slot-<name> [--replace] --log-driver=none [--network=host]
+//     [--ipc=host] --device=... --group-add=... --security-opt=... [--ulimit=...]
+//     --volume=<store>:<store>:ro,z [--volume=...] --env=K=V ...
+//     [--publish=<publish_host>:P:P] [--entrypoint=X] <image> <argv>
+// On the host network nothing is published: the engine's own --host decides where it
+// listens, and svc passes 127.0.0.1 there.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
-import type { Device } from '../../config/schema/common.js';
+import type { Device } from '../config/schema/common.js';
 
 /** What the host offers to pass into a container; injectable for tests. */
 export interface HostDevices {
@@ -51,7 +55,7 @@ export function probeHostDevices(root = '/'): HostDevices {
   return { kfd, dri, gids: { render: groupId(groups, 'render') ?? FALLBACK_GIDS.render, video: groupId(groups, 'video') ?? FALLBACK_GIDS.video } };
 }
 
-const SECURITY_OPTS = ['apparmor=unconfined', 'seccomp=unconfined'];
+export const SECURITY_OPTS = ['apparmor=unconfined', 'seccomp=unconfined'];
 
 interface DeviceAccess {
   devices: string[];
@@ -100,6 +104,13 @@ export function containerMounts(store: string, files: readonly string[]): string
 /** `host:port` as a publish or URL address: IPv6 literals in brackets. */
 export const hostPort = (host: string, port: number) => (host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`);
 
+/** A mount beyond the read-only model store, e.g. ComfyUI's output folder (read-write). */
+export interface Volume {
+  source: string;
+  target: string;
+  mode: 'ro' | 'rw';
+}
+
 export interface ContainerInput {
   runtime: 'podman' | 'docker';
   slotName: string;
@@ -109,29 +120,45 @@ export interface ContainerInput {
   publishHost: string;
   port: number;
   modelStore: string;
-  /** Files the argv names (model, mmproj, chat template): mounted when outside the store. */
+  /** Files the argv names (model, mmproj, chat template): mounted read-only when outside the store. */
   files: readonly string[];
+  /** Further mounts, after the store. */
+  volumes?: readonly Volume[];
   /** The engine's environment inside the container (GPU visibility, [server].env). */
   env: Record<string, string>;
-  /** The llama-server argv, built with --host 0.0.0.0. */
+  /** What follows the image: the engine's argv (built with --host 0.0.0.0 unless on the host network). */
   argv: readonly string[];
+  /** Replaces the image's entrypoint (its arguments go in argv). */
+  entrypoint?: string;
+  /** The host's network (no publish) and IPC namespace, for engines that need them (ComfyUI). */
+  network?: 'host';
+  ipc?: 'host';
+  /** Security options on top of the device's. */
+  securityOpts?: readonly string[];
   host: HostDevices;
 }
+
+const mountMode = (mode: Volume['mode']) => (mode === 'ro' ? 'ro,z' : 'z');
 
 /** The runtime's arguments (everything after the runtime binary). */
 export function containerArgs(input: ContainerInput): string[] {
   const access = deviceAccess(input.device, input.gpuIndex, input.host);
+  const securityOpts = [...new Set([...access.securityOpts, ...(input.securityOpts ?? [])])];
   return [
     'run', '--rm', `--name=svc-slot-${input.slotName}`,
     ...(input.runtime === 'podman' ? ['--replace'] : []),
     '--log-driver=none',
+    ...(input.network ? [`--network=${input.network}`] : []),
+    ...(input.ipc ? [`--ipc=${input.ipc}`] : []),
     ...access.devices.map((d) => `--device=${d}`),
     ...access.groups.map((g) => `--group-add=${g}`),
-    ...access.securityOpts.map((o) => `--security-opt=${o}`),
+    ...securityOpts.map((o) => `--security-opt=${o}`),
     ...access.ulimits.map((u) => `--ulimit=${u}`),
     ...containerMounts(input.modelStore, input.files),
+    ...(input.volumes ?? []).map((v) => `--volume=${v.source}:${v.target}:${mountMode(v.mode)}`),
     ...Object.entries(input.env).map(([k, v]) => `--env=${k}=${v}`),
-    `--publish=${hostPort(input.publishHost, input.port)}:${input.port}`,
+    ...(input.network === 'host' ? [] : [`--publish=${hostPort(input.publishHost, input.port)}:${input.port}`]),
+    ...(input.entrypoint ? [`--entrypoint=${input.entrypoint}`] : []),
     input.image,
     ...input.argv,
   ];

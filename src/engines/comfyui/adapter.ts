@@ -1,0 +1,68 @@
+// ComfyUI, the image engine (REFERENCE.md §4, ComfyUI):
+//   process:   <[engines].comfyui, e.g. python3 /opt/ComfyUI/main.py> --listen 127.0.0.1 --port P <profile flags> <extra_args>
+//   container: <rt> run ... --network=host --ipc=host --entrypoint=bash <image>
+//                -lc 'cd /opt/ComfyUI && exec python main.py --listen 127.0.0.1 --port P <flags>'
+// with the slot's GPU devices, seccomp/apparmor unconfined and label=disable, and its
+// folders under <model store>/comfyui: models (→ /root/comfy-models), output, input, user
+// and custom_nodes (→ /opt/ComfyUI/…), plus extra_model_paths.yaml read-only when present.
+// On the host network nothing is published, so it listens on 127.0.0.1 (engines never bind
+// a wildcard address). The port is the slot's (image slots conventionally use 8188).
+// Health: GET /system_stats. The slot serves `sdxl-turbo` unless [model].default says otherwise.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SlotType } from '../../config/schema/common.js';
+import { quoteWord } from '../../config/shell-words.js';
+import { normalizeArgv } from '../argv.js';
+import type { HostDevices, Volume } from '../container.js';
+import { checkServes, engineImage, engineProfile, flagWords, launchEngine } from '../engine-launch.js';
+import type { EngineAdapter, LaunchContext } from '../types.js';
+import { probeSystemStats } from './health.js';
+
+export const COMFYUI_SERVES: readonly SlotType[] = ['image'];
+export const COMFYUI_DEFAULT_MODEL = 'sdxl-turbo';
+export const COMFYUI_DEFAULT_IMAGE = 'docker.io/kyuz0/amd-strix-halo-comfyui:latest';
+export const COMFYUI_HOME = '/opt/ComfyUI';
+
+export function buildComfyArgv(port: number, host: string, profileFlags: readonly string[], extra: readonly string[]): string[] {
+  return normalizeArgv(['--listen', host, '--port', String(port), ...profileFlags, ...extra]);
+}
+
+/** The container's folders under <store>/comfyui; the paths file only when it exists (a missing source fails the run). */
+export function comfyVolumes(store: string, exists: (path: string) => boolean = existsSync): Volume[] {
+  const root = join(store, 'comfyui');
+  const volumes: Volume[] = [{ source: join(root, 'models'), target: '/root/comfy-models', mode: 'rw' }];
+  for (const dir of ['output', 'input', 'user', 'custom_nodes']) volumes.push({ source: join(root, dir), target: `${COMFYUI_HOME}/${dir}`, mode: 'rw' });
+  const paths = join(root, 'extra_model_paths.yaml');
+  if (exists(paths)) volumes.push({ source: paths, target: `${COMFYUI_HOME}/extra_model_paths.yaml`, mode: 'ro' });
+  return volumes;
+}
+
+export function createComfyUiAdapter(deps: { hostDevices?: () => HostDevices; exists?: (path: string) => boolean } = {}): EngineAdapter {
+  return {
+    provider: 'comfyui',
+    serves: COMFYUI_SERVES,
+    async launch(ctx: LaunchContext) {
+      const { slot } = ctx.slot.config;
+      checkServes('comfyui', COMFYUI_SERVES, slot);
+      const profile = engineProfile(ctx.profile, 'comfyui');
+      const flags = flagWords(ctx, profile);
+      return launchEngine(ctx, {
+        engine: 'comfyui',
+        image: engineImage(profile, COMFYUI_DEFAULT_IMAGE),
+        argv: (host) => buildComfyArgv(slot.port, host, flags.profile, flags.extra),
+        container: {
+          entrypoint: 'bash',
+          wrap: (argv) => ['-lc', `cd ${COMFYUI_HOME} && exec python main.py ${argv.map(quoteWord).join(' ')}`],
+          network: 'host',
+          ipc: 'host',
+          securityOpts: ['seccomp=unconfined', 'apparmor=unconfined', 'label=disable'],
+          volumes: comfyVolumes(ctx.modelStore, deps.exists),
+        },
+      }, deps.hostDevices);
+    },
+    health: (baseUrl, signal) => probeSystemStats(baseUrl, signal),
+    defaultModelId: () => COMFYUI_DEFAULT_MODEL,
+  };
+}
+
+export const comfyUiAdapter: EngineAdapter = createComfyUiAdapter();

@@ -1,0 +1,45 @@
+// Kokoro, the CPU text-to-speech engine (REFERENCE.md §4, Kokoro):
+//   <kokoro server> <profile flags> [--model_path <model>] --host H --port P <extra_args>
+// The tts seed profile supplies --model_path (the ONNX weights in the model store); a
+// registry model or [model].path for the slot overrides it. As a process: [engines].kokoro
+// (or SVC_KOKORO). In a container: the profile's image (svc-toolbox-kokoro), no devices.
+// Health: GET /health {status, model_loaded, default_voice}; loading while model_loaded is false.
+// It serves one model, `kokoro`, and OpenAI's POST /v1/audio/speech.
+import type { SlotType } from '../../config/schema/common.js';
+import { normalizeArgv } from '../argv.js';
+import type { HostDevices } from '../container.js';
+import { checkServes, engineImage, engineProfile, flagWords, launchEngine } from '../engine-launch.js';
+import { probeHealth } from '../llama-server/health.js';
+import type { EngineAdapter, LaunchContext } from '../types.js';
+
+export const TTS_SERVES: readonly SlotType[] = ['tts'];
+export const KOKORO_MODEL_ID = 'kokoro';
+export const KOKORO_DEFAULT_IMAGE = 'ghcr.io/svc-ai/svc-toolbox-kokoro:v1';
+
+/** The argv of a TTS server (Kokoro's and Qwen3-TTS's flags are the same): profile, model, listener, extra_args. */
+export function buildTtsArgv(port: number, modelPath: string, host: string, profileFlags: readonly string[], extra: readonly string[]): string[] {
+  return normalizeArgv([...profileFlags, ...(modelPath ? ['--model_path', modelPath] : []), '--host', host, '--port', String(port), ...extra]);
+}
+
+export function createKokoroAdapter(deps: { hostDevices?: () => HostDevices } = {}): EngineAdapter {
+  return {
+    provider: 'kokoro',
+    serves: TTS_SERVES,
+    async launch(ctx: LaunchContext) {
+      const { slot } = ctx.slot.config;
+      checkServes('kokoro', TTS_SERVES, slot);
+      const profile = engineProfile(ctx.profile, 'tts');
+      const flags = flagWords(ctx, profile);
+      return launchEngine(ctx, {
+        engine: 'kokoro',
+        image: engineImage(profile, KOKORO_DEFAULT_IMAGE),
+        argv: (host) => buildTtsArgv(slot.port, ctx.model.path, host, flags.profile, flags.extra),
+        container: { device: 'cpu', files: ctx.model.path ? [ctx.model.path] : [] },
+      }, deps.hostDevices);
+    },
+    health: (baseUrl, signal) => probeHealth(baseUrl, signal),
+    defaultModelId: () => KOKORO_MODEL_ID,
+  };
+}
+
+export const kokoroAdapter: EngineAdapter = createKokoroAdapter();

@@ -1,0 +1,58 @@
+// Moonshine, the CPU speech-to-text engine (REFERENCE.md §4, Moonshine):
+//   <moonshine server> [--model_path <weights>] [--model_arch <arch>] --host H --port P <profile flags> <extra_args>
+// The slot's model id names the architecture the way the server reports it in /v1/models:
+// `moonshine-<arch>-en` (tiny, tiny_streaming, base, small, small_streaming; the default is
+// moonshine-small_streaming-en). A registry model or [model].path gives --model_path.
+// No seed profile is made for it, so a device default (cpu → cpu-llm, llama-server flags)
+// never applies. As a process: [engines].moonshine (or SVC_MOONSHINE); in a container the
+// svc-toolbox-moonshine image, CPU only. Health: GET /health {status ok|loading, model_loaded, ...}.
+import type { SlotType } from '../../config/schema/common.js';
+import { normalizeArgv } from '../argv.js';
+import type { HostDevices } from '../container.js';
+import { checkServes, engineImage, engineProfile, flagWords, launchEngine } from '../engine-launch.js';
+import { probeHealth } from '../llama-server/health.js';
+import type { EngineAdapter, LaunchContext } from '../types.js';
+
+export const MOONSHINE_SERVES: readonly SlotType[] = ['transcription'];
+export const MOONSHINE_ARCHS = ['tiny', 'tiny_streaming', 'base', 'small', 'small_streaming'] as const;
+export const MOONSHINE_DEFAULT_MODEL = 'moonshine-small_streaming-en';
+export const MOONSHINE_DEFAULT_IMAGE = 'ghcr.io/svc-ai/svc-toolbox-moonshine:v1';
+
+/** The --model_arch a model id names (`moonshine-<arch>-en`), or null for other ids (the server's default then). */
+export function moonshineArch(modelId: string): string | null {
+  const match = /^moonshine-(.+)-en$/.exec(modelId);
+  return match && (MOONSHINE_ARCHS as readonly string[]).includes(match[1]!) ? match[1]! : null;
+}
+
+export function buildMoonshineArgv(port: number, model: { id: string; path: string }, host: string, profileFlags: readonly string[], extra: readonly string[]): string[] {
+  const arch = moonshineArch(model.id);
+  return normalizeArgv([
+    ...(model.path ? ['--model_path', model.path] : []),
+    ...(arch ? ['--model_arch', arch] : []),
+    '--host', host, '--port', String(port),
+    ...profileFlags, ...extra,
+  ]);
+}
+
+export function createMoonshineAdapter(deps: { hostDevices?: () => HostDevices } = {}): EngineAdapter {
+  return {
+    provider: 'moonshine',
+    serves: MOONSHINE_SERVES,
+    async launch(ctx: LaunchContext) {
+      const { slot } = ctx.slot.config;
+      checkServes('moonshine', MOONSHINE_SERVES, slot);
+      const profile = engineProfile(ctx.profile, null);
+      const flags = flagWords(ctx, profile);
+      return launchEngine(ctx, {
+        engine: 'moonshine',
+        image: engineImage(profile, MOONSHINE_DEFAULT_IMAGE),
+        argv: (host) => buildMoonshineArgv(slot.port, ctx.model, host, flags.profile, flags.extra),
+        container: { device: 'cpu', files: ctx.model.path ? [ctx.model.path] : [] },
+      }, deps.hostDevices);
+    },
+    health: (baseUrl, signal) => probeHealth(baseUrl, signal),
+    defaultModelId: () => MOONSHINE_DEFAULT_MODEL,
+  };
+}
+
+export const moonshineAdapter: EngineAdapter = createMoonshineAdapter();

@@ -1,0 +1,51 @@
+// Qwen3-TTS, the GPU multilingual text-to-speech engine (REFERENCE.md §4, Qwen3-TTS): the
+// same flags and routes as Kokoro (model id `qwen3-tts`; extra request fields language and
+// instruct pass through untouched), on the GPU: the slot's device nodes and groups, and a
+// MIOpen kernel cache that survives restarts. HSA_OVERRIDE_GFX_VERSION is deliberately not
+// set. The cache is SVC_QWEN3TTS_CACHE, else qwen3tts-cache in the slot's state folder,
+// mounted at /cache in a container.
+import { join } from 'node:path';
+import type { HostDevices } from '../container.js';
+import { checkServes, engineImage, engineProfile, flagWords, launchEngine } from '../engine-launch.js';
+import { buildTtsArgv, TTS_SERVES } from '../kokoro/adapter.js';
+import { probeHealth } from '../llama-server/health.js';
+import type { EngineAdapter, LaunchContext } from '../types.js';
+
+export const QWEN3TTS_MODEL_ID = 'qwen3-tts';
+export const QWEN3TTS_DEFAULT_IMAGE = 'ghcr.io/svc-ai/svc-toolbox-qwen3tts:v1';
+
+/** MIOpen's database and kernel cache under `cache`, searched fast. */
+export const miopenEnv = (cache: string): Record<string, string> => ({
+  MIOPEN_USER_DB_PATH: `${cache}/miopen`,
+  MIOPEN_CUSTOM_CACHE_DIR: `${cache}/miopen`,
+  MIOPEN_FIND_MODE: 'FAST',
+});
+
+export function createQwen3TtsAdapter(deps: { hostDevices?: () => HostDevices } = {}): EngineAdapter {
+  return {
+    provider: 'qwen3tts',
+    serves: TTS_SERVES,
+    async launch(ctx: LaunchContext) {
+      const { slot } = ctx.slot.config;
+      checkServes('qwen3tts', TTS_SERVES, slot);
+      const profile = engineProfile(ctx.profile, 'tts-qwen3');
+      const flags = flagWords(ctx, profile);
+      const cache = ctx.baseEnv.SVC_QWEN3TTS_CACHE || join(ctx.stateDir, 'qwen3tts-cache');
+      return launchEngine(ctx, {
+        engine: 'qwen3tts',
+        image: engineImage(profile, QWEN3TTS_DEFAULT_IMAGE),
+        argv: (host) => buildTtsArgv(slot.port, ctx.model.path, host, flags.profile, flags.extra),
+        env: miopenEnv(cache),
+        container: {
+          env: miopenEnv('/cache'),
+          volumes: [{ source: cache, target: '/cache', mode: 'rw' }],
+          files: ctx.model.path ? [ctx.model.path] : [],
+        },
+      }, deps.hostDevices);
+    },
+    health: (baseUrl, signal) => probeHealth(baseUrl, signal),
+    defaultModelId: () => QWEN3TTS_MODEL_ID,
+  };
+}
+
+export const qwen3TtsAdapter: EngineAdapter = createQwen3TtsAdapter();

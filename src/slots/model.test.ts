@@ -1,0 +1,54 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { SlotEntry } from '../config/load.js';
+import { RegistryFileSchema } from '../config/schema/registry.js';
+import { SlotFileSchema } from '../config/schema/slot.js';
+import { resolveSlotModel, slotModelId } from './model.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'svc-model-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const file = join(dir, 'tiny.gguf');
+writeFileSync(file, 'x');
+
+const entry = (slot: Record<string, unknown>, model: Record<string, unknown> = {}): SlotEntry => {
+  const config = SlotFileSchema.parse({ slot: { name: 's', port: 8081, ...slot }, model });
+  return { name: 's', file: 'slots/s.toml', config };
+};
+const registry = RegistryFileSchema.parse({ models: { tiny: { path: file, tags: ['chat'] }, gone: { path: join(dir, 'gone') } } });
+const byId = { defaultModelId: () => 'kokoro' };
+
+describe('resolveSlotModel for engines that load a file', () => {
+  it('needs a registry entry (or [model].path) whose file exists', () => {
+    expect(resolveSlotModel(entry({}, { default: 'tiny' }), registry)).toMatchObject({ id: 'tiny', path: file });
+    expect(() => resolveSlotModel(entry({}, {}), registry)).toThrow(/it has no model/);
+    expect(() => resolveSlotModel(entry({}, { default: 'kokoro' }), registry)).toThrow(/not in the registry/);
+    expect(() => resolveSlotModel(entry({}, { default: 'gone' }), registry)).toThrow(/is gone/);
+  });
+});
+
+describe('resolveSlotModel for engines that name their model by id', () => {
+  it('[model].default or the engine\'s default id, with no registry entry and no file', () => {
+    expect(resolveSlotModel(entry({ type: 'tts', provider: 'kokoro' }), registry, undefined, byId)).toEqual({ id: 'kokoro', path: '', mmproj: null, tags: [], contextLength: null });
+    expect(resolveSlotModel(entry({ type: 'tts' }, { default: 'kokoro-v2' }), registry, undefined, byId)).toMatchObject({ id: 'kokoro-v2', path: '' });
+    expect(resolveSlotModel(entry({ type: 'tts' }, { default: 'kokoro-v2' }), registry, 'other', byId)).toMatchObject({ id: 'other' });
+  });
+
+  it('a registered id or [model].path passes its files; files that are gone are slot.model_missing', () => {
+    expect(resolveSlotModel(entry({}, { default: 'tiny' }), registry, undefined, byId)).toMatchObject({ id: 'tiny', path: file, tags: ['chat'] });
+    expect(resolveSlotModel(entry({}, { path: file }), registry, undefined, byId)).toMatchObject({ id: 'kokoro', path: file });
+    expect(() => resolveSlotModel(entry({}, { default: 'gone' }), registry, undefined, byId)).toThrow(expect.objectContaining({ code: 'slot.model_missing' }));
+  });
+
+  it('no id anywhere: slot.model_missing saying to set [model].default', () => {
+    expect(() => resolveSlotModel(entry({ provider: 'flm' }), registry, undefined, { defaultModelId: () => '' })).toThrow(/flm engine has no default model; set \[model\]\.default/);
+  });
+
+  it('slotModelId: the override, [model].default, the engine default, else empty', () => {
+    expect(slotModelId(entry({}, { default: 'a' }), byId, 'b')).toBe('b');
+    expect(slotModelId(entry({}, { default: 'a' }), byId)).toBe('a');
+    expect(slotModelId(entry({}), byId)).toBe('kokoro');
+    expect(slotModelId(entry({}), undefined)).toBe('');
+  });
+});
