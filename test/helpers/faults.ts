@@ -15,6 +15,8 @@ export interface FaultSlot {
   knobs?: string;
   /** Extra [slot] lines, e.g. "load_timeout_s = 2". */
   extra?: string;
+  /** [slot].device (default cpu). */
+  device?: string;
 }
 
 export interface FaultHome extends TempHome {
@@ -31,7 +33,7 @@ export async function homeWithFaultSlots(slots: readonly FaultSlot[], files: Rec
   writeFileSync(model, 'not a model: the fault engine never reads it');
   for (const slot of slots) {
     const server = slot.knobs ? `[server]\nextra_args = ${JSON.stringify(slot.knobs)}\n` : '';
-    home.write(`slots/${slot.name}.toml`, `[slot]\nname = "${slot.name}"\nport = ${await freeSlotPort()}\ndevice = "cpu"\n${slot.extra ?? ''}\n[model]\npath = ${JSON.stringify(model)}\ncontext_size = 512\n${server}`);
+    home.write(`slots/${slot.name}.toml`, `[slot]\nname = "${slot.name}"\nport = ${await freeSlotPort()}\ndevice = "${slot.device ?? 'cpu'}"\n${slot.extra ?? ''}\n[model]\npath = ${JSON.stringify(model)}\ncontext_size = 512\n${server}`);
   }
   return { ...home, env: { SVC_LLAMA_SERVER: wrapper } };
 }
