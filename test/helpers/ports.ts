@@ -13,14 +13,38 @@ export function freePort(): Promise<number> {
 
 const handedOut = new Set<number>();
 
-/** A slot port (8100-8199) free now and not handed out before in this process. */
+/**
+ * Slot ports must lie in 8081-8200 (the slot file's rule), and vitest runs test files in
+ * several worker processes at once. Each worker draws from its own block of the range
+ * (VITEST_POOL_ID), so two workers never hand out the same port: a port checked free in one
+ * worker cannot be taken by an engine another worker starts a moment later.
+ */
+const SLOT_PORT_FIRST = 8101;
+const SLOT_PORT_BLOCKS = 4;
+const SLOT_PORT_BLOCK_SIZE = 25; // 8101-8200
+
+function slotPortBlock(): { first: number; size: number } {
+  const pool = Number(process.env.VITEST_POOL_ID ?? process.env.VITEST_WORKER_ID ?? '1');
+  const block = (Number.isInteger(pool) && pool > 0 ? pool - 1 : 0) % SLOT_PORT_BLOCKS;
+  return { first: SLOT_PORT_FIRST + block * SLOT_PORT_BLOCK_SIZE, size: SLOT_PORT_BLOCK_SIZE };
+}
+
+/** A slot port free now and not handed out before in this worker, from this worker's block. */
 export async function freeSlotPort(): Promise<number> {
+  const { first, size } = slotPortBlock();
   for (let attempt = 0; attempt < 200; attempt++) {
-    const port = 8100 + Math.floor(Math.random() * 100);
+    const port = first + Math.floor(Math.random() * size);
     if (!handedOut.has(port) && (await portIsFree(port))) {
       handedOut.add(port);
       return port;
     }
   }
-  throw new Error('no free port in 8100-8199');
+  // A file that needs more than its block: any free port of the whole range.
+  for (let port = SLOT_PORT_FIRST; port < SLOT_PORT_FIRST + SLOT_PORT_BLOCKS * SLOT_PORT_BLOCK_SIZE; port++) {
+    if (!handedOut.has(port) && (await portIsFree(port))) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+  throw new Error(`no free slot port in ${SLOT_PORT_FIRST}-${SLOT_PORT_FIRST + SLOT_PORT_BLOCKS * SLOT_PORT_BLOCK_SIZE - 1}`);
 }
