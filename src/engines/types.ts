@@ -44,6 +44,12 @@ export interface LaunchSpec {
   mode: 'process' | 'container';
 }
 
+/** One HTTP route of an engine, as the engine itself spells it. */
+export interface EngineRoute {
+  method: 'GET' | 'POST';
+  path: string;
+}
+
 /** What a health probe saw: down (no answer), loading (answers, not ready), ready. */
 export type HealthState = 'down' | 'loading' | 'ready';
 
@@ -60,4 +66,10 @@ export interface EngineAdapter {
    * '' when the engine has none. Absent: the engine loads a file (registry or [model].path).
    */
   defaultModelId?(slot: SlotFile): string;
+  /**
+   * The engine's HTTP routes by purpose (health, speech, prompt, ...), in its own wire
+   * format (REFERENCE.md §4). The /v1 dispatcher forwards OpenAI paths as they are; these
+   * say which of them the engine has, and where its non-OpenAI routes are (ComfyUI).
+   */
+  readonly routes?: Readonly<Record<string, EngineRoute>>;
 }

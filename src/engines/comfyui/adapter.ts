@@ -15,13 +15,23 @@ import { quoteWord } from '../../config/shell-words.js';
 import { normalizeArgv } from '../argv.js';
 import type { HostDevices, Volume } from '../container.js';
 import { checkServes, engineImage, engineProfile, flagWords, launchEngine } from '../engine-launch.js';
-import type { EngineAdapter, LaunchContext } from '../types.js';
-import { probeSystemStats } from './health.js';
+import type { EngineAdapter, EngineRoute, LaunchContext } from '../types.js';
+import { probeSystemStats, SYSTEM_STATS_PATH } from './health.js';
 
 export const COMFYUI_SERVES: readonly SlotType[] = ['image'];
 export const COMFYUI_DEFAULT_MODEL = 'sdxl-turbo';
 export const COMFYUI_DEFAULT_IMAGE = 'docker.io/kyuz0/amd-strix-halo-comfyui:latest';
 export const COMFYUI_HOME = '/opt/ComfyUI';
+/**
+ * ComfyUI's own API (not OpenAI's): queue a graph, poll its history until status.completed
+ * (status_str "error" is a failure), fetch each output image.
+ */
+export const COMFYUI_ROUTES: Readonly<Record<string, EngineRoute>> = {
+  health: { method: 'GET', path: SYSTEM_STATS_PATH },
+  prompt: { method: 'POST', path: '/prompt' },
+  history: { method: 'GET', path: '/history/{prompt_id}' },
+  view: { method: 'GET', path: '/view' },
+};
 
 export function buildComfyArgv(port: number, host: string, profileFlags: readonly string[], extra: readonly string[]): string[] {
   return normalizeArgv(['--listen', host, '--port', String(port), ...profileFlags, ...extra]);
@@ -62,6 +72,7 @@ export function createComfyUiAdapter(deps: { hostDevices?: () => HostDevices; ex
     },
     health: (baseUrl, signal) => probeSystemStats(baseUrl, signal),
     defaultModelId: () => COMFYUI_DEFAULT_MODEL,
+    routes: COMFYUI_ROUTES,
   };
 }
 

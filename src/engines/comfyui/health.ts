@@ -4,6 +4,8 @@
 import { HEALTH_TIMEOUT_MS } from '../llama-server/health.js';
 import type { HealthState } from '../types.js';
 
+export const SYSTEM_STATS_PATH = '/system_stats';
+
 function hasPythonVersion(body: string): boolean {
   try {
     const json = JSON.parse(body) as { system?: { python_version?: unknown } } | null;
@@ -15,7 +17,7 @@ function hasPythonVersion(body: string): boolean {
 
 export async function probeSystemStats(baseUrl: string, signal: AbortSignal, timeoutMs = HEALTH_TIMEOUT_MS): Promise<HealthState> {
   try {
-    const response = await fetch(`${baseUrl.replace(/\/+$/, '')}/system_stats`, {
+    const response = await fetch(`${baseUrl.replace(/\/+$/, '')}${SYSTEM_STATS_PATH}`, {
       signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
       headers: { accept: 'application/json' },
     });

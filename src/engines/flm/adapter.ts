@@ -15,10 +15,17 @@ import { normalizeArgv } from '../argv.js';
 import type { HostDevices } from '../container.js';
 import { engineImage, engineProfile, flagWords, launchEngine } from '../engine-launch.js';
 import { probeHealth } from '../llama-server/health.js';
-import type { EngineAdapter, LaunchContext, LaunchSpec } from '../types.js';
+import type { EngineAdapter, EngineRoute, LaunchContext, LaunchSpec } from '../types.js';
 
 export const FLM_SERVES: readonly SlotType[] = ['llm', 'embedding', 'transcription'];
 export const FLM_DEFAULT_IMAGE = 'ghcr.io/svc-ai/svc-toolbox-flm:0.9.44';
+/** FLM's routes: no /health; embeddings and transcriptions only with --embed 1 / --asr 1. */
+export const FLM_ROUTES: Readonly<Record<string, EngineRoute>> = {
+  models: { method: 'GET', path: '/v1/models' },
+  chat: { method: 'POST', path: '/v1/chat/completions' },
+  embeddings: { method: 'POST', path: '/v1/embeddings' },
+  transcriptions: { method: 'POST', path: '/v1/audio/transcriptions' },
+};
 /** --ctx-len when [model].context_size is unset. */
 export const FLM_DEFAULT_CONTEXT = 8192;
 /** The models FLM loads beside the LLM for --embed 1 and --asr 1, as its /v1/models names them. */
@@ -81,6 +88,7 @@ export function createFlmAdapter(deps: { hostDevices?: () => HostDevices } = {})
     launch,
     health: (baseUrl, signal) => probeHealth(baseUrl, signal),
     defaultModelId: (config) => FLM_SHADOW_MODELS[config.slot.type] ?? '',
+    routes: FLM_ROUTES,
   };
 }
 

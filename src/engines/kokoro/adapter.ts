@@ -10,11 +10,19 @@ import { normalizeArgv } from '../argv.js';
 import type { HostDevices } from '../container.js';
 import { checkServes, engineImage, engineProfile, flagWords, launchEngine } from '../engine-launch.js';
 import { probeHealth } from '../llama-server/health.js';
-import type { EngineAdapter, LaunchContext } from '../types.js';
+import type { EngineAdapter, EngineRoute, LaunchContext } from '../types.js';
 
 export const TTS_SERVES: readonly SlotType[] = ['tts'];
 export const KOKORO_MODEL_ID = 'kokoro';
 export const KOKORO_DEFAULT_IMAGE = 'ghcr.io/svc-ai/svc-toolbox-kokoro:v1';
+
+/** The routes of svc's TTS servers (Kokoro and Qwen3-TTS alike). */
+export const TTS_ROUTES: Readonly<Record<string, EngineRoute>> = {
+  health: { method: 'GET', path: '/health' },
+  models: { method: 'GET', path: '/v1/models' },
+  voices: { method: 'GET', path: '/v1/audio/voices' },
+  speech: { method: 'POST', path: '/v1/audio/speech' },
+};
 
 /** The argv of a TTS server (Kokoro's and Qwen3-TTS's flags are the same): profile, model, listener, extra_args. */
 export function buildTtsArgv(port: number, modelPath: string, host: string, profileFlags: readonly string[], extra: readonly string[]): string[] {
@@ -39,6 +47,7 @@ export function createKokoroAdapter(deps: { hostDevices?: () => HostDevices } = 
     },
     health: (baseUrl, signal) => probeHealth(baseUrl, signal),
     defaultModelId: () => KOKORO_MODEL_ID,
+    routes: TTS_ROUTES,
   };
 }
 

@@ -11,12 +11,18 @@ import { normalizeArgv } from '../argv.js';
 import type { HostDevices } from '../container.js';
 import { checkServes, engineImage, engineProfile, flagWords, launchEngine } from '../engine-launch.js';
 import { probeHealth } from '../llama-server/health.js';
-import type { EngineAdapter, LaunchContext } from '../types.js';
+import type { EngineAdapter, EngineRoute, LaunchContext } from '../types.js';
 
 export const MOONSHINE_SERVES: readonly SlotType[] = ['transcription'];
 export const MOONSHINE_ARCHS = ['tiny', 'tiny_streaming', 'base', 'small', 'small_streaming'] as const;
 export const MOONSHINE_DEFAULT_MODEL = 'moonshine-small_streaming-en';
 export const MOONSHINE_DEFAULT_IMAGE = 'ghcr.io/svc-ai/svc-toolbox-moonshine:v1';
+/** Its HTTP routes. (Its WebSocket /v1/audio/stream, PCM16 at 16 kHz in, {text, is_final} out, is not routed by svc.) */
+export const MOONSHINE_ROUTES: Readonly<Record<string, EngineRoute>> = {
+  health: { method: 'GET', path: '/health' },
+  models: { method: 'GET', path: '/v1/models' },
+  transcriptions: { method: 'POST', path: '/v1/audio/transcriptions' },
+};
 
 /** The --model_arch a model id names (`moonshine-<arch>-en`), or null for other ids (the server's default then). */
 export function moonshineArch(modelId: string): string | null {
@@ -52,6 +58,7 @@ export function createMoonshineAdapter(deps: { hostDevices?: () => HostDevices }
     },
     health: (baseUrl, signal) => probeHealth(baseUrl, signal),
     defaultModelId: () => MOONSHINE_DEFAULT_MODEL,
+    routes: MOONSHINE_ROUTES,
   };
 }
 

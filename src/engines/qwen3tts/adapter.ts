@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import type { HostDevices } from '../container.js';
 import { checkServes, engineImage, engineProfile, flagWords, launchEngine } from '../engine-launch.js';
-import { buildTtsArgv, TTS_SERVES } from '../kokoro/adapter.js';
+import { buildTtsArgv, TTS_ROUTES, TTS_SERVES } from '../kokoro/adapter.js';
 import { probeHealth } from '../llama-server/health.js';
 import type { EngineAdapter, LaunchContext } from '../types.js';
 
@@ -45,6 +45,7 @@ export function createQwen3TtsAdapter(deps: { hostDevices?: () => HostDevices } 
     },
     health: (baseUrl, signal) => probeHealth(baseUrl, signal),
     defaultModelId: () => QWEN3TTS_MODEL_ID,
+    routes: TTS_ROUTES,
   };
 }
 
