@@ -1,86 +1,13 @@
 // The supervisor against real engine processes: the fault engine (test/fixtures) for the
 // faults no real engine can be made to show. The llama-server path is in test/slots.test.ts.
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig, type ResolvedConfig } from '../config/load.js';
-import { resolvePaths } from '../config/paths.js';
-import { tokenize } from '../config/shell-words.js';
-import type { EngineAdapter, HealthState } from '../engines/types.js';
 import { SlotError } from '../protocol/errors.js';
-import { freeSlotPort } from '../../test/helpers/ports.js';
+import { setup, stopSupervisors, supervisors, until } from '../../test/helpers/supervisor.js';
 import { isAlive, sleep } from './process.js';
-import type { Transition } from './slot-runtime.js';
-import { SlotSupervisor, type SupervisorOptions } from './supervisor.js';
 
-const FAULT_ENGINE = resolve(__dirname, '../../test/fixtures/fault-engine.mjs');
-
-/** Launches the fault engine with the slot's extra_args as its knobs. */
-const faultAdapter: EngineAdapter = {
-  provider: 'llama-server',
-  serves: ['llm'],
-  async launch({ slot }) {
-    const port = slot.config.slot.port;
-    const args = [FAULT_ENGINE, '--port', String(port), ...tokenize(slot.config.server.extra_args ?? '')];
-    return { command: process.execPath, args, env: { PATH: process.env.PATH ?? '' }, baseUrl: `http://127.0.0.1:${port}`, mode: 'process' };
-  },
-  async health(baseUrl, signal): Promise<HealthState> {
-    try {
-      const response = await fetch(`${baseUrl}/health`, { signal });
-      await response.arrayBuffer();
-      return response.status === 200 ? 'ready' : 'loading';
-    } catch {
-      return 'down';
-    }
-  },
-};
-
-const supervisors: SlotSupervisor[] = [];
-
-async function setup(slots: Record<string, string>, svcToml = '', options: Partial<SupervisorOptions> = {}) {
-  const root = mkdtempSync(join(tmpdir(), 'svc-sup-'));
-  const paths = resolvePaths({ env: { SVC_HOME: root }, isRoot: false, homeDir: root, exists: () => false });
-  mkdirSync(paths.slotsDir, { recursive: true });
-  writeFileSync(join(root, 'model.gguf'), 'not really a model; the fault engine ignores it');
-  writeFileSync(paths.svcToml, svcToml);
-  for (const [name, body] of Object.entries(slots)) {
-    writeFileSync(join(paths.slotsDir, `${name}.toml`), `[slot]\nname = "${name}"\nport = ${await freeSlotPort()}\ndevice = "cpu"\n${body}\n[model]\npath = "${join(root, 'model.gguf')}"\n`);
-  }
-  const outcome = await loadConfig(paths, {});
-  if (!outcome.ok) throw new Error(JSON.stringify(outcome.problems));
-  let config: ResolvedConfig = outcome.config;
-  const transitions: Transition[] = [];
-  const make = () => {
-    const supervisor = new SlotSupervisor({
-      config: () => config,
-      engineFor: () => faultAdapter,
-      onTransition: (t) => transitions.push(t),
-      policy: { backoffBaseMs: 100, backoffMaxMs: 400, crashLoopCount: 3, crashLoopWindowMs: 60_000 },
-      stopGraceMs: 500,
-      healthIntervalMs: 50,
-      tickMs: 100,
-      ...options,
-    });
-    supervisors.push(supervisor);
-    return supervisor;
-  };
-  const supervisor = make();
-  await supervisor.init();
-  return { supervisor, transitions, paths, make, setConfig: (c: ResolvedConfig) => (config = c) };
-}
-
-async function until(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
-
-afterEach(async () => {
-  await Promise.all(supervisors.splice(0).map((s) => s.shutdown()));
-});
+afterEach(stopSupervisors);
 
 describe('SlotSupervisor', () => {
   it('starts a slot through starting and warming to ready, and records state.json', async () => {
