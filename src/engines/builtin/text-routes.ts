@@ -5,6 +5,7 @@ import { answerMeta, chatChunk, chatCompletion, chatUsageChunk, textChunk, textC
 import type { LoadedEngine } from './engine.js';
 import { choiceSeed, generateChat, generateCompletion, type Generated } from './generate.js';
 import { notSupported, sendJson, type SseWriter } from './http-io.js';
+import type { WorkerPool } from './pool.js';
 import { readChatRequest, readCompletionRequest } from './request.js';
 import type { RequestLog } from './request-log.js';
 
@@ -14,6 +15,12 @@ export interface RouteContext {
   reply: SseWriter;
   signal: AbortSignal;
   log: RequestLog;
+}
+
+/** A line when a request has to queue, so a slow answer can be told from a slow model. */
+function noteQueue(ctx: RouteContext, kind: string, pool: WorkerPool<unknown>): void {
+  if (pool.busy < pool.size) return;
+  ctx.log.line(`${kind}: all ${pool.size} sequences busy; waiting in the queue at position ${pool.waiting + 1}`);
 }
 
 function chatEngine(engine: LoadedEngine) {
@@ -39,6 +46,7 @@ export async function chatCompletions(ctx: RouteContext): Promise<void> {
   const meta = answerMeta('chatcmpl', request.model ?? ctx.engine.modelName);
   const stream = request.stream ? ctx.reply : null;
   const run = ctx.log.start('chat');
+  noteQueue(ctx, 'chat', sequences);
   const results = await sequences.use(ctx.signal, async (sequence) => {
     run.started();
     const done: Generated[] = [];
@@ -77,6 +85,7 @@ export async function completions(ctx: RouteContext): Promise<void> {
   const meta = answerMeta('cmpl', request.model ?? ctx.engine.modelName);
   const stream = request.stream ? ctx.reply : null;
   const run = ctx.log.start('completion');
+  noteQueue(ctx, 'completion', sequences);
   const total = request.prompts.length * sampling.n;
   const results = await sequences.use(ctx.signal, async (sequence) => {
     run.started();
