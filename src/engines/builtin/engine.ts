@@ -30,6 +30,12 @@ export interface LoadedEngine {
   rankers: WorkerPool<LlamaRankingContext> | null;
   /** 'cpu', or the GPU backend in use (cuda, vulkan, metal). */
   backend: string;
+  /**
+   * Where load time went: node-llama-cpp's binding (on Linux it test-loads a prebuilt binary
+   * in a child process first), the model, the contexts, and choosing the chat wrapper (it
+   * compares the model's Jinja template with every wrapper it knows).
+   */
+  timings: { backendMs: number; modelMs: number; contextMs: number; templateMs: number };
   dispose(): Promise<void>;
 }
 
@@ -67,10 +73,12 @@ const logLine = (level: LlamaLogLevel, message: string) => {
 
 export async function loadEngine(flags: BuiltinFlags): Promise<LoadedEngine> {
   const mode = engineMode(flags);
+  const t0 = performance.now();
   const llama = await getLlama({
     gpu: gpuChoice(flags.device), build: 'never', usePrebuiltBinaries: true, skipDownload: true, progressLogs: false,
     logLevel: LlamaLogLevel.warn, logger: logLine, maxThreads: flags.threads,
   });
+  const t1 = performance.now();
   try {
     const model = await llama.loadModel({
       modelPath: flags.model,
@@ -78,6 +86,8 @@ export async function loadEngine(flags: BuiltinFlags): Promise<LoadedEngine> {
       // The typed overrides know only the built-in architectures' fields; any GGUF arch works.
       metadataOverrides: (await poolingOverride(flags.model, mode === 'embedding' ? flags.pooling : null)) as never,
     });
+    const t2 = performance.now();
+    const timings = (templateMs = 0) => ({ backendMs: t1 - t0, modelMs: t2 - t1, contextMs: performance.now() - t2 - templateMs, templateMs });
     // llama-server's -c is the total, split across --parallel slots; node-llama-cpp's is per sequence.
     const total = flags.ctxSize > 0 ? flags.ctxSize : model.trainContextSize * flags.parallel;
     const perWorker = Math.max(1, Math.floor(total / flags.parallel));
@@ -90,16 +100,18 @@ export async function loadEngine(flags: BuiltinFlags): Promise<LoadedEngine> {
     };
     if (mode === 'embedding') {
       const embedders = await Promise.all(times.map(() => model.createEmbeddingContext(options)));
-      return { ...loaded, contextSize: perWorker, sequences: null, chatWrapper: null, embedders: new WorkerPool(embedders), rankers: null, dispose };
+      return { ...loaded, contextSize: perWorker, sequences: null, chatWrapper: null, embedders: new WorkerPool(embedders), rankers: null, dispose, timings: timings() };
     }
     if (mode === 'reranking') {
       if (!model.fileInsights.supportsRanking) throw new Error(`${flags.model} cannot rerank: node-llama-cpp ranks only with a model that has a classifier head (a cls.weight or cls.output.weight tensor) and an EOS or SEP token, e.g. a BGE or Qwen3 reranker`);
       const rankers = await Promise.all(times.map(() => model.createRankingContext(options)));
-      return { ...loaded, contextSize: rankers[0]!.contextSize, sequences: null, chatWrapper: null, embedders: null, rankers: new WorkerPool(rankers), dispose };
+      return { ...loaded, contextSize: rankers[0]!.contextSize, sequences: null, chatWrapper: null, embedders: null, rankers: new WorkerPool(rankers), dispose, timings: timings() };
     }
     const context = await model.createContext({ ...options, sequences: flags.parallel });
     const sequences = new WorkerPool(times.map(() => context.getSequence()));
-    return { ...loaded, contextSize: context.contextSize, sequences, chatWrapper: chatWrapperFor(model, flags), embedders: null, rankers: null, dispose };
+    const t3 = performance.now();
+    const chatWrapper = chatWrapperFor(model, flags);
+    return { ...loaded, contextSize: context.contextSize, sequences, chatWrapper, embedders: null, rankers: null, dispose, timings: timings(performance.now() - t3) };
   } catch (error) {
     await llama.dispose().catch(() => undefined);
     throw error;

@@ -58,7 +58,9 @@ async function main(): Promise<void> {
     fail(`cannot load ${flags.model}: ${(error as Error).message}`, 1);
   }
   const e = engine!;
-  say(`svc-builtin: model ${e.modelName} loaded in ${(performance.now() - started).toFixed(0)} ms: ${e.mode}, backend ${e.backend}, ` +
+  const { backendMs, modelMs, contextMs, templateMs } = e.timings;
+  say(`svc-builtin: model ${e.modelName} loaded in ${(performance.now() - started).toFixed(0)} ms ` +
+    `(node-llama-cpp ${backendMs.toFixed(0)} ms, model ${modelMs.toFixed(0)} ms, contexts ${contextMs.toFixed(0)} ms, chat template ${templateMs.toFixed(0)} ms): ${e.mode}, backend ${e.backend}, ` +
     `gpu layers ${e.model.gpuLayers}, threads ${flags.threads}, context ${e.contextSize} x ${e.parallel} parallel`);
 }
 

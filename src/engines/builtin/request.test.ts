@@ -57,6 +57,9 @@ describe('readChatRequest', () => {
     expect(() => readChatRequest({ messages: [{ role: 'user', content: [{ type: 'image_url', image_url: {} }] }] })).toThrow(/"image_url" part; the built-in engine reads only text parts/);
     expect(() => readChatRequest({ messages, stream: 1 })).toThrow(/'stream' must be a boolean/);
     expect(() => readChatRequest({ messages, stream_options: 3 })).toThrow(/'stream_options' must be an object/);
+    expect(() => readChatRequest({ messages, tools: [{ type: 'function', function: { name: 'f' } }] })).toThrow(/'tools' is not supported by the built-in engine/);
+    expect(() => readChatRequest({ messages, response_format: { type: 'json_object' } })).toThrow(/'response_format' "json_object" is not supported/);
+    expect(readChatRequest({ messages, tools: [], response_format: { type: 'text' } }).messages).toHaveLength(1);
   });
 });
 

@@ -124,7 +124,15 @@ function contentText(content: unknown, where: string): string {
   }).join('\n');
 }
 
+/** Features a client may ask for that this engine does not have: refused, never ignored. */
+function refuseUnsupported(body: Body): void {
+  if (Array.isArray(body.tools) && body.tools.length > 0) throw invalidRequest("'tools' is not supported by the built-in engine yet; serve this model with llama-server (provider llama-server) for tool calls");
+  const format = (body.response_format ?? {}) as Body;
+  if (format.type !== undefined && format.type !== 'text') throw invalidRequest(`'response_format' ${JSON.stringify(format.type)} is not supported by the built-in engine yet; only "text"`);
+}
+
 export function readChatRequest(body: Body): ChatRequest {
+  refuseUnsupported(body);
   if (body.messages === undefined) throw invalidRequest("'messages' is required");
   if (!Array.isArray(body.messages)) throw invalidRequest("Expected 'messages' to be an array");
   if (body.messages.length === 0) throw invalidRequest("'messages' must not be empty");
