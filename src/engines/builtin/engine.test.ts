@@ -1,6 +1,6 @@
 // The pure parts of loading; loading itself runs in the integration tests (test/builtin*.test.ts).
 import { describe, expect, it } from 'vitest';
-import { engineMode, gpuChoice, gpuLayersOption } from './engine.js';
+import { engineMode, gpuChoice, gpuLayersOption, missingBuild } from './engine.js';
 import { choiceSeed, tokenBudget } from './generate.js';
 
 describe('engine options', () => {
@@ -10,6 +10,12 @@ describe('engine options', () => {
     expect(gpuChoice('CUDA0')).toBe('cuda');
     expect(gpuChoice('Vulkan1')).toBe('vulkan');
     expect(() => gpuChoice('ROCm0')).toThrow(/--device "ROCm0" is not a device the built-in engine knows/);
+  });
+
+  it('says which package to install when a build is missing', () => {
+    expect(missingBuild('cuda', 'linux', 'x64')).toBe("no cuda build of node-llama-cpp is installed: npm install @node-llama-cpp/linux-x64-cuda at node-llama-cpp's version (docs/builtin-engine.md, GPUs)");
+    expect(missingBuild(false, 'linux', 'x64')).toMatch(/^no CPU build .* @node-llama-cpp\/linux-x64 /);
+    expect(missingBuild('metal', 'darwin', 'arm64')).toMatch(/@node-llama-cpp\/mac-arm64-metal/);
   });
 
   it("-ngl: llama-server's 999 and 'all' are every layer", () => {

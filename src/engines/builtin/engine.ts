@@ -4,7 +4,7 @@
 // used when installed (gpu: 'auto'); `--device none` (a cpu slot) keeps to the CPU build.
 import { readFileSync } from 'node:fs';
 import {
-  getLlama, LlamaLogLevel, resolveChatWrapper,
+  getLlama, LlamaLogLevel, NoBinaryFoundError, resolveChatWrapper,
   type ChatWrapper, type Llama, type LlamaContextSequence, type LlamaEmbeddingContext, type LlamaModel, type LlamaRankingContext,
 } from 'node-llama-cpp';
 import { readGgufHeader } from '../gguf/reader.js';
@@ -52,6 +52,13 @@ export function gpuChoice(device: string): false | 'auto' | 'cuda' | 'vulkan' | 
   throw new Error(`--device "${device}" is not a device the built-in engine knows: use none, auto, or a backend device like CUDA0, Vulkan0, Metal`);
 }
 
+/** What to install when the asked-for build of node-llama-cpp is not there (it never downloads or compiles one here). */
+export function missingBuild(gpu: ReturnType<typeof gpuChoice>, platform = process.platform, arch = process.arch): string {
+  const os = platform === 'darwin' ? 'mac' : platform === 'win32' ? 'win' : platform;
+  const name = gpu === false || gpu === 'auto' || gpu === 'metal' ? `@node-llama-cpp/${os}-${arch}${gpu === 'metal' ? '-metal' : ''}` : `@node-llama-cpp/${os}-${arch}-${gpu}`;
+  return `no ${gpu === false || gpu === 'auto' ? 'CPU' : gpu} build of node-llama-cpp is installed: npm install ${name} at node-llama-cpp's version (docs/builtin-engine.md, GPUs)`;
+}
+
 /** `-ngl` for node-llama-cpp: llama-server's 999 ("all", as the argv builder writes it) is 'max'. */
 export function gpuLayersOption(value: BuiltinFlags['gpuLayers']): number | 'auto' | 'max' {
   if (value === 'all' || (typeof value === 'number' && value >= 999)) return 'max';
@@ -74,9 +81,12 @@ const logLine = (level: LlamaLogLevel, message: string) => {
 export async function loadEngine(flags: BuiltinFlags): Promise<LoadedEngine> {
   const mode = engineMode(flags);
   const t0 = performance.now();
+  const gpu = gpuChoice(flags.device);
   const llama = await getLlama({
-    gpu: gpuChoice(flags.device), build: 'never', usePrebuiltBinaries: true, skipDownload: true, progressLogs: false,
+    gpu, build: 'never', usePrebuiltBinaries: true, skipDownload: true, progressLogs: false,
     logLevel: LlamaLogLevel.warn, logger: logLine, maxThreads: flags.threads,
+  }).catch((error: Error) => {
+    throw new Error(error instanceof NoBinaryFoundError ? missingBuild(gpu) : error.message || error.name);
   });
   const t1 = performance.now();
   try {
