@@ -20,6 +20,11 @@ describe('answer bodies', () => {
     });
   });
 
+  it("a thinking model's thoughts go in reasoning_content, only when there were some", () => {
+    const answer = chatCompletion(meta, [{ index: 0, text: 'yes', reasoning: 'hmm', finishReason: 'stop' }, { index: 1, text: 'no', reasoning: '', finishReason: 'stop' }], usage(1, 2));
+    expect(answer.choices.map((c) => c.message)).toEqual([{ role: 'assistant', content: 'yes', reasoning_content: 'hmm' }, { role: 'assistant', content: 'no' }]);
+  });
+
   it('chat chunks: role delta, content delta, empty final delta with finish_reason, usage chunk without choices', () => {
     expect(chatChunk(meta, 0, { role: 'assistant', content: null }).choices).toEqual([{ index: 0, delta: { role: 'assistant', content: null }, finish_reason: null }]);
     expect(chatChunk(meta, 1, { content: 'x' })).toMatchObject({ object: 'chat.completion.chunk', choices: [{ index: 1, delta: { content: 'x' }, finish_reason: null }] });

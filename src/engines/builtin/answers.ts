@@ -23,6 +23,8 @@ export interface Usage {
 export interface ChoiceResult {
   index: number;
   text: string;
+  /** Thought segments of a thinking model, when there were any. */
+  reasoning?: string;
   finishReason: FinishReason;
 }
 
@@ -39,7 +41,11 @@ const head = (meta: AnswerMeta, object: string) => ({ id: meta.id, object, creat
 export function chatCompletion(meta: AnswerMeta, choices: readonly ChoiceResult[], used: Usage) {
   return {
     ...head(meta, 'chat.completion'),
-    choices: choices.map((c) => ({ index: c.index, message: { role: 'assistant', content: c.text }, finish_reason: c.finishReason })),
+    choices: choices.map((c) => ({
+      index: c.index,
+      message: { role: 'assistant', content: c.text, ...(c.reasoning && { reasoning_content: c.reasoning }) },
+      finish_reason: c.finishReason,
+    })),
     usage: used,
   };
 }

@@ -14,6 +14,8 @@ export type FinishReason = 'stop' | 'length';
 
 export interface Generated {
   text: string;
+  /** A thinking model's thought segments (llama-server's reasoning_content); '' for others. */
+  reasoning: string;
   finishReason: FinishReason;
   promptTokens: number;
   completionTokens: number;
@@ -97,23 +99,27 @@ export async function generateChat(target: GenerationTarget, wrapper: ChatWrappe
   const history = toHistory(messages);
   const promptTokens = chatPromptTokens(target.model, wrapper, history);
   const budget = tokenBudget(s.maxTokens, promptTokens, target.contextSize);
-  if (budget === 0) return { text: '', finishReason: 'length', promptTokens, completionTokens: 0, aborted: false };
+  if (budget === 0) return { text: '', reasoning: '', finishReason: 'length', promptTokens, completionTokens: 0, aborted: false };
   const chat = new LlamaChat({ contextSequence: target.sequence, chatWrapper: wrapper });
   let completionTokens = 0;
   let text = '';
+  let reasoning = '';
   try {
     const result = await chat.generateResponse(history, {
       ...samplerOptions(target.model, s, seed), maxTokens: budget, signal, stopOnAbortSignal: true,
       onToken: (tokens) => (completionTokens += tokens.length),
       onResponseChunk: (chunk: LlamaChatResponseChunk) => {
         if (chunk.text === '') return;
-        if (chunk.type === 'segment' && chunk.segmentType === 'thought') return onDelta({ reasoning: chunk.text });
+        if (chunk.type === 'segment' && chunk.segmentType === 'thought') {
+          reasoning += chunk.text;
+          return onDelta({ reasoning: chunk.text });
+        }
         text += chunk.text;
         onDelta({ content: chunk.text });
       },
     });
     const reason = result.metadata.stopReason;
-    return { text, finishReason: reason === 'maxTokens' ? 'length' : 'stop', promptTokens, completionTokens, aborted: reason === 'abort' || signal.aborted };
+    return { text, reasoning, finishReason: reason === 'maxTokens' ? 'length' : 'stop', promptTokens, completionTokens, aborted: reason === 'abort' || signal.aborted };
   } finally {
     chat.dispose({ disposeSequence: false });
   }
@@ -126,7 +132,7 @@ export async function generateCompletion(target: GenerationTarget, prompt: strin
   const tokens = model.tokenize(prompt, false, withBos ? 'trimLeadingSpace' : undefined);
   const promptTokens = tokens.length + (withBos ? 1 : 0);
   const budget = tokenBudget(s.maxTokens, promptTokens, target.contextSize);
-  if (budget === 0) return { text: '', finishReason: 'length', promptTokens, completionTokens: 0, aborted: false };
+  if (budget === 0) return { text: '', reasoning: '', finishReason: 'length', promptTokens, completionTokens: 0, aborted: false };
   const completion = new LlamaCompletion({ contextSequence: target.sequence });
   let completionTokens = 0;
   let text = '';
@@ -147,7 +153,7 @@ export async function generateCompletion(target: GenerationTarget, prompt: strin
       },
     });
     const reason = result.metadata.stopReason;
-    return { text, finishReason: reason === 'maxTokens' ? 'length' : 'stop', promptTokens, completionTokens, aborted: reason === 'abort' || signal.aborted };
+    return { text, reasoning: '', finishReason: reason === 'maxTokens' ? 'length' : 'stop', promptTokens, completionTokens, aborted: reason === 'abort' || signal.aborted };
   } finally {
     completion.dispose({ disposeSequence: false });
   }

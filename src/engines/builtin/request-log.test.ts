@@ -32,7 +32,7 @@ describe('RequestLog', () => {
     now = 40;
     run.token();
     now = 50;
-    run.end([{ text: 'x', promptTokens: 5, completionTokens: 10, finishReason: 'length', aborted: false }], false);
+    run.end([{ text: 'x', reasoning: '', promptTokens: 5, completionTokens: 10, finishReason: 'length', aborted: false }], false);
     expect(lines).toEqual(['chat: 5 prompt tokens, 10 generated in 20.0 ms (500.0 tokens/s), first token after 2.0 ms, after waiting 30.0 ms for a free sequence, finish length']);
   });
 });

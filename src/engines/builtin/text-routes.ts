@@ -31,7 +31,7 @@ function chatEngine(engine: LoadedEngine) {
 }
 
 const choices = (results: readonly Generated[]): ChoiceResult[] =>
-  results.map((r, i) => ({ index: i, text: r.text, finishReason: r.finishReason }));
+  results.map((r, i) => ({ index: i, text: r.text, reasoning: r.reasoning, finishReason: r.finishReason }));
 
 /** Usage: each prompt counted once (n choices share it), every choice's tokens counted. */
 function usageOf(results: readonly Generated[], n: number) {
