@@ -1,6 +1,7 @@
-// The engine adapters by provider label ([slot].provider): llama-server, and the engines
-// svc starts from a command line or a container image (flm, moonshine, kokoro, qwen3tts,
-// comfyui); the built-in engine joins here when it arrives.
+// The engine adapters by provider label ([slot].provider): llama-server, the built-in engine
+// (node-llama-cpp, same dialect), and the engines svc starts from a command line or a
+// container image (flm, moonshine, kokoro, qwen3tts, comfyui).
+import { builtinAdapter } from './builtin/adapter.js';
 import { comfyUiAdapter } from './comfyui/adapter.js';
 import { flmAdapter } from './flm/adapter.js';
 import { kokoroAdapter } from './kokoro/adapter.js';
@@ -10,7 +11,7 @@ import { qwen3TtsAdapter } from './qwen3tts/adapter.js';
 import type { EngineAdapter } from './types.js';
 
 const ADAPTERS: ReadonlyMap<string, EngineAdapter> = new Map(
-  [llamaServerAdapter, flmAdapter, moonshineAdapter, kokoroAdapter, qwen3TtsAdapter, comfyUiAdapter].map((a) => [a.provider, a]),
+  [llamaServerAdapter, builtinAdapter, flmAdapter, moonshineAdapter, kokoroAdapter, qwen3TtsAdapter, comfyUiAdapter].map((a) => [a.provider, a]),
 );
 
 /** The adapter for a provider, or undefined when no engine of that name exists. */

@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeTinyModel } from '../../src/engines/gguf/tiny-model.js';
+import { writeTinyModel, type TinyModelVariant } from '../../src/engines/gguf/tiny-model.js';
 import { REPO_ROOT, tempHome, type TempHome } from './gateway.js';
 import { freeSlotPort } from './ports.js';
 
@@ -49,10 +49,10 @@ export function llamaServerSkipReason(): string {
 }
 
 /** Write the tiny llama-architecture GGUF (DESIGN.md) into `dir`; returns its path. */
-export async function tinyModel(dir: string, file = 'tiny.gguf', seed?: number): Promise<string> {
+export async function tinyModel(dir: string, file = 'tiny.gguf', seed?: number, variant?: TinyModelVariant): Promise<string> {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, file);
-  await writeTinyModel(path, seed === undefined ? {} : { seed });
+  await writeTinyModel(path, { ...(seed !== undefined && { seed }), ...(variant && { variant }) });
   return path;
 }
 
@@ -66,20 +66,26 @@ export interface TinySlot {
   /** Extra [slot] lines, e.g. "idle_timeout_s = 1". */
   extra?: string;
   contextSize?: number;
+  /** Engine (default llama-server). */
+  provider?: 'llama-server' | 'builtin';
+  /** Registry model (default "tiny"); "tiny-rerank" is the tiny model's reranking variant. */
+  model?: 'tiny' | 'tiny-rerank';
 }
 
 /**
- * A temp home with the tiny model registered as "tiny" and one cpu llama-server slot per
- * entry serving it, each on a free slot port.
+ * A temp home with the tiny model registered as "tiny" (and its reranking variant as
+ * "tiny-rerank" when a slot uses it) and one cpu slot per entry, each on a free slot port.
  */
 export async function homeWithTinySlots(slots: readonly TinySlot[]): Promise<TempHome> {
   const home = tempHome();
-  const model = await tinyModel(join(home.home, 'models'));
+  const models: Record<string, string> = { tiny: await tinyModel(join(home.home, 'models')) };
+  if (slots.some((s) => s.model === 'tiny-rerank')) models['tiny-rerank'] = await tinyModel(join(home.home, 'models'), 'tiny-rerank.gguf', undefined, 'reranker');
   for (const slot of slots) {
     const type = slot.type ? `type = "${slot.type}"\n` : '';
-    home.write(`slots/${slot.name}.toml`, `[slot]\nname = "${slot.name}"\n${type}port = ${await freeSlotPort()}\ndevice = "cpu"\n${slot.extra ?? ''}\n[model]\ndefault = "tiny"\ncontext_size = ${slot.contextSize ?? 512}\n`);
+    const provider = slot.provider ? `provider = "${slot.provider}"\n` : '';
+    home.write(`slots/${slot.name}.toml`, `[slot]\nname = "${slot.name}"\n${type}${provider}port = ${await freeSlotPort()}\ndevice = "cpu"\n${slot.extra ?? ''}\n[model]\ndefault = "${slot.model ?? 'tiny'}"\ncontext_size = ${slot.contextSize ?? 512}\n`);
   }
   mkdirSync(join(home.stateRoot, 'registry'), { recursive: true });
-  writeFileSync(join(home.stateRoot, 'registry/registry.toml'), `[models.tiny]\npath = ${JSON.stringify(model)}\n`);
+  writeFileSync(join(home.stateRoot, 'registry/registry.toml'), Object.entries(models).map(([id, path]) => `[models.${id}]\npath = ${JSON.stringify(path)}\n`).join('\n'));
   return home;
 }

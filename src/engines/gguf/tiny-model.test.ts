@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ggufModelFacts, readGgufHeader, type GgufHeader } from './reader.js';
-import { TINY_MODEL_ID, TINY_MODEL_SHAPE, buildTinyModel, writeTinyModel } from './tiny-model.js';
+import { TINY_MODEL_ID, TINY_MODEL_SHAPE, TINY_RERANKER_ID, buildTinyModel, writeTinyModel } from './tiny-model.js';
 import { TOKEN_TYPE } from './tiny-vocab.js';
 
 let dir: string;
@@ -76,5 +76,23 @@ describe('the tiny model', () => {
     expect(tokens).toContain('▁the');
     expect(tokens.filter((t, i) => types[i] === TOKEN_TYPE.normal).length).toBeGreaterThan(300);
     expect(new Set(tokens).size).toBe(tokens.length);
+  });
+});
+
+describe('the tiny reranker', () => {
+  it('is a qwen3 model with a yes/no classifier head and rank pooling', async () => {
+    const rerankPath = join(dir, 'rerank.gguf');
+    await writeTinyModel(rerankPath, { variant: 'reranker' });
+    const h = await readGgufHeader(rerankPath);
+    expect(ggufModelFacts(h)).toMatchObject({ architecture: 'qwen3', name: TINY_RERANKER_ID, contextLength: TINY_MODEL_SHAPE.contextLength, poolingType: 4 });
+    expect(h.metadata['qwen3.classifier.output_labels']).toEqual(['yes', 'no']);
+    // The chat model's tensors, plus q/k norms per layer and cls.output.weight.
+    expect(h.tensorCount).toBe(3 + 11 * TINY_MODEL_SHAPE.layers + 1);
+    expect(buildTinyModel({ variant: 'reranker' }).equals(readFileSync(rerankPath))).toBe(true);
+    expect(buildTinyModel({ variant: 'reranker', seed: 7 }).equals(readFileSync(rerankPath))).toBe(false);
+  });
+
+  it('leaves the chat model as it was (the variant is opt-in)', () => {
+    expect(buildTinyModel({ variant: 'chat' }).equals(buildTinyModel())).toBe(true);
   });
 });

@@ -57,8 +57,16 @@ const EMBED_STD = 0.1;
 const LAYER_STD = 0.03;
 const OUTPUT_STD = 0.2;
 
-export function tinyTensors(rng: Prng, vocab: TinyVocab): GgufTensor[] {
+/** A classifier head (the reranker variant): `labels` outputs read from the last token. */
+export interface TinyClassifier {
+  readonly labels: number;
+}
+
+const CLASSIFIER_STD = 0.2;
+
+export function tinyTensors(rng: Prng, vocab: TinyVocab, classifier?: TinyClassifier): GgufTensor[] {
   const s = TINY_MODEL_SHAPE;
+  const headDim = s.embedding / s.heads;
   const n = vocab.tokens.length;
   const kvDim = (s.embedding / s.heads) * s.headsKv;
   const embd = tensor('token_embd.weight', [s.embedding, n], (row, col) => embedding(rng, vocab.kinds[row], col));
@@ -79,6 +87,8 @@ export function tinyTensors(rng: Prng, vocab: TinyVocab): GgufTensor[] {
       tensor(blk('ffn_up'), [s.embedding, s.feedForward], random),
       tensor(blk('ffn_down'), [s.feedForward, s.embedding], intoResidual),
     );
+    // qwen3's per-head q/k RMS norms; as ones they leave the llama network's shape alone.
+    if (classifier) tensors.push(tensor(blk('attn_q_norm'), [headDim], () => 1), tensor(blk('attn_k_norm'), [headDim], () => 1));
   }
   const previous = wordCycle(rng, vocab.kinds);
   tensors.push(
@@ -90,6 +100,8 @@ export function tinyTensors(rng: Prng, vocab: TinyVocab): GgufTensor[] {
       return (CHAIN * (embd.data[from * s.embedding + col] ?? 0)) / EMBED_STD + rng.normal(CHAIN_NOISE_STD);
     }),
   );
+  // Drawn last, so the variant's shared tensors are the chat model's, value for value.
+  if (classifier) tensors.push(tensor('cls.output.weight', [s.embedding, classifier.labels], () => rng.normal(CLASSIFIER_STD)));
   return tensors;
 }
 

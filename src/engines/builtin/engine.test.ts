@@ -1,0 +1,56 @@
+// The pure parts of loading; loading itself runs in the integration tests (test/builtin*.test.ts).
+import { describe, expect, it } from 'vitest';
+import { engineMode, gpuChoice, gpuLayersOption, missingBuild } from './engine.js';
+import { choiceSeed, tokenBudget } from './generate.js';
+
+describe('engine options', () => {
+  it('--device: none keeps to the CPU, a backend device picks that backend, else auto', () => {
+    expect(gpuChoice('none')).toBe(false);
+    expect(gpuChoice('auto')).toBe('auto');
+    expect(gpuChoice('CUDA0')).toBe('cuda');
+    expect(gpuChoice('Vulkan1')).toBe('vulkan');
+    expect(() => gpuChoice('ROCm0')).toThrow(/--device "ROCm0" is not a device the built-in engine knows/);
+  });
+
+  it('says which package to install when a build is missing', () => {
+    expect(missingBuild('cuda', 'linux', 'x64')).toBe("no cuda build of node-llama-cpp is installed: npm install @node-llama-cpp/linux-x64-cuda at node-llama-cpp's version (docs/builtin-engine.md, GPUs)");
+    expect(missingBuild(false, 'linux', 'x64')).toMatch(/^no CPU build .* @node-llama-cpp\/linux-x64 /);
+    expect(missingBuild('metal', 'darwin', 'arm64')).toMatch(/@node-llama-cpp\/mac-arm64-metal/);
+  });
+
+  it("-ngl: llama-server's 999 and 'all' are every layer", () => {
+    expect(gpuLayersOption(999)).toBe('max');
+    expect(gpuLayersOption('all')).toBe('max');
+    expect(gpuLayersOption(12)).toBe(12);
+    expect(gpuLayersOption('auto')).toBe('auto');
+  });
+
+  it('--reranking wins over --embedding; neither is chat', () => {
+    expect(engineMode({ embedding: true, reranking: true })).toBe('reranking');
+    expect(engineMode({ embedding: true, reranking: false })).toBe('embedding');
+    expect(engineMode({ embedding: false, reranking: false })).toBe('chat');
+  });
+});
+
+describe('generation limits', () => {
+  it('a reply gets what was asked, at most the rest of the context; a prompt that does not fit is a 400', () => {
+    expect(tokenBudget(null, 20, 512)).toBe(492);
+    expect(tokenBudget(16, 20, 512)).toBe(16);
+    expect(() => tokenBudget(16, 512, 512)).toThrow(/exceeds the available context size \(512 prompt tokens, 512 in the context\)/);
+    const error = (() => {
+      try {
+        return tokenBudget(1, 600, 512);
+      } catch (thrown) {
+        return thrown;
+      }
+    })();
+    expect(error).toMatchObject({ status: 400, type: 'exceed_context_size_error', extra: { n_prompt_tokens: 600, n_ctx: 512 } });
+  });
+
+  it('choice seeds: the seed plus the choice index, or random', () => {
+    expect([choiceSeed(7, 0), choiceSeed(7, 2)]).toEqual([7, 9]);
+    expect(choiceSeed(2 ** 32 - 1, 1)).toBe(0);
+    const random = new Set(Array.from({ length: 8 }, () => choiceSeed(null, 0)));
+    expect(random.size).toBeGreaterThan(1);
+  });
+});
