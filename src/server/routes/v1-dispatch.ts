@@ -37,7 +37,7 @@ export function sharedPools(app: FastifyInstance): UpstreamPools {
 
 export async function resolve(ctx: ServerContext, model: string, route: V1Route): Promise<DispatchTarget> {
   const slots = slotCandidates(ctx.config, ctx.supervisor.list({ memory: false }));
-  let result = resolveTarget(model, route, slots, []);
+  let result = resolveTarget(model, route, slots, [], { suggest: false });
   // Remote model lists are only consulted (and fetched when cold) for ids no slot serves.
   if (result.kind === 'not_found') result = resolveTarget(model, route, slots, await ctx.upstreams.catalogs());
   if (result.kind === 'not_found') {
