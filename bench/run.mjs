@@ -71,7 +71,7 @@ try {
     slot: { model: MODELS.slot, direct: `${home.slotUrl(MODELS.slot)}/v1/chat/completions`, gateway: `${gateway.url}/v1/chat/completions`, enginePid: await slotPid(gateway.url, MODELS.slot) },
   };
   log('warm-up');
-  for (const t of Object.values(targets)) await warmUp([t.direct, t.gateway], chatBody(t.model));
+  for (const t of Object.values(targets)) await warmUp([t.direct, t.gateway, ...(t.floor ? [t.floor] : [])], chatBody(t.model));
 
   // Runs of one repetition are interleaved (direct, gateway, direct, ...) so that a noisy
   // neighbour on this machine hits both sides alike; medians over the repetitions.
