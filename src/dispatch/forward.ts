@@ -87,7 +87,10 @@ export function relayHead(res: ServerResponse, upstream: Pick<Dispatcher.Respons
   if (upstream.headers['content-length'] === undefined) res.flushHeaders();
 }
 
-/** Sees each relayed chunk (metrics counting on the side); it never changes a byte. */
+/**
+ * Sees each relayed chunk (metrics counting on the side), after the chunk was handed to the
+ * client's socket, so counting never delays a token; it never changes a byte.
+ */
 export interface ChunkTap {
   chunk(chunk: Buffer | Uint8Array): void;
 }
@@ -102,8 +105,9 @@ export async function relayBody(res: ServerResponse, body: AsyncIterable<Buffer 
   if (body instanceof Readable) return relayReadable(res, body, tap);
   for await (const chunk of body) {
     if (res.destroyed) return;
+    const flowing = res.write(chunk);
     tap?.chunk(chunk);
-    if (!res.write(chunk)) await new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));
+    if (!flowing) await new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));
   }
 }
 
@@ -117,8 +121,9 @@ const ignore = () => undefined;
 function relayReadable(res: ServerResponse, body: Readable, tap?: ChunkTap): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
+      const flowing = res.write(chunk);
       tap?.chunk(chunk);
-      if (!res.write(chunk)) body.pause();
+      if (!flowing) body.pause();
     };
     const onDrain = () => body.resume();
     const finish = (error?: unknown) => {
