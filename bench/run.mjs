@@ -59,7 +59,9 @@ await new Promise((r) => setTimeout(r, 1000));
 rss.idle_start_mb = rssMb(gateway.pid);
 rss.idle_start_anon_mb = anonMb(gateway.pid);
 rss.floor_idle_start_mb = rssMb(floor.pid);
-rss.bare_node_mb = Number(execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.memoryUsage().rss))'], { encoding: 'utf8' })) / 1048576;
+rss.bare_node_mb = moduleRssMb(null);
+// What each runtime dependency adds to a bare node's RSS when imported alone (for scale).
+rss.dependency_mb = Object.fromEntries(['fastify', 'undici', 'zod', 'prom-client', 'better-sqlite3', 'smol-toml', 'commander'].map((m) => [m, moduleRssMb(m) - rss.bare_node_mb]));
 const sampler = setInterval(() => (rss.peak_mb = Math.max(rss.peak_mb, rssMb(gateway.pid))), 100);
 
 try {
@@ -163,6 +165,13 @@ try {
   await floor.stop();
   await upstream.stop();
   home.remove();
+}
+
+/** RSS (MB) of a fresh node that imported `specifier` (null: nothing), median of 3. */
+function moduleRssMb(specifier) {
+  const code = `${specifier ? `await import(${JSON.stringify(specifier)});` : ''}process.stdout.write(String(process.memoryUsage().rss))`;
+  const runs = [0, 1, 2].map(() => Number(execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: REPO_ROOT, encoding: 'utf8' })) / 1048576);
+  return median(runs);
 }
 
 /** The pid of a slot's engine, from GET /api/slots/<name>. */
