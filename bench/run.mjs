@@ -114,7 +114,7 @@ try {
   for (let rep = 0; rep < options.reps; rep++) {
     for (const route of Object.keys(targets)) {
       for (const c of [1, 16]) {
-        for (const side of ['direct', 'gateway']) {
+        for (const side of targets[route].floor ? ['direct', 'floor', 'gateway'] : ['direct', 'gateway']) {
           const result = await streamRun({ url: targets[route][side], model: targets[route].model, chunks: options.streamChunks, intervalMs: options.streamIntervalMs, count: c === 1 ? 40 : 64, concurrency: c });
           const key = `${route}/c${c}/${side}`;
           streamRaw.set(key, [...(streamRaw.get(key) ?? []), result]);
