@@ -98,11 +98,15 @@ try {
   const idleFdsAfter = openFds(gateway.pid);
 
   const steady = samples.filter((s) => s.t_s >= WARM_UP_S);
-  const perMinute = (key) => slope(steady.map((s) => [s.t_s / 60, s[key]]));
+  // The second half too: V8 may give memory back once early on (a step, not a trend), which
+  // tilts a fit over the whole run; a leak shows in both.
+  const lastHalf = samples.filter((s) => s.t_s >= (minutes * 60) / 2);
+  const perMinute = (key, points = steady) => slope(points.map((s) => [s.t_s / 60, s[key]]));
   const result = {
     meta: { date: new Date().toISOString(), node: process.version, minutes, workers, load_before: loadBefore, load_after: loadavg().map((l) => Math.round(l * 100) / 100) },
     counts, unexpected,
     slope_after_warm_up: { rss_mb_per_min: perMinute('rss_mb'), anon_mb_per_min: perMinute('anon_mb'), fds_per_min: perMinute('fds') },
+    slope_second_half: { rss_mb_per_min: perMinute('rss_mb', lastHalf), anon_mb_per_min: perMinute('anon_mb', lastHalf), fds_per_min: perMinute('fds', lastHalf) },
     rss_mb: { first: samples[0].rss_mb, at_warm_up: steady[0]?.rss_mb, max: Math.max(...samples.map((s) => s.rss_mb)), last: samples.at(-1).rss_mb },
     fds: { idle_before: idleFdsBefore, max: Math.max(...samples.map((s) => s.fds)), idle_after: idleFdsAfter },
     samples,
@@ -114,7 +118,9 @@ try {
   const total = Object.entries(counts).filter(([k]) => k !== 'unexpected').reduce((n, [, v]) => n + v, 0);
   console.log(`soak: ${minutes} min, ${workers} clients, ${total} requests ${JSON.stringify(counts)}; ${counts.unexpected ?? 0} unexpected answers`);
   console.log(`RSS ${result.rss_mb.first.toFixed(1)} MB at start, ${result.rss_mb.at_warm_up?.toFixed(1)} MB after ${WARM_UP_S} s, max ${result.rss_mb.max.toFixed(1)} MB, ${result.rss_mb.last.toFixed(1)} MB at the end`);
+  const h = result.slope_second_half;
   console.log(`slope after the first ${WARM_UP_S} s: RSS ${s.rss_mb_per_min.toFixed(3)} MB/min (anonymous ${s.anon_mb_per_min.toFixed(3)} MB/min), open fds ${s.fds_per_min.toFixed(3)}/min`);
+  console.log(`slope over the second half: RSS ${h.rss_mb_per_min.toFixed(3)} MB/min (anonymous ${h.anon_mb_per_min.toFixed(3)} MB/min), open fds ${h.fds_per_min.toFixed(3)}/min`);
   console.log(`open fds: ${result.fds.idle_before} idle before, max ${result.fds.max} under load, ${result.fds.idle_after} idle after`);
   console.log(`results: ${relative(process.cwd(), file)}`);
 } finally {
