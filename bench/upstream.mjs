@@ -9,11 +9,13 @@
 //   --load-ms N              answer /health 503 for N ms after start (a model load; default 0)
 //   --chunks N               content chunks per stream when the request has no max_tokens (default 16)
 //   --interval-ms N          pause between stream chunks (default 5); a request's bench_interval_ms wins
-// Streams write each SSE event with its own write() after the interval: one token per event,
-// as llama-server does, each stamped with when it was written (sent_at, epoch ms). Answers carry x-engine-started-at / x-engine-ready-at (epoch ms) so
+// Streams write each SSE event with its own write(): the role event at once, then one token
+// per event `interval` ms apart (the first one precisely), as llama-server does, each stamped
+// with when it was written (sent_at, epoch ms). Answers carry x-engine-started-at / x-engine-ready-at (epoch ms) so
 // the bench can take the engine's own start-up time out of a cold slot load.
 import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { setImmediate } from 'node:timers';
 
 const args = process.argv.slice(2);
 const flag = (names, fallback) => {
@@ -80,7 +82,13 @@ function stream(res, model, chunks, interval, chat) {
     res.write(event({}, 'stop'));
     res.end('data: [DONE]\n\n');
   };
-  setTimeout(next, interval);
+  // The first token comes `interval` ms after the request, to the tenth of a ms: a timer to
+  // just short of it, then turns of the event loop (timers alone are ~1 ms coarse, which
+  // would blur a difference of tenths). Meanwhile the head and the role event are relayed,
+  // as with a real engine working on the prompt. Each later token waits `interval` ms.
+  const firstAt = performance.now() + interval;
+  const untilFirst = () => (performance.now() >= firstAt ? next() : setImmediate(untilFirst));
+  setTimeout(untilFirst, Math.max(0, interval - 1.5));
 }
 
 function answer(req, res, body) {
