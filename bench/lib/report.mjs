@@ -40,6 +40,7 @@ function streamBlock(byRoute, lines) {
 /** The issue's targets against this run's figures. */
 export function checkTargets(r) {
   const closed = r.latency.remote;
+  const held = r.streams_held.streams;
   const stream = r.streaming.remote.c1;
   const s = r.streaming;
   const sameCounts = Object.values(s).every((byC) => Object.values(byC).every(({ direct, gateway }) => direct.tokens === gateway.tokens && gateway.max_tokens_per_read <= direct.max_tokens_per_read));
@@ -56,9 +57,9 @@ export function checkTargets(r) {
     ['throughput through the gateway (slot)', '>= 60% of direct', r.throughput.slot.ratio, (v) => v >= 0.6, '%'],
     ['  for scale: throughput through the floor proxy (remote)', '>= 60% of direct', r.throughput.remote.floor_ratio, (v) => v >= 0.6, '%'],
     ['gateway RSS idle (after start)', '<= 80 MB', r.rss.idle_start_mb, (v) => v <= 80, 'MB'],
-    ['gateway RSS idle (after the load, 1,000 streams included)', '<= 80 MB', r.rss.idle_after_load_mb, (v) => v <= 80, 'MB'],
+    [`gateway RSS idle (after the load, ${held} streams included)`, '<= 80 MB', r.rss.idle_after_load_mb, (v) => v <= 80, 'MB'],
     ['gateway RSS under load (peak)', '<= 150 MB', r.rss.peak_mb, (v) => v <= 150, 'MB'],
-    ['1,000 concurrent streams held', '0 errors', r.streams_held.failed, (v) => v === 0, 'failed'],
+    [`${held} concurrent streams held`, `1000 held, 0 errors`, held >= 1000 ? r.streams_held.failed : NaN, (v) => v === 0, 'failed'],
   ];
   return rows.map(([measure, target, value, ok, unit]) => ({
     measure, target, value: unit === '%' ? Math.round(value * 1000) / 10 : Math.round(value * 1000) / 1000, unit: unit === '%' ? '% of direct' : unit, met: ok(value),
@@ -81,7 +82,7 @@ export function render(r) {
   const c = r.cold_slot;
   lines.push(`cold slot: ${f(c.total_ms, 0)} ms to answer, of which the engine's own start ${f(c.engine_ms, 0)} ms; the gateway adds ${f(c.overhead_ms, 0)} ms (${f(c.spawn_ms, 0)} ms before the engine process starts, ${f(c.notice_ms, 0)} ms to notice it is ready)`);
   lines.push('', 'targets (issue 6; shown, not asserted)');
-  for (const t of r.targets) lines.push(`  ${t.met ? 'met   ' : 'MISSED'}  ${t.measure.padEnd(62)} ${String(t.value).padStart(8)} ${t.unit.padEnd(12)} target ${t.target}`);
+  for (const t of r.targets) lines.push(`  ${t.met ? 'met   ' : 'MISSED'}  ${t.measure.padEnd(62)} ${(Number.isFinite(t.value) ? String(t.value) : '-').padStart(8)} ${t.unit.padEnd(12)} target ${t.target}`);
   return lines.join('\n');
 }
 
