@@ -1,7 +1,9 @@
 // Forwarding to an engine or a remote upstream: one keep-alive undici Pool per origin, the
 // response body relayed as it arrives, byte for byte, and the upstream request aborted when
 // the client goes away (DESIGN.md, "Request hot path").
+import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
 import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
 import { DispatchError, type ErrorEnvelope, SvcError } from '../protocol/errors.js';
 
@@ -14,8 +16,10 @@ export class UpstreamPools {
   pool(origin: string): Pool {
     let pool = this.pools.get(origin);
     if (!pool) {
-      // Generation can pause for long between tokens; time limits come per request.
-      pool = new Pool(origin, { connections: 64, keepAliveTimeout: 30_000, pipelining: 1 });
+      // Generation can pause for long between tokens; time limits come per request. No cap on
+      // connections: one per request in flight, as a client calling the engine directly would
+      // open, so long streams never queue behind each other here (docs/performance.md).
+      pool = new Pool(origin, { connections: null, keepAliveTimeout: 30_000, pipelining: 1 });
       this.pools.set(origin, pool);
     }
     return pool;
@@ -27,6 +31,33 @@ export class UpstreamPools {
   }
 }
 
+/**
+ * Says that the client went away, to undici (which takes an EventEmitter as its signal)
+ * and, only when asked, as an AbortSignal. An AbortController with an abort listener
+ * added and removed costs about 8 µs per request, about 3% of the gateway's time per
+ * request in the bench's profile (docs/performance.md); most requests never need one.
+ */
+export class ClientGone extends EventEmitter {
+  aborted = false;
+  private controller: AbortController | undefined;
+
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.controller?.abort();
+    this.emit('abort');
+  }
+
+  /** An AbortSignal that follows this one (made on first use). */
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.aborted) this.controller.abort();
+    }
+    return this.controller.signal;
+  }
+}
+
 export interface UpstreamCall {
   /** e.g. http://127.0.0.1:8081 */
   origin: string;
@@ -34,7 +65,7 @@ export interface UpstreamCall {
   path: string;
   headers: Record<string, string>;
   body: string | Buffer;
-  signal: AbortSignal;
+  signal: AbortSignal | ClientGone;
   /** Longest wait for the response headers (prompt processing), and between body chunks. */
   headersTimeoutMs: number;
   bodyTimeoutMs: number;
@@ -100,24 +131,66 @@ export function relayHead(res: ServerResponse, upstream: Pick<Dispatcher.Respons
   }
   headers['x-accel-buffering'] = 'no';
   res.writeHead(upstream.statusCode, headers);
-  res.flushHeaders();
+  // A body of unknown length (an SSE stream) may be slow to start: the head goes now. A body
+  // of known length follows at once, and the head leaves with its first bytes in one write
+  // instead of a write of its own (one syscall less per request; docs/performance.md).
+  if (upstream.headers['content-length'] === undefined) res.flushHeaders();
 }
 
-/** Sees each relayed chunk (metrics counting on the side); it never changes a byte. */
+/**
+ * Sees each relayed chunk (metrics counting on the side), after the chunk was handed to the
+ * client's socket, so counting never delays a token; it never changes a byte.
+ */
 export interface ChunkTap {
   chunk(chunk: Buffer | Uint8Array): void;
 }
 
 /**
- * Relay the body chunk by chunk, respecting back-pressure. Resolves when the body ended;
- * rejects (with the transport error) when the upstream broke off.
+ * Relay the body chunk by chunk, respecting back-pressure: each chunk is written as it is
+ * read, never merged with the next. Resolves when the body ended or the client left (the
+ * caller's abort stops the upstream); rejects (with the transport error) when the upstream
+ * broke off.
  */
 export async function relayBody(res: ServerResponse, body: AsyncIterable<Buffer | Uint8Array>, tap?: ChunkTap): Promise<void> {
+  if (body instanceof Readable) return relayReadable(res, body, tap);
   for await (const chunk of body) {
     if (res.destroyed) return;
+    const flowing = res.write(chunk);
     tap?.chunk(chunk);
-    if (!res.write(chunk)) await new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));
+    if (!flowing) await new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));
   }
+}
+
+const ignore = () => undefined;
+
+/**
+ * The same for a stream (an undici body), with 'data' events and pause/resume: no promise
+ * and no iterator step per chunk, which the profile showed on every relayed chunk
+ * (docs/performance.md).
+ */
+function relayReadable(res: ServerResponse, body: Readable, tap?: ChunkTap): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      const flowing = res.write(chunk);
+      tap?.chunk(chunk);
+      if (!flowing) body.pause();
+    };
+    const onDrain = () => body.resume();
+    const finish = (error?: unknown) => {
+      body.off('data', onData).off('end', finish).off('error', finish);
+      res.off('drain', onDrain).off('close', onClose);
+      if (error) reject(error);
+      else resolve();
+    };
+    const onClose = () => {
+      // The client left: stop reading; a later error of the body (the abort) goes nowhere.
+      body.on('error', ignore).destroy();
+      finish();
+    };
+    if (res.destroyed) return onClose();
+    body.on('data', onData).once('end', finish).once('error', finish);
+    res.on('drain', onDrain).once('close', onClose);
+  });
 }
 
 /** The final SSE event sent when a stream breaks off part-way (SPEC.md, Events 1). */

@@ -261,6 +261,12 @@ describe('resolveTarget: 6. not found', () => {
     expect(r).toEqual({ kind: 'not_found', candidates: many.slice(0, 10) });
     expect(candidates('zzzzzzzz')).toEqual([]);
   });
+
+  it('skips the near-match search when asked not to suggest', () => {
+    const many = Array.from({ length: 20 }, (_, i) => `model-${String(i).padStart(2, '0')}`);
+    expect(resolveTarget('model', 'chat', [], [{ name: 'u', modelIds: many }], { suggest: false })).toEqual({ kind: 'not_found', candidates: [] });
+    expect(resolveTarget('model-03', 'chat', [], [{ name: 'u', modelIds: many }], { suggest: false })).toEqual({ kind: 'upstream', upstream: 'u', model: 'model-03' });
+  });
 });
 
 describe('nearMatches', () => {

@@ -76,12 +76,18 @@ export function resolveVirtual(name: string, slots: readonly SlotCandidate[]): S
   return live.find((s) => s.name === rest) ?? null;
 }
 
-/** Resolve `model` for a request on `route`; see docs/routing.md for the order and the ties. */
+/**
+ * Resolve `model` for a request on `route`; see docs/routing.md for the order and the ties.
+ * `suggest: false` leaves a not_found's candidates empty: the dispatcher's first pass over
+ * the slots alone takes that, because every request for a remote model ends there and the
+ * near-match search costs more than the rest of resolving (docs/performance.md).
+ */
 export function resolveTarget(
   model: string,
   route: V1Route,
   slots: readonly SlotCandidate[],
   upstreams: readonly UpstreamCatalog[],
+  options: { suggest?: boolean } = {},
 ): Resolution {
   const live = slots.filter(isLive);
   const accepts = ROUTE_SLOT_TYPES[route];
@@ -115,7 +121,7 @@ export function resolveTarget(
   if (upstream !== undefined) return { kind: 'upstream', upstream: upstream.name, model };
 
   // 6. Nothing: the ids that could have been meant.
-  return { kind: 'not_found', candidates: nearMatches(model, knownIds(live, upstreams)) };
+  return { kind: 'not_found', candidates: options.suggest === false ? [] : nearMatches(model, knownIds(live, upstreams)) };
 }
 
 /** Every id a request could name right now (disabled slots and unresolvable virtual names left out). */

@@ -25,6 +25,19 @@ export interface Transition {
   details?: Record<string, unknown>;
 }
 
+/** The first health poll of a start comes this soon; the delay then doubles up to the interval. */
+export const FIRST_HEALTH_POLL_MS = 10;
+
+/**
+ * How long to wait before health poll number `poll` (0-based): 10, 20, 40, ... ms, capped at
+ * `intervalMs`. A fast engine is noticed within a few ms of turning ready instead of up to
+ * a whole interval later (the bench's cold-slot figure, docs/performance.md); a slow one is
+ * polled at the interval as before, after a handful of early polls.
+ */
+export function healthPollDelay(poll: number, intervalMs: number): number {
+  return Math.min(intervalMs, FIRST_HEALTH_POLL_MS * 2 ** Math.min(poll, 20));
+}
+
 export interface RuntimeOptions {
   stateRoot: string;
   policy: RestartPolicy;
@@ -166,9 +179,9 @@ export class SlotRuntime {
   private async waitHealthy(plan: StartPlan, signal: AbortSignal): Promise<void> {
     const deadline = Date.now() + plan.loadTimeoutMs;
     const exited = this.exited!;
-    while (Date.now() < deadline) {
+    for (let poll = 0; Date.now() < deadline; poll++) {
       if (signal.aborted) return;
-      const exit = await Promise.race([exited, sleep(this.options.healthIntervalMs).then(() => undefined)]);
+      const exit = await Promise.race([exited, sleep(healthPollDelay(poll, this.options.healthIntervalMs)).then(() => undefined)]);
       if (exit) throw this.failStart('slot.load_failed', `engine exited while loading (${describeExit(exit)})`, exit);
       const health = await plan.engine.health(plan.spec.baseUrl, AbortSignal.timeout(3_000)).catch(() => 'down' as const);
       if (signal.aborted) return;

@@ -5,7 +5,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { slotCandidates } from '../../dispatch/candidates.js';
-import { callUpstream, checkContentType, relayBody, relayHead, sseErrorEvent, upstreamError, UpstreamPools } from '../../dispatch/forward.js';
+import { callUpstream, checkContentType, ClientGone, relayBody, relayHead, sseErrorEvent, upstreamError, UpstreamPools } from '../../dispatch/forward.js';
 import type { MeterTap } from '../../dispatch/metrics.js';
 import { StreamFlights } from '../../dispatch/single-flight.js';
 import { npuDirectRoute } from '../../dispatch/npu-route.js';
@@ -38,7 +38,7 @@ export function sharedPools(app: FastifyInstance): UpstreamPools {
 
 export async function resolve(ctx: ServerContext, model: string, route: V1Route): Promise<DispatchTarget> {
   const slots = slotCandidates(ctx.config, ctx.supervisor.list({ memory: false }));
-  let result = resolveTarget(model, route, slots, []);
+  let result = resolveTarget(model, route, slots, [], { suggest: false });
   // Remote model lists are only consulted (and fetched when cold) for ids no slot serves.
   if (result.kind === 'not_found') result = resolveTarget(model, route, slots, await ctx.upstreams.catalogs());
   if (result.kind === 'not_found') {
@@ -51,14 +51,17 @@ export async function resolve(ctx: ServerContext, model: string, route: V1Route)
   return npuDirectRoute(result, route, slots);
 }
 
-/** Make the slot ready; a stream that has to wait gets SSE comments so proxies keep it open. */
-export async function waitForSlot(ctx: ServerContext, slot: string, stream: boolean, reply: FastifyReply, signal: AbortSignal) {
+/**
+ * Make the slot ready; a stream that has to wait gets SSE comments so proxies keep it open.
+ * `client.signal` is read only when the slot has to load (a ready slot needs none).
+ */
+export async function waitForSlot(ctx: ServerContext, slot: string, stream: boolean, reply: FastifyReply, client: { readonly signal: AbortSignal }) {
   const view = ctx.supervisor.view(slot, { memory: false });
   if (view.state === 'error' && view.last_error?.code === 'slot.crash_loop') {
     throw new SlotError('slot.not_ready', `slot ${slot} is in error after repeated crashes; \`svc slot load ${slot}\` tries again`, { slot, state: view.state, last_error: view.last_error });
   }
-  if (view.state === 'ready') return ctx.supervisor.ensureReady(slot, signal);
-  const ready = ctx.supervisor.ensureReady(slot, signal);
+  if (view.state === 'ready') return ctx.supervisor.ensureReady(slot);
+  const ready = ctx.supervisor.ensureReady(slot, client.signal);
   if (!stream) return ready;
   let timer: NodeJS.Timeout | undefined;
   const settled = ready.then(() => true, () => true);
@@ -173,9 +176,9 @@ export interface Forwarded {
  * upstream request is aborted when the client leaves.
  */
 export async function forwardToTarget(ctx: ServerContext, pools: UpstreamPools, target: DispatchTarget, forwarded: Forwarded, reply: FastifyReply): Promise<void> {
-  const abort = new AbortController();
+  const gone = new ClientGone();
   const res = reply.raw;
-  res.once('close', () => res.writableEnded || abort.abort());
+  res.once('close', () => res.writableEnded || gone.abort());
   let release: (() => void) | undefined;
   // Requests to a slot are metered (counted on the side; no byte changes): see dispatch/metrics.ts.
   let tap = target.kind === 'slot' ? ctx.metrics.start(target.slot) : undefined;
@@ -191,11 +194,11 @@ export async function forwardToTarget(ctx: ServerContext, pools: UpstreamPools, 
       if (ctx.arbiter.mode === 'image') await ctx.arbiter.beforeInference(target.slot);
       // Identical streams that find their slot cold share one upstream call (SPEC.md, Streaming).
       const cold = forwarded.stream && ctx.supervisor.view(target.slot, { memory: false }).state !== 'ready';
-      const ready = await waitForSlot(ctx, target.slot, forwarded.stream, reply, abort.signal);
+      const ready = await waitForSlot(ctx, target.slot, forwarded.stream, reply, gone);
       if (cold) {
         const startedAt = tap!.startedAt;
         tap = undefined; // the shared flight meters itself, once
-        return await shareColdStream(ctx, pools, ready.baseUrl, target, forwarded, reply, abort.signal, startedAt);
+        return await shareColdStream(ctx, pools, ready.baseUrl, target, forwarded, reply, gone.signal, startedAt);
       }
       release = ctx.supervisor.acquire(target.slot);
       origin = ready.baseUrl;
@@ -211,7 +214,7 @@ export async function forwardToTarget(ctx: ServerContext, pools: UpstreamPools, 
       model = ctx.upstreams.upstreamModel(target.upstream, target.model);
     }
     const upstream = await callUpstream(pools, {
-      origin, path, headers, body: forwarded.body(model), signal: abort.signal,
+      origin, path, headers, body: forwarded.body(model), signal: gone,
       headersTimeoutMs: timeoutMs, bodyTimeoutMs: timeoutMs,
       target: targetDetails,
     });
@@ -223,7 +226,7 @@ export async function forwardToTarget(ctx: ServerContext, pools: UpstreamPools, 
     tap?.end(res.destroyed ? 'cancelled' : 'ok');
     res.end();
   } catch (error) {
-    if (abort.signal.aborted && res.destroyed) {
+    if (gone.aborted && res.destroyed) {
       tap?.end('cancelled');
       return; // the client left; nothing to tell
     }

@@ -68,7 +68,7 @@ async function generate(ctx: ServerContext, pools: UpstreamPools, request: Fasti
   const abort = new AbortController();
   reply.raw.once('close', () => reply.raw.writableEnded || abort.abort());
   await ctx.arbiter.enterImageMode(slot);
-  const ready = await waitForSlot(ctx, slot, false, reply, abort.signal);
+  const ready = await waitForSlot(ctx, slot, false, reply, abort);
   const release = ctx.supervisor.acquire(slot);
   const tap = ctx.metrics.start(slot);
   try {

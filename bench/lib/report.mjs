@@ -1,0 +1,97 @@
+// The bench's output: a table on screen, one summary line of ratios, and the targets of
+// issue 6 checked against the figures (shown, never asserted: the bench does not fail on them).
+const f = (value, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
+const signed = (value, digits = 2) => (Number.isFinite(value) ? `${value >= 0 ? '+' : ''}${value.toFixed(digits)}` : '-');
+const pct = (value) => (Number.isFinite(value) ? `${Math.round(value * 100)}%` : '-');
+const pad = (text, width) => String(text).padStart(width);
+
+function cpuText(cpu) {
+  if (!cpu) return '';
+  return ['loadgen', 'gateway', 'upstream'].map((k) => (cpu[k] === undefined || cpu[k] < 0.005 ? '  -' : pad(pct(cpu[k]), 4))).join(' ');
+}
+
+function latencyBlock(title, byRoute, lines) {
+  lines.push('', title, `${'route'.padEnd(8)}${'c'.padStart(4)}  ${'side'.padEnd(8)}${pad('p50', 8)}${pad('p90', 8)}${pad('p99', 8)}${pad('req/s', 9)}   cpu: loadgen gateway upstream`);
+  for (const [route, byC] of Object.entries(byRoute)) {
+    for (const [c, sides] of Object.entries(byC)) {
+      const { direct: d, gateway: g, floor: fl } = sides;
+      lines.push(`${route.padEnd(8)}${pad(c, 4)}  ${'direct'.padEnd(8)}${pad(f(d.p50, 3), 8)}${pad(f(d.p90, 3), 8)}${pad(f(d.p99, 3), 8)}${pad(f(d.rps, 0), 9)}   ${cpuText(d.cpu)}`);
+      if (fl) lines.push(`${''.padEnd(12)}  ${'floor'.padEnd(8)}${pad(f(fl.p50, 3), 8)}${pad(f(fl.p90, 3), 8)}${pad(f(fl.p99, 3), 8)}${pad(f(fl.rps, 0), 9)}   ${cpuText(fl.cpu)}  (bare node:http + undici proxy: ${signed(fl.p50 - d.p50, 3)} ms p50, ${pct(fl.rps / d.rps)} of direct)`);
+      lines.push(`${''.padEnd(12)}  ${'gateway'.padEnd(8)}${pad(f(g.p50, 3), 8)}${pad(f(g.p90, 3), 8)}${pad(f(g.p99, 3), 8)}${pad(f(g.rps, 0), 9)}   ${cpuText(g.cpu)}`);
+      lines.push(`${''.padEnd(12)}  ${'added'.padEnd(8)}${pad(signed(g.p50 - d.p50, 3), 8)}${pad(signed(g.p90 - d.p90, 3), 8)}${pad(signed(g.p99 - d.p99, 3), 8)}${pad(pct(g.rps / d.rps), 9)}`);
+    }
+  }
+}
+
+function streamBlock(byRoute, lines) {
+  lines.push('', 'streaming (ms): TTFT = request sent -> first token read; transit = token written by the upstream -> read by the client',
+    `${'route'.padEnd(8)}${'c'.padStart(4)}  ${'side'.padEnd(8)}${pad('TTFT p50', 10)}${pad('TTFT p99', 10)}${pad('transit p50', 13)}${pad('transit p99', 13)}${pad('tokens', 8)}${pad('reads', 7)}${pad('max/read', 10)}${pad('failed', 8)}`);
+  for (const [route, byC] of Object.entries(byRoute)) {
+    for (const [c, { direct: d, gateway: g, floor: fl }] of Object.entries(byC)) {
+      const row = (side, s) => `${pad(f(s.ttft_p50, 3), 10)}${pad(f(s.ttft_p99, 3), 10)}${pad(f(s.transit_p50, 3), 13)}${pad(f(s.transit_p99, 3), 13)}${pad(s.tokens, 8)}${pad(s.token_reads, 7)}${pad(s.max_tokens_per_read, 10)}${pad(s.failed, 8)}`;
+      lines.push(`${route.padEnd(8)}${pad(c, 4)}  ${'direct'.padEnd(8)}${row('direct', d)}`);
+      if (fl) lines.push(`${''.padEnd(12)}  ${'floor'.padEnd(8)}${row('floor', fl)}  (${signed(fl.ttft_p50 - d.ttft_p50, 3)} TTFT p50)`);
+      lines.push(`${''.padEnd(12)}  ${'gateway'.padEnd(8)}${row('gateway', g)}`);
+      lines.push(`${''.padEnd(12)}  ${'added'.padEnd(8)}${pad(signed(g.ttft_p50 - d.ttft_p50, 3), 10)}${pad(signed(g.ttft_p99 - d.ttft_p99, 3), 10)}${pad(signed(g.transit_p50 - d.transit_p50, 3), 13)}${pad(signed(g.transit_p99 - d.transit_p99, 3), 13)}`);
+    }
+  }
+}
+
+/** The issue's targets against this run's figures. */
+export function checkTargets(r) {
+  const closed = r.latency.remote;
+  const held = r.streams_held.streams;
+  const stream = r.streaming.remote.c1;
+  const s = r.streaming;
+  const sameCounts = Object.values(s).every((byC) => Object.values(byC).every(({ direct, gateway }) => direct.tokens === gateway.tokens && gateway.max_tokens_per_read <= direct.max_tokens_per_read));
+  const rows = [
+    ['added latency c=1, p50 (remote)', '<= 0.3 ms', closed.c1.gateway.p50 - closed.c1.direct.p50, (v) => v <= 0.3, 'ms'],
+    ['added latency c=1, p50 (slot)', '<= 0.3 ms', r.latency.slot.c1.gateway.p50 - r.latency.slot.c1.direct.p50, (v) => v <= 0.3, 'ms'],
+    ['added latency c=64, p99 (remote)', '<= 2 ms', closed.c64.gateway.p99 - closed.c64.direct.p99, (v) => v <= 2, 'ms'],
+    ['  for scale: the floor proxy, c=64, p99 (remote)', '<= 2 ms', closed.c64.floor.p99 - closed.c64.direct.p99, (v) => v <= 2, 'ms'],
+    ['added time to first token, p50 (remote, c=1)', '<= 0.5 ms', stream.gateway.ttft_p50 - stream.direct.ttft_p50, (v) => v <= 0.5, 'ms'],
+    ['added time to first token, p50 (slot, c=1)', '<= 0.5 ms', s.slot.c1.gateway.ttft_p50 - s.slot.c1.direct.ttft_p50, (v) => v <= 0.5, 'ms'],
+    ['  for scale: the floor proxy, TTFT p50 (remote, c=1)', '<= 0.5 ms', stream.floor.ttft_p50 - stream.direct.ttft_p50, (v) => v <= 0.5, 'ms'],
+    ['chunk coalescing (all stream runs)', 'none', sameCounts ? 0 : 1, (v) => v === 0, sameCounts ? 'none' : 'seen'],
+    ['throughput through the gateway (remote)', '>= 60% of direct', r.throughput.remote.ratio, (v) => v >= 0.6, '%'],
+    ['throughput through the gateway (slot)', '>= 60% of direct', r.throughput.slot.ratio, (v) => v >= 0.6, '%'],
+    ['  for scale: throughput through the floor proxy (remote)', '>= 60% of direct', r.throughput.remote.floor_ratio, (v) => v >= 0.6, '%'],
+    ['gateway RSS idle (after start)', '<= 80 MB', r.rss.idle_start_mb, (v) => v <= 80, 'MB'],
+    [`gateway RSS idle (after the load, ${held} streams included)`, '<= 80 MB', r.rss.idle_after_load_mb, (v) => v <= 80, 'MB'],
+    ['gateway RSS under load (peak)', '<= 150 MB', r.rss.peak_mb, (v) => v <= 150, 'MB'],
+    [`${held} concurrent streams held`, `1000 held, 0 errors`, held >= 1000 ? r.streams_held.failed : NaN, (v) => v === 0, 'failed'],
+  ];
+  return rows.map(([measure, target, value, ok, unit]) => ({
+    measure, target, value: unit === '%' ? Math.round(value * 1000) / 10 : Math.round(value * 1000) / 1000, unit: unit === '%' ? '% of direct' : unit, met: ok(value),
+  }));
+}
+
+export function render(r) {
+  const lines = [`svc bench  ${r.meta.date}  node ${r.meta.node}  ${r.meta.cpus} cores  load average ${r.meta.load_before.join(' ')} before, ${r.meta.load_after.join(' ')} after`];
+  lines.push(`medians of ${r.meta.options.reps} repetitions; ${r.meta.options.durationS} s per load run; times in ms`);
+  latencyBlock('non-streaming latency (closed loop: each of c connections sends its next request when the last is answered)', r.latency, lines);
+  streamBlock(r.streaming, lines);
+  const h = r.streams_held;
+  lines.push('', `concurrent streams: ${h.streams} held through the gateway (${r.meta.options.holdChunks} tokens, ${r.meta.options.holdIntervalMs} ms apart): ${h.failed} failed, all open within ${f(h.ttft_p99, 0)} ms (TTFT p99), wall ${f(h.wall_ms, 0)} ms`);
+  lines.push(`gateway RSS: ${f(r.rss.idle_start_mb, 1)} MB idle after start, ${f(r.rss.idle_after_load_mb, 1)} MB idle after load, ${f(r.rss.peak_mb, 1)} MB peak under load (${f(r.rss.peak_streams_mb, 1)} MB with ${h.streams} streams)`);
+  lines.push(`  of the idle RSS, anonymous (the process's own) ${f(r.rss.idle_start_anon_mb, 1)} MB after start, ${f(r.rss.idle_after_load_anon_mb, 1)} MB after load; the rest is mapped files, mostly the node binary (shared)`);
+  lines.push(`  for scale: node -e alone ${f(r.rss.bare_node_mb, 1)} MB; the floor proxy (node:http + undici) ${f(r.rss.floor_idle_start_mb, 1)} MB idle, ${f(r.rss.floor_after_load_mb, 1)} MB after the same non-streaming load`);
+  lines.push(`  each runtime dependency imported alone adds: ${Object.entries(r.rss.dependency_mb).map(([m, mb]) => `${m} ${f(mb, 1)}`).join(', ')} MB`);
+  const st = r.startup;
+  lines.push(`gateway start-up: ${f(st.listening_ms, 0)} ms to its "listening" line, ${f(st.health_ms, 0)} ms to answering /api/health/system (node -e 0 alone: ${f(st.bare_node_ms, 0)} ms)`);
+  const c = r.cold_slot;
+  lines.push(`cold slot: ${f(c.total_ms, 0)} ms to answer, of which the engine's own start ${f(c.engine_ms, 0)} ms; the gateway adds ${f(c.overhead_ms, 0)} ms (${f(c.spawn_ms, 0)} ms before the engine process starts, ${f(c.notice_ms, 0)} ms to notice it is ready)`);
+  lines.push('', 'targets (issue 6; shown, not asserted)');
+  for (const t of r.targets) lines.push(`  ${t.met ? 'met   ' : 'MISSED'}  ${t.measure.padEnd(62)} ${(Number.isFinite(t.value) ? String(t.value) : '-').padStart(8)} ${t.unit.padEnd(12)} target ${t.target}`);
+  return lines.join('\n');
+}
+
+/** The one-line summary of the ratios. */
+export function summaryLine(r) {
+  const cl = r.latency;
+  const added = (route, c, p) => signed(cl[route][c].gateway[p] - cl[route][c].direct[p], 3);
+  const s = r.streaming.remote.c1;
+  return `ratios: added p50 c=1 ${added('remote', 'c1', 'p50')} ms (slot ${added('slot', 'c1', 'p50')}); added p99 c=64 ${added('remote', 'c64', 'p99')} ms; `
+    + `added TTFT ${signed(s.gateway.ttft_p50 - s.direct.ttft_p50, 3)} ms; throughput ${pct(r.throughput.remote.ratio)} of direct (slot ${pct(r.throughput.slot.ratio)}); `
+    + `RSS ${f(r.rss.idle_start_mb, 0)}/${f(r.rss.peak_mb, 0)} MB idle/load; ${r.streams_held.streams} streams ${r.streams_held.failed} failed; targets met ${r.targets.filter((t) => t.met).length}/${r.targets.length}`;
+}

@@ -1,0 +1,183 @@
+#!/usr/bin/env node
+// `npm run bench`: the gateway's cost, measured against the same upstream reached directly
+// (docs/performance.md says how and why). Starts the fast upstream and the gateway as their
+// own processes, drives them from this one (autocannon and a node:http stream client),
+// prints a table and a line of ratios, and writes bench/results/<timestamp>.json.
+//   --quick            1 repetition of 1 s runs (a smoke run while developing; noisy)
+//   --reps N           repetitions whose medians are reported (default 3)
+//   --duration S       seconds per load run (default 3)
+//   --streams N        streams held at once (default 1000)
+//   --out FILE         where the JSON goes (default bench/results/<timestamp>.json)
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { coldLoads, gatewayStartup } from './lib/cold.mjs';
+import { chatBody, loadRun, median, warmUp } from './lib/load.mjs';
+import { anonMb, freePort, makeHome, MODELS, REPO_ROOT, rssMb, startFloorProxy, startGateway, startUpstream } from './lib/processes.mjs';
+import { checkTargets, render, summaryLine } from './lib/report.mjs';
+import { holdStreams, streamRun } from './lib/stream.mjs';
+
+const argv = process.argv.slice(2);
+const opt = (name, fallback) => (argv.includes(name) ? Number(argv[argv.indexOf(name) + 1]) : fallback);
+const quick = argv.includes('--quick');
+const options = {
+  reps: opt('--reps', quick ? 1 : 3), durationS: opt('--duration', quick ? 1 : 3),
+  streams: opt('--streams', 1000), holdChunks: 20, holdIntervalMs: 200, streamChunks: 16, streamIntervalMs: 5, coldLoadMs: 300, coldLoads: quick ? 2 : 5,
+};
+const outFile = argv.includes('--out') ? argv[argv.indexOf('--out') + 1] : null;
+const round = (load) => load.map((l) => Math.round(l * 100) / 100);
+const log = (line) => process.stderr.write(`bench: ${line}\n`);
+
+/** The median of every numeric field of a list of like-shaped results (CPU shares too). */
+function medianOf(results) {
+  const out = {};
+  for (const key of Object.keys(results[0])) {
+    const values = results.map((r) => r[key]);
+    if (typeof values[0] === 'number') out[key] = median(values);
+    else if (key === 'cpu') out.cpu = medianOf(values);
+  }
+  return out;
+}
+
+const meta = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, load_before: round(loadavg()), options };
+try {
+  meta.commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+} catch {
+  meta.commit = null;
+}
+
+const upstreamPort = await freePort();
+const upstream = await startUpstream(upstreamPort);
+const home = await makeHome({ upstreamPort, coldLoadMs: options.coldLoadMs });
+log('gateway start-up');
+const startup = await gatewayStartup(home, quick ? 2 : 5);
+const gateway = await startGateway(home);
+const floor = await startFloorProxy(await freePort(), upstream.url);
+const rss = { idle_start_mb: NaN, idle_start_anon_mb: NaN, idle_after_load_mb: NaN, idle_after_load_anon_mb: NaN, peak_mb: 0, peak_streams_mb: 0 };
+await new Promise((r) => setTimeout(r, 1000));
+rss.idle_start_mb = rssMb(gateway.pid);
+rss.idle_start_anon_mb = anonMb(gateway.pid);
+rss.floor_idle_start_mb = rssMb(floor.pid);
+rss.bare_node_mb = moduleRssMb(null);
+// What each runtime dependency adds to a bare node's RSS when imported alone (for scale).
+rss.dependency_mb = Object.fromEntries(['fastify', 'undici', 'zod', 'prom-client', 'better-sqlite3', 'smol-toml', 'commander'].map((m) => [m, moduleRssMb(m) - rss.bare_node_mb]));
+const sampler = setInterval(() => (rss.peak_mb = Math.max(rss.peak_mb, rssMb(gateway.pid))), 100);
+
+try {
+  // The warm slot's engine starts on its first request; after that it is reached directly too.
+  const warm = await fetch(`${gateway.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: chatBody(MODELS.slot) });
+  if (warm.status !== 200) throw new Error(`the slot did not answer: ${warm.status} ${await warm.text()}`);
+  const targets = {
+    remote: { model: MODELS.remote, direct: `${upstream.url}/v1/chat/completions`, gateway: `${gateway.url}/v1/chat/completions`, floor: `${floor.url}/v1/chat/completions`, enginePid: upstream.pid },
+    slot: { model: MODELS.slot, direct: `${home.slotUrl(MODELS.slot)}/v1/chat/completions`, gateway: `${gateway.url}/v1/chat/completions`, enginePid: await slotPid(gateway.url, MODELS.slot) },
+  };
+  log('warm-up');
+  for (const t of Object.values(targets)) await warmUp([t.direct, t.gateway, ...(t.floor ? [t.floor] : [])], chatBody(t.model));
+
+  // Runs of one repetition are interleaved (direct, gateway, direct, ...) so that a noisy
+  // neighbour on this machine hits both sides alike; medians over the repetitions.
+  const latency = {};
+  const runs = [];
+  for (const route of Object.keys(targets)) for (const c of [1, 16, 64]) runs.push({ route, c });
+  const raw = new Map();
+  for (let rep = 0; rep < options.reps; rep++) {
+    log(`non-streaming load, repetition ${rep + 1}/${options.reps}`);
+    for (const { route, c } of runs) {
+      const t = targets[route];
+      // The floor proxy (bench/floor-proxy.mjs) runs beside the remote runs only.
+      const sides = t.floor ? ['direct', 'floor', 'gateway'] : ['direct', 'gateway'];
+      for (const side of sides) {
+        const proxyPid = { gateway: gateway.pid, floor: floor.pid }[side];
+        const result = await loadRun({
+          url: t[side], body: chatBody(t.model), connections: c, durationS: options.durationS,
+          pids: proxyPid ? { gateway: proxyPid, upstream: t.enginePid } : { upstream: t.enginePid },
+        });
+        const key = `${route}/c${c}/${side}`;
+        raw.set(key, [...(raw.get(key) ?? []), result]);
+      }
+    }
+  }
+  for (const [key, results] of raw) {
+    const [route, c, side] = key.split('/');
+    ((latency[route] ??= {})[c] ??= {})[side] = medianOf(results);
+  }
+  const throughput = {};
+  for (const route of Object.keys(targets)) {
+    const { direct, gateway: g, floor: fl } = latency[route].c64;
+    throughput[route] = { direct_rps: direct.rps, gateway_rps: g.rps, ratio: g.rps / direct.rps, ...(fl && { floor_rps: fl.rps, floor_ratio: fl.rps / direct.rps }) };
+  }
+
+  log('streaming');
+  const streaming = {};
+  const streamRaw = new Map();
+  for (let rep = 0; rep < options.reps; rep++) {
+    for (const route of Object.keys(targets)) {
+      for (const c of [1, 16]) {
+        for (const side of targets[route].floor ? ['direct', 'floor', 'gateway'] : ['direct', 'gateway']) {
+          const result = await streamRun({ url: targets[route][side], model: targets[route].model, chunks: options.streamChunks, intervalMs: options.streamIntervalMs, count: c === 1 ? 40 : 64, concurrency: c });
+          const key = `${route}/c${c}/${side}`;
+          streamRaw.set(key, [...(streamRaw.get(key) ?? []), result]);
+        }
+      }
+    }
+  }
+  for (const [key, results] of streamRaw) {
+    const [route, c, side] = key.split('/');
+    const m = medianOf(results);
+    // Counts add up over the repetitions; the worst coalescing seen is kept, not the median.
+    for (const k of ['streams', 'failed', 'tokens', 'token_reads']) m[k] = results.reduce((n, r) => n + r[k], 0);
+    m.max_tokens_per_read = Math.max(...results.map((r) => r.max_tokens_per_read));
+    ((streaming[route] ??= {})[c] ??= {})[side] = m;
+  }
+
+  log(`${options.streams} streams at once`);
+  const peakBefore = rss.peak_mb;
+  rss.peak_mb = 0;
+  const held = await holdStreams({
+    url: targets.remote.gateway, model: targets.remote.model, chunks: options.holdChunks, intervalMs: options.holdIntervalMs, count: options.streams,
+    onTick: () => (rss.peak_mb = Math.max(rss.peak_mb, rssMb(gateway.pid))),
+  });
+  rss.peak_streams_mb = rss.peak_mb;
+  rss.peak_mb = Math.max(peakBefore, rss.peak_mb);
+
+  log('cold slot loads');
+  const cold = await coldLoads(gateway.url, options.coldLoads, latency.slot.c1.direct.p50);
+  clearInterval(sampler);
+  await new Promise((r) => setTimeout(r, 5000));
+  rss.idle_after_load_mb = rssMb(gateway.pid);
+  rss.idle_after_load_anon_mb = anonMb(gateway.pid);
+  rss.floor_after_load_mb = rssMb(floor.pid);
+
+  meta.load_after = round(loadavg());
+  const result = { meta, startup, rss, latency, throughput, streaming, streams_held: held, cold_slot: cold };
+  result.targets = checkTargets(result);
+  const file = outFile ?? join(REPO_ROOT, 'bench/results', `${meta.date.replace(/[:.]/g, '-')}.json`);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  console.log(render(result));
+  console.log('');
+  console.log(summaryLine(result));
+  console.log(`results: ${relative(process.cwd(), file)}`);
+} finally {
+  clearInterval(sampler);
+  await gateway.stop();
+  await floor.stop();
+  await upstream.stop();
+  home.remove();
+}
+
+/** RSS (MB) of a fresh node that imported `specifier` (null: nothing), median of 3. */
+function moduleRssMb(specifier) {
+  const code = `${specifier ? `await import(${JSON.stringify(specifier)});` : ''}process.stdout.write(String(process.memoryUsage().rss))`;
+  const runs = [0, 1, 2].map(() => Number(execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: REPO_ROOT, encoding: 'utf8' })) / 1048576);
+  return median(runs);
+}
+
+/** The pid of a slot's engine, from GET /api/slots/<name>. */
+async function slotPid(url, name) {
+  const view = await (await fetch(`${url}/api/slots/${name}`)).json();
+  const pid = view.pid ?? view.slot?.pid;
+  if (!Number.isInteger(pid)) throw new Error(`no pid for slot ${name}: ${JSON.stringify(view).slice(0, 300)}`);
+  return pid;
+}
