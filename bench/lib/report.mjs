@@ -24,15 +24,15 @@ function latencyBlock(title, byRoute, lines) {
 }
 
 function streamBlock(byRoute, lines) {
-  lines.push('', 'streaming (ms): TTFT = request sent -> first token read; transit = token written by the upstream -> read by the client',
-    `${'route'.padEnd(8)}${'c'.padStart(4)}  ${'side'.padEnd(8)}${pad('TTFT p50', 10)}${pad('TTFT p99', 10)}${pad('transit p50', 13)}${pad('transit p99', 13)}${pad('tokens', 8)}${pad('reads', 7)}${pad('max/read', 10)}${pad('failed', 8)}`);
+  lines.push('', 'streaming (ms): TTFT = request sent -> first token read; gap = between two tokens read; transit = token written by the upstream -> read by the client',
+    `${'route'.padEnd(8)}${'c'.padStart(4)}  ${'side'.padEnd(8)}${pad('TTFT p50', 10)}${pad('TTFT p99', 10)}${pad('gap p50', 9)}${pad('gap p99', 9)}${pad('transit p50', 13)}${pad('transit p99', 13)}${pad('tokens', 8)}${pad('reads', 7)}${pad('max/read', 10)}${pad('failed', 8)}`);
   for (const [route, byC] of Object.entries(byRoute)) {
     for (const [c, { direct: d, gateway: g, floor: fl }] of Object.entries(byC)) {
-      const row = (side, s) => `${pad(f(s.ttft_p50, 3), 10)}${pad(f(s.ttft_p99, 3), 10)}${pad(f(s.transit_p50, 3), 13)}${pad(f(s.transit_p99, 3), 13)}${pad(s.tokens, 8)}${pad(s.token_reads, 7)}${pad(s.max_tokens_per_read, 10)}${pad(s.failed, 8)}`;
+      const row = (side, s) => `${pad(f(s.ttft_p50, 3), 10)}${pad(f(s.ttft_p99, 3), 10)}${pad(f(s.gap_p50, 3), 9)}${pad(f(s.gap_p99, 3), 9)}${pad(f(s.transit_p50, 3), 13)}${pad(f(s.transit_p99, 3), 13)}${pad(s.tokens, 8)}${pad(s.token_reads, 7)}${pad(s.max_tokens_per_read, 10)}${pad(s.failed, 8)}`;
       lines.push(`${route.padEnd(8)}${pad(c, 4)}  ${'direct'.padEnd(8)}${row('direct', d)}`);
       if (fl) lines.push(`${''.padEnd(12)}  ${'floor'.padEnd(8)}${row('floor', fl)}  (${signed(fl.ttft_p50 - d.ttft_p50, 3)} TTFT p50)`);
       lines.push(`${''.padEnd(12)}  ${'gateway'.padEnd(8)}${row('gateway', g)}`);
-      lines.push(`${''.padEnd(12)}  ${'added'.padEnd(8)}${pad(signed(g.ttft_p50 - d.ttft_p50, 3), 10)}${pad(signed(g.ttft_p99 - d.ttft_p99, 3), 10)}${pad(signed(g.transit_p50 - d.transit_p50, 3), 13)}${pad(signed(g.transit_p99 - d.transit_p99, 3), 13)}`);
+      lines.push(`${''.padEnd(12)}  ${'added'.padEnd(8)}${pad(signed(g.ttft_p50 - d.ttft_p50, 3), 10)}${pad(signed(g.ttft_p99 - d.ttft_p99, 3), 10)}${pad(signed(g.gap_p50 - d.gap_p50, 3), 9)}${pad(signed(g.gap_p99 - d.gap_p99, 3), 9)}${pad(signed(g.transit_p50 - d.transit_p50, 3), 13)}${pad(signed(g.transit_p99 - d.transit_p99, 3), 13)}`);
     }
   }
 }

@@ -1,5 +1,6 @@
 // Streaming measures, taken by a plain node:http client that timestamps every read: time to
-// first token (request sent -> first content event read), each token event's transit time
+// first token (request sent -> first content event read), the delay between consecutive
+// tokens as the client reads them, each token event's transit time
 // (read time - the upstream's sent_at stamp; both clocks are this machine's, and the same
 // upstream process serves the direct and the gateway case, so differences are exact), and
 // how many token events arrive per read (more than one per read means chunks were coalesced).
@@ -14,7 +15,8 @@ const TOKEN = '"content":"tok';
 export function streamOnce(url, body, agent) {
   return new Promise((done) => {
     const started = performance.now();
-    const sample = { ttft: NaN, tokens: 0, events: 0, reads: 0, tokenReads: 0, maxTokensPerRead: 0, transits: [], done: false, status: 0, error: undefined };
+    const sample = { ttft: NaN, tokens: 0, events: 0, reads: 0, tokenReads: 0, maxTokensPerRead: 0, transits: [], gaps: [], done: false, status: 0, error: undefined };
+    let lastTokenAt = NaN;
     let pending = '';
     const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
       sample.status = res.statusCode;
@@ -35,7 +37,10 @@ export function streamOnce(url, body, agent) {
           if (sentAt) sample.transits.push(at - Number(sentAt[1]));
         }
         if (tokensHere > 0) {
-          if (sample.tokens === 0) sample.ttft = performance.now() - started;
+          const now = performance.now();
+          if (sample.tokens === 0) sample.ttft = now - started;
+          else sample.gaps.push(now - lastTokenAt);
+          lastTokenAt = now;
           sample.tokens += tokensHere;
           sample.tokenReads++;
           sample.maxTokensPerRead = Math.max(sample.maxTokensPerRead, tokensHere);
@@ -73,6 +78,7 @@ export async function streamRun({ url, model, chunks, intervalMs, count, concurr
 export function summarize(samples, chunks) {
   const ttfts = samples.map((s) => s.ttft).filter(Number.isFinite).sort((a, b) => a - b);
   const transits = samples.flatMap((s) => s.transits).sort((a, b) => a - b);
+  const gaps = samples.flatMap((s) => s.gaps).sort((a, b) => a - b);
   const failed = samples.filter((s) => s.error || s.status !== 200 || !s.done || s.tokens !== chunks);
   return {
     streams: samples.length,
@@ -82,6 +88,8 @@ export function summarize(samples, chunks) {
     ttft_p99: quantile(ttfts, 0.99),
     transit_p50: quantile(transits, 0.5),
     transit_p99: quantile(transits, 0.99),
+    gap_p50: quantile(gaps, 0.5),
+    gap_p99: quantile(gaps, 0.99),
     tokens: samples.reduce((n, s) => n + s.tokens, 0),
     token_reads: samples.reduce((n, s) => n + s.tokenReads, 0),
     max_tokens_per_read: Math.max(0, ...samples.map((s) => s.maxTokensPerRead)),
