@@ -18,16 +18,18 @@ const chat = (gw: Gateway, body: Record<string, unknown>, signal?: AbortSignal) 
 
 describe.skipIf(!LLAMA_SERVER)('an engine killed with SIGKILL mid-stream', () => {
   it('the client gets one final error event, the slot restarts, the other slot is untouched', async () => {
-    const home = await homeWithTinySlots([{ name: 'victim' }, { name: 'bystander' }]);
+    // 8192: a generation that outlasts a loaded machine between the first chunk and the kill.
+    const home = await homeWithTinySlots([{ name: 'victim', contextSize: 8192 }, { name: 'bystander' }]);
     const gw = await start(home, { env: { SVC_LLAMA_SERVER: LLAMA_SERVER! } });
     await (await chat(gw, { model: 'bystander', messages: [{ role: 'user', content: 'warm' }], max_tokens: 2 })).text();
     const bystanderPid = (await slot(gw, 'bystander')).pid as number;
+    expect((await api(gw.url, '/api/slots/victim/load', { method: 'POST' })).status).toBe(200);
+    const victimPid = (await slot(gw, 'victim')).pid as number;
 
     const response = await chat(gw, { model: 'victim', messages: [{ role: 'user', content: 'go' }], max_tokens: 100000, ignore_eos: true, stream: true });
     const reader = response.body!.getReader();
     const decoder = new TextDecoder();
     let text = decoder.decode((await reader.read()).value);
-    const victimPid = (await slot(gw, 'victim')).pid as number;
     process.kill(victimPid, 'SIGKILL');
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += decoder.decode(chunk.value);
 

@@ -14,7 +14,8 @@ let client: OpenAI;
 beforeAll(async () => {
   if (!LLAMA_SERVER) return;
   const home = await homeWithTinySlots([
-    { name: 'chat', contextSize: 1024 },
+    // 8192: the killed-mid-stream test needs a generation that outlasts a loaded machine.
+    { name: 'chat', contextSize: 8192 },
     { name: 'embed', type: 'embedding' },
     { name: 'cold' },
     { name: 'other' },
@@ -110,6 +111,8 @@ describe.skipIf(!LLAMA_SERVER)('/v1 through the gateway to llama-server', () => 
 
   it('an engine killed mid-stream ends the stream with one error event; other slots keep serving', async () => {
     await client.chat.completions.create({ model: 'other', messages: [{ role: 'user', content: 'warm' }], max_tokens: 2 });
+    // The pid first, so the kill follows the first chunk at once, long before the generation ends.
+    const { pid } = await slot('chat');
     const response = await fetch(`${gw.url}/v1/chat/completions`, {
       method: 'POST', headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'chat', messages: [{ role: 'user', content: 'go' }], max_tokens: 100000, stream: true, ignore_eos: true }),
@@ -117,7 +120,6 @@ describe.skipIf(!LLAMA_SERVER)('/v1 through the gateway to llama-server', () => 
     const reader = response.body!.getReader();
     const decoder = new TextDecoder();
     let text = decoder.decode((await reader.read()).value);
-    const { pid } = await slot('chat');
     process.kill(pid, 'SIGKILL');
     for (;;) {
       const { value, done } = await reader.read();
