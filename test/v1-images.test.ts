@@ -87,7 +87,7 @@ describe('the GPU arbiter', () => {
   it('image mode stops the LLM slots on the GPU; an LLM request brings them back; idle_restore_minutes applies live', async () => {
     const home = await homeWithImageSlot({
       device: 'gpu-rocm',
-      knobs: '--step-ms 400',
+      knobs: '--step-ms 1500', // 3 s per image: time for the checks made while it generates
       llms: [{ name: 'chat', device: 'gpu-rocm' }, { name: 'embedder', device: 'gpu-rocm' }, { name: 'cpuchat', device: 'cpu' }],
     });
     const gw = await start(home, { env: home.env });
