@@ -78,7 +78,6 @@ export class GpuArbiter {
     const image = this.facts(slot);
     if (!image || !onGpu(image)) return;
     await this.queue.run(async () => {
-      this.lastImageUse = this.now();
       const all = this.allFacts();
       const victims = [...slotsToStopForImage(image, all), ...otherImageSlotsToStop(image, all)];
       if (this.current === 'image' && this.imageSlot === slot && victims.length === 0) return;
