@@ -200,3 +200,15 @@ export function sseErrorEvent(envelope: ErrorEnvelope): string {
   // empty events).
   return `\n\ndata: ${JSON.stringify(envelope)}\n\n`;
 }
+
+/** After the dispatcher took the response over: a stream ends with one error event; anything else just ends. */
+export function endWithError(res: ServerResponse, error: SvcError, stream: boolean): void {
+  if (res.destroyed) return;
+  if (!res.headersSent) {
+    res.writeHead(error.status, { 'content-type': 'application/json; charset=utf-8' });
+    res.end(JSON.stringify(error.toEnvelope()));
+    return;
+  }
+  if (stream) res.write(sseErrorEvent(error.toEnvelope()));
+  res.end();
+}

@@ -4,7 +4,8 @@
 //   (a) one alias entry per enabled llm slot that is served now (SERVED_STATES);
 //   (b) each remote endpoint's ids, owned_by the endpoint's name;
 //   (c) the svc/* virtual names that resolve to an enabled slot right now.
-import { nearMatches, resolveTarget, VIRTUAL_NAMES } from './resolve.js';
+import { nearMatches } from '../protocol/near-matches.js';
+import { resolveTarget, VIRTUAL_NAMES } from './resolve.js';
 import type { SlotCandidate, UpstreamCatalog, V1Route } from './types.js';
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { nearMatches, resolveTarget, resolveVirtual, VIRTUAL_NAMES } from './resolve.js';
+import { nearMatches } from '../protocol/near-matches.js';
+import { resolveTarget, resolveVirtual, VIRTUAL_NAMES } from './resolve.js';
 import type { SlotCandidate, UpstreamCatalog, V1Route } from './types.js';
 
 const slot = (name: string, over: Partial<SlotCandidate> = {}): SlotCandidate => ({

@@ -1,6 +1,7 @@
 // Resolution: turn a request's `model` into a slot, a remote upstream, or an error.
 // Pure: it reads only its arguments. The rules and their order are in docs/routing.md.
 import type { SlotType } from '../config/schema/common.js';
+import { nearMatches } from '../protocol/near-matches.js';
 import { ROUTE_SLOT_TYPES, VIRTUAL_PREFIX } from './types.js';
 import type { Resolution, SlotCandidate, UpstreamCatalog, V1Route } from './types.js';
 
@@ -132,46 +133,4 @@ function knownIds(live: readonly SlotCandidate[], upstreams: readonly UpstreamCa
   for (const s of live) ids.push(VIRTUAL_PREFIX + s.name, s.modelId);
   for (const u of upstreams) ids.push(...u.modelIds);
   return ids;
-}
-
-/**
- * Up to `limit` ids close to `query`, best first: case-insensitive equal, then prefix, then
- * substring, then a small edit distance; within a tier by edit distance, then by id.
- */
-export function nearMatches(query: string, ids: Iterable<string>, limit = 10): string[] {
-  const q = query.toLowerCase();
-  const maxDistance = q.length <= 3 ? 1 : Math.max(2, Math.floor(q.length / 4));
-  const scored: { id: string; tier: number; distance: number }[] = [];
-  for (const id of new Set(ids)) {
-    const l = id.toLowerCase();
-    const contained = l.length >= 3 && q.includes(l);
-    const tier = l === q ? 0
-      : l.startsWith(q) || (contained && q.startsWith(l)) ? 1
-      : l.includes(q) || contained ? 2
-      : 3;
-    const distance = editDistance(q, l, tier < 3 ? Infinity : maxDistance);
-    if (tier === 3 && distance > maxDistance) continue;
-    scored.push({ id, tier, distance });
-  }
-  scored.sort((a, b) => a.tier - b.tier || a.distance - b.distance || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return scored.slice(0, limit).map((s) => s.id);
-}
-
-/** Levenshtein distance; returns `cap + 1` early once it is sure to exceed `cap`. */
-function editDistance(a: string, b: string, cap: number): number {
-  if (Math.abs(a.length - b.length) > cap) return cap + 1;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      const value = Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost);
-      row.push(value);
-      rowMin = Math.min(rowMin, value);
-    }
-    if (rowMin > cap) return cap + 1;
-    prev = row;
-  }
-  return prev[b.length] ?? 0;
 }

@@ -1,5 +1,6 @@
 // The dispatcher's vocabulary: which /v1 route a request came in on, what the resolver
 // knows about slots and remote upstreams, and what it decides.
+import type { ServerResponse } from 'node:http';
 import type { SlotType } from '../config/schema/common.js';
 
 export type V1Route = 'chat' | 'completions' | 'embeddings' | 'rerank' | 'transcriptions' | 'speech' | 'images';
@@ -48,3 +49,33 @@ export type Resolution =
 
 /** Virtual names resolved live to a role or a slot type (docs/routing.md). */
 export const VIRTUAL_PREFIX = 'svc/';
+
+/** A resolution that names where to send the request. */
+export type DispatchTarget = Extract<Resolution, { kind: 'slot' | 'upstream' }>;
+
+/**
+ * The client side of one /v1 exchange, as the dispatcher needs it: the raw response, and a
+ * way to take it over from the HTTP framework before writing to it directly. Until
+ * takeOver() is called, a thrown error is rendered by the server's one error renderer.
+ */
+export interface ClientExchange {
+  readonly res: ServerResponse;
+  takeOver(): void;
+}
+
+/** What a /v1 handler hands the dispatcher besides the target. */
+export interface Forwarded {
+  /** The engine path under /v1, e.g. `/audio/speech` (a remote upstream's base path goes first). */
+  upstreamPath: string;
+  /** The request's Content-Type, sent as it is (a multipart boundary included). */
+  contentType: string;
+  /** Content-Types a 2xx answer may have (others are dispatch.upstream_bad_response); undefined = any. */
+  accepts?: RegExp;
+  /** Whether the client asked for a stream (SSE keep-alive while a slot loads, final error event). */
+  stream: boolean;
+  /**
+   * The bytes to send, given the model id the target expects: a slot's backing model id, or
+   * an upstream's id with any provider model_prefix removed. Called once the slot is ready.
+   */
+  body(upstreamModel: string): string | Buffer;
+}

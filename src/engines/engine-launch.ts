@@ -10,6 +10,7 @@
 import { SEED_PROFILES, type ProfileChoice } from '../config/profiles.js';
 import type { Device, SlotType } from '../config/schema/common.js';
 import type { Profile } from '../config/schema/profiles.js';
+import type { SlotFile } from '../config/schema/slot.js';
 import { SlotError } from '../protocol/errors.js';
 import { flagValue } from './argv.js';
 import { containerArgs, probeHostDevices, type HostDevices, type Volume } from './container.js';
@@ -18,7 +19,8 @@ import { findRuntime } from './llama-server/binary.js';
 import { baseEnvironment, slotEnv } from './llama-server/env.js';
 import { tokenizeFlags } from './llama-server/argv.js';
 import { reachableUrl } from './llama-server/adapter.js';
-import type { LaunchContext, LaunchSpec } from './types.js';
+import { probeHealth } from './llama-server/health.js';
+import type { EngineAdapter, EngineRoute, LaunchContext, LaunchSpec } from './types.js';
 
 export interface ContainerExtras {
   /** Replaces the image's entrypoint; `wrap` then shapes what follows the image. */
@@ -127,5 +129,41 @@ export async function launchEngine(ctx: LaunchContext, launch: EngineLaunch, hos
     // extra_args may move the listener; whatever the engine ends up with is where it is reached.
     baseUrl: reachableUrl(flagValue(argv, '--host') ?? flagValue(argv, '--listen'), port),
     mode: 'process',
+  };
+}
+
+/** An engine that is not llama-server, described by what differs from one to the next. */
+export interface EngineDefinition {
+  provider: CommandEngine;
+  serves: readonly SlotType[];
+  /** The seed profile made for it (kokoro → tts), used in place of a device default; null: none. */
+  seedProfile: string | null;
+  /** Its own image for container mode when no profile names one. */
+  defaultImage: string;
+  routes: Readonly<Record<string, EngineRoute>>;
+  defaultModelId(slot: SlotFile): string;
+  /** The engine's own part of the launch: its argv for a listener, environment, container extras. */
+  launch(ctx: LaunchContext, flags: { profile: string[]; extra: string[] }): Omit<EngineLaunch, 'engine' | 'image'>;
+  /** Refuse a slot this engine must not run (beyond the type check); throws SlotError. */
+  check?(slot: SlotFile['slot']): void;
+  health?: EngineAdapter['health'];
+}
+
+/** The adapter of a defined engine: type check, profile, flags, then process or container mode. */
+export function defineEngine(def: EngineDefinition, deps: { hostDevices?: () => HostDevices } = {}): EngineAdapter {
+  return {
+    provider: def.provider,
+    serves: def.serves,
+    async launch(ctx: LaunchContext) {
+      const { slot } = ctx.slot.config;
+      def.check?.(slot);
+      checkServes(def.provider, def.serves, slot);
+      const profile = engineProfile(ctx.profile, def.seedProfile);
+      const own = def.launch(ctx, flagWords(ctx, profile));
+      return launchEngine(ctx, { ...own, engine: def.provider, image: engineImage(profile, def.defaultImage) }, deps.hostDevices);
+    },
+    health: def.health ?? ((baseUrl, signal) => probeHealth(baseUrl, signal)),
+    defaultModelId: (slot) => def.defaultModelId(slot),
+    routes: def.routes,
   };
 }

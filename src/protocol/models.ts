@@ -1,4 +1,5 @@
 // Wire shapes of /api/models, shared by the server and the CLI (docs/api.md, "Models").
+import { z } from 'zod';
 
 export type ModelSourceName = 'registered' | 'scan' | 'pull';
 
@@ -82,3 +83,16 @@ export interface ScanModelsPayload {
   skipped: Array<{ path: string; reason: string }>;
   warnings: string[];
 }
+
+/** POST /api/models: register a model file. */
+export const RegisterModelRequestSchema = z.strictObject({
+  id: z.string().min(1),
+  /** Absolute path of the model file. */
+  path: z.string().min(1),
+  name: z.string().min(1).nullish().transform((v) => v ?? undefined),
+  license: z.string().min(1).nullish().transform((v) => v ?? undefined),
+});
+export type RegisterModelRequest = z.input<typeof RegisterModelRequestSchema>;
+
+/** POST /api/models/<ref>/assign: make it a slot's default model. */
+export const AssignModelRequestSchema = z.strictObject({ slot: z.string().min(1) });

@@ -63,32 +63,7 @@ export interface SlotDetailPayload extends SlotViewPayload {
   launch_error: { code: string; message: string; details: Record<string, unknown> } | null;
 }
 
-/** POST /api/slots. */
-export interface CreateSlotRequest {
-  name: string;
-  model: string;
-  type?: string;
-  provider?: string;
-  /** vulkan | rocm | cpu; default from hardware.json, else vulkan. */
-  hardware?: string;
-  /** A device value (gpu-rocm, gpu-vulkan, gpu-cuda, cpu, npu); wins over hardware. */
-  device?: string;
-  /** Default: the first free port of [slots].port_range_start..port_range_end. */
-  port?: number;
-  /** Default 4096, at least 128. */
-  ctx_size?: number;
-  profile?: string;
-}
-
-/** PUT /api/slots/<name>. */
-export interface EditSlotRequest {
-  model?: string;
-  port?: number;
-  ctx_size?: number;
-  provider?: string;
-  hardware?: string;
-  device?: string;
-}
+export type { CreateSlotRequest, EditSlotRequest } from './slot-requests.js';
 
 export interface SlotChangePayload {
   slot: SlotViewPayload;

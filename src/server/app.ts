@@ -1,9 +1,10 @@
 // The HTTP application: one Fastify instance, the error renderer, and the route table.
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import type { RouteAccess } from '../protocol/access.js';
 import { RequestError, SystemError } from '../protocol/errors.js';
 import type { ServerContext } from './context.js';
 import { sendError } from './errors.js';
+import { parseJsonBody } from './json-body.js';
 import { registerActivityRoutes } from './routes/activity.js';
 import { registerHardwareRoutes } from './routes/hardware.js';
 import { registerInstallRoutes } from './routes/install.js';
@@ -49,7 +50,16 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
   app.addHook('onRequest', (_request, _reply, done) => {
     done(closing ? new SystemError('system.shutting_down', 'svc is shutting down and takes no new requests.', { retry_after_s: 1 }) : undefined);
   });
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
   app.setErrorHandler((error, _request, reply) => sendError(reply, error));
+  app.addHook('onClose', () => ctx.dispatcher.close());
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const allowed = METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
@@ -74,19 +84,4 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
   registerSlotRoutes(app, ctx);
   registerV1ModelRoutes(app, ctx);
   return app;
-}
-
-/** Who made a request, for the activity log: a well-formed X-Svc-Actor header, else "api". */
-export function actorOf(request: FastifyRequest): string {
-  const header = request.headers['x-svc-actor'];
-  return typeof header === 'string' && /^[a-z0-9:_.-]{1,64}$/i.test(header) ? header : 'api';
-}
-
-/** A JSON body that must be an object. */
-export function objectBody(request: FastifyRequest): Record<string, unknown> {
-  const body = request.body;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new RequestError('request.not_an_object', 'The body must be a JSON object.', { got: Array.isArray(body) ? 'array' : typeof body });
-  }
-  return body as Record<string, unknown>;
 }

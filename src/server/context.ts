@@ -7,6 +7,7 @@ import type { ActivityInput, ActivityLog, ActivityOptions } from '../activity/st
 import type { ResolvedConfig } from '../config/load.js';
 import type { SvcPaths } from '../config/paths.js';
 import { SerialQueue } from '../config/serial-queue.js';
+import { Dispatcher } from '../dispatch/dispatcher.js';
 import { ImageCache } from '../dispatch/images/cache.js';
 import { SlotMetrics } from '../dispatch/metrics.js';
 import { UpstreamDirectory } from '../dispatch/upstreams.js';
@@ -14,6 +15,7 @@ import { engineFor } from '../engines/index.js';
 import type { EngineAdapter } from '../engines/types.js';
 import { GpuArbiter, type GpuArbiterView } from '../slots/gpu-arbiter.js';
 import type { Transition } from '../slots/slot-runtime.js';
+import { SlotConfigService } from '../slots/slot-config.js';
 import { SlotSupervisor } from '../slots/supervisor.js';
 import { VERSION } from '../protocol/version.js';
 
@@ -53,6 +55,10 @@ export class ServerContext {
   readonly arbiter: GpuArbiter;
   /** Generated images served at /api/images/cache/<uuid>.png. */
   readonly images: ImageCache;
+  /** The /v1 hot path: resolution, on-demand loading, forwarding (src/dispatch/dispatcher.ts). */
+  readonly dispatcher: Dispatcher;
+  /** Creating, editing and deleting slot files (src/slots/slot-config.ts). */
+  readonly slotConfig: SlotConfigService;
 
   constructor(
     readonly paths: SvcPaths,
@@ -76,6 +82,8 @@ export class ServerContext {
       },
     });
     this.images = new ImageCache(join(paths.stateRoot, 'images', 'cache'));
+    this.slotConfig = new SlotConfigService(this, this.supervisor, engines);
+    this.dispatcher = new Dispatcher({ config: () => this.current, supervisor: this.supervisor, upstreams: this.upstreams, metrics: this.metrics, arbiter: this.arbiter });
   }
 
   /** Every slot state change is an activity row and an event. */

@@ -3,9 +3,26 @@
 import type { FastifyError, FastifyReply } from 'fastify';
 import { ConfigError, RequestError, SvcError, SystemError } from '../protocol/errors.js';
 
-const FRAMEWORK_ERRORS: Record<string, (error: FastifyError) => SvcError> = {
+/** What a request was, for errors that should say what to send instead. */
+interface RequestLine {
+  method: string;
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/** 415 says what to send: every route with a body but one takes JSON (transcriptions says so itself). */
+function unsupportedMediaType(request: RequestLine | undefined): SvcError {
+  const got = request?.headers['content-type'];
+  const where = request ? `${request.method} ${request.url.split('?')[0]}` : 'this route';
+  return new RequestError('request.unsupported_media_type', `${where} takes a JSON body: send the header Content-Type: application/json (got ${got ? `Content-Type: ${String(got)}` : 'no Content-Type'})`, {
+    content_type: got ?? null,
+    accepts: ['application/json'],
+  });
+}
+
+const FRAMEWORK_ERRORS: Record<string, (error: FastifyError, request?: RequestLine) => SvcError> = {
   FST_ERR_CTP_BODY_TOO_LARGE: () => new RequestError('request.too_large', 'The request body is larger than the server accepts ([api].max_body_mb).'),
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: (e) => new RequestError('request.unsupported_media_type', e.message),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: (_e, request) => unsupportedMediaType(request),
   FST_ERR_CTP_EMPTY_JSON_BODY: () => new RequestError('request.invalid_json', 'The body is empty but Content-Type says JSON.'),
   FST_ERR_CTP_INVALID_JSON_BODY: (e) => new RequestError('request.invalid_json', `The body is not valid JSON: ${e.message}`),
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new RequestError('request.invalid', 'Content-Length does not match the body.'),
@@ -33,13 +50,13 @@ function fsRefusal(error: unknown): SvcError | undefined {
   return new ConfigError('config.not_writable', `cannot write ${path}: ${reason}; the file it was replacing is unchanged`, { path, errno: code, syscall: syscall ?? null }, { cause: error });
 }
 
-export function toSvcError(error: unknown): SvcError {
+export function toSvcError(error: unknown, request?: RequestLine): SvcError {
   if (error instanceof SvcError) return error;
   const refusal = fsRefusal(error);
   if (refusal) return refusal;
   const fastifyError = error as Partial<FastifyError>;
   const mapped = fastifyError.code ? FRAMEWORK_ERRORS[fastifyError.code] : undefined;
-  if (mapped) return mapped(fastifyError as FastifyError);
+  if (mapped) return mapped(fastifyError as FastifyError, request);
   if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
     return new RequestError('request.invalid_json', `The body is not valid JSON: ${error.message}`);
   }
@@ -50,7 +67,7 @@ export function toSvcError(error: unknown): SvcError {
 }
 
 export function sendError(reply: FastifyReply, error: unknown): FastifyReply {
-  const svcError = toSvcError(error);
+  const svcError = toSvcError(error, reply.request);
   if (svcError.code === 'system.internal') {
     process.stderr.write(`svc: internal error on ${reply.request.method} ${reply.request.url}: ${(error as Error)?.stack ?? String(error)}\n`);
   }

@@ -1,22 +1,16 @@
 // svc slot list|status|show|load|unload|restart|swap|create|edit|delete|logs: thin over
 // /api/slots (docs/cli.md, "svc slot"). Options and defaults follow the spec's CLI table.
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { PROVIDERS, SLOT_PORT_MAX, SLOT_PORT_MIN, SLOT_TYPES } from '../../config/schema/common.js';
 import { stringifyToml, type TomlDoc } from '../../config/toml.js';
 import { HARDWARE_FLAGS } from '../../protocol/hardware.js';
-import type { CreateSlotRequest, EditSlotRequest, SlotDetailPayload, SlotViewPayload } from '../../protocol/slots.js';
+import { DEFAULT_CTX_SIZE, DEFAULT_LOG_LINES, LOG_RING_LINES, MAX_CTX_SIZE, MIN_CTX_SIZE, type CreateSlotRequest, type EditSlotRequest } from '../../protocol/slot-requests.js';
+import type { SlotDetailPayload, SlotViewPayload } from '../../protocol/slots.js';
+import { CREATE_PROVIDERS, IMAGE_PROVIDER, SLOT_PORT_MAX, SLOT_PORT_MIN, SLOT_TYPES } from '../../protocol/vocabulary.js';
 import type { ApiClient } from '../client.js';
 import { CliExit, EXIT, print, printJson, table } from '../output.js';
 import { followLogs } from './slot-logs.js';
 
 type Json = { json?: boolean };
-
-export const DEFAULT_CTX_SIZE = 4096;
-export const MIN_CTX_SIZE = 128;
-export const DEFAULT_LOG_LINES = 200;
-export const MAX_LOG_LINES = 500;
-/** Every engine but comfyui: image slots get it from --type image (SPEC, CLI table). */
-export const CREATE_PROVIDERS = PROVIDERS.filter((p) => p !== 'comfyui');
 
 const dash = (value: string | number | null | undefined) => (value === null || value === undefined || value === '' ? '-' : String(value));
 
@@ -25,12 +19,12 @@ function integer(value: string, what: string, min: number, max: number): number 
   if (!/^\d+$/.test(value) || n < min || n > max) throw new InvalidArgumentError(`expected ${what} ${min}-${max}; got "${value}"`);
   return n;
 }
-const ctxSize = (value: string) => integer(value, 'a context size of', MIN_CTX_SIZE, 10_000_000);
+const ctxSize = (value: string) => integer(value, 'a context size of', MIN_CTX_SIZE, MAX_CTX_SIZE);
 const slotPort = (value: string) => integer(value, 'a slot port', SLOT_PORT_MIN, SLOT_PORT_MAX);
-const lineCount = (value: string) => integer(value, 'a line count', 1, MAX_LOG_LINES);
+const lineCount = (value: string) => integer(value, 'a line count of', 1, Number.MAX_SAFE_INTEGER);
 
 function provider(value: string): string {
-  if (value === 'comfyui') throw new InvalidArgumentError('"comfyui" is not accepted: image slots are created with --type image, which runs them on comfyui');
+  if (value === IMAGE_PROVIDER) throw new InvalidArgumentError(`"${IMAGE_PROVIDER}" is not accepted: image slots are created with --type image, which runs them on ${IMAGE_PROVIDER}`);
   if (!(CREATE_PROVIDERS as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${CREATE_PROVIDERS.join(', ')}; got "${value}"`);
   return value;
 }
@@ -74,7 +68,7 @@ export function registerSlotCommands(program: Command, client: () => ApiClient):
     .action((name: string, o: { force: boolean }) => slotDelete(client(), name, o));
   slot.command('logs <name>').description("print a slot's engine log")
     .option('-f, --follow', 'keep printing new lines until Ctrl-C', false)
-    .addOption(new Option('-n, --lines <n>', `how many of the last lines (at most ${MAX_LOG_LINES})`).argParser(lineCount).default(DEFAULT_LOG_LINES))
+    .addOption(new Option('-n, --lines <n>', `how many of the last lines (the server keeps the last ${LOG_RING_LINES})`).argParser(lineCount).default(DEFAULT_LOG_LINES))
     .action((name: string, o: { follow: boolean; lines: number }) => slotLogs(client(), name, o));
 }
 
@@ -181,9 +175,9 @@ export async function slotSwap(client: ApiClient, name: string, options: { model
 }
 
 interface CreateOptions {
-  type: string;
-  provider?: string;
-  hardware?: string;
+  type: NonNullable<CreateSlotRequest['type']>;
+  provider?: NonNullable<CreateSlotRequest['provider']>;
+  hardware?: NonNullable<CreateSlotRequest['hardware']>;
   model: string;
   port?: number;
   ctxSize: number;
@@ -203,8 +197,8 @@ interface EditOptions {
   model?: string;
   port?: number;
   ctxSize?: number;
-  provider?: string;
-  hardware?: string;
+  provider?: NonNullable<EditSlotRequest['provider']>;
+  hardware?: NonNullable<EditSlotRequest['hardware']>;
 }
 
 export async function slotEdit(client: ApiClient, name: string, options: EditOptions): Promise<void> {

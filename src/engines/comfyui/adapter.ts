@@ -14,8 +14,8 @@ import type { SlotType } from '../../config/schema/common.js';
 import { quoteWord } from '../../config/shell-words.js';
 import { normalizeArgv } from '../argv.js';
 import type { HostDevices, Volume } from '../container.js';
-import { checkServes, engineImage, engineProfile, flagWords, launchEngine } from '../engine-launch.js';
-import type { EngineAdapter, EngineRoute, LaunchContext } from '../types.js';
+import { defineEngine } from '../engine-launch.js';
+import type { EngineAdapter, EngineRoute } from '../types.js';
 import { probeSystemStats, SYSTEM_STATS_PATH } from './health.js';
 
 export const COMFYUI_SERVES: readonly SlotType[] = ['image'];
@@ -48,32 +48,26 @@ export function comfyVolumes(store: string, exists: (path: string) => boolean = 
 }
 
 export function createComfyUiAdapter(deps: { hostDevices?: () => HostDevices; exists?: (path: string) => boolean } = {}): EngineAdapter {
-  return {
+  return defineEngine({
     provider: 'comfyui',
     serves: COMFYUI_SERVES,
-    async launch(ctx: LaunchContext) {
-      const { slot } = ctx.slot.config;
-      checkServes('comfyui', COMFYUI_SERVES, slot);
-      const profile = engineProfile(ctx.profile, 'comfyui');
-      const flags = flagWords(ctx, profile);
-      return launchEngine(ctx, {
-        engine: 'comfyui',
-        image: engineImage(profile, COMFYUI_DEFAULT_IMAGE),
-        argv: (host) => buildComfyArgv(slot.port, host, flags.profile, flags.extra),
-        container: {
-          entrypoint: 'bash',
-          wrap: (argv) => ['-lc', `cd ${COMFYUI_HOME} && exec python main.py ${argv.map(quoteWord).join(' ')}`],
-          network: 'host',
-          ipc: 'host',
-          securityOpts: ['seccomp=unconfined', 'apparmor=unconfined', 'label=disable'],
-          volumes: comfyVolumes(ctx.modelStore, deps.exists),
-        },
-      }, deps.hostDevices);
-    },
-    health: (baseUrl, signal) => probeSystemStats(baseUrl, signal),
-    defaultModelId: () => COMFYUI_DEFAULT_MODEL,
+    seedProfile: 'comfyui',
+    defaultImage: COMFYUI_DEFAULT_IMAGE,
     routes: COMFYUI_ROUTES,
-  };
+    defaultModelId: () => COMFYUI_DEFAULT_MODEL,
+    health: (baseUrl, signal) => probeSystemStats(baseUrl, signal),
+    launch: (ctx, flags) => ({
+      argv: (host) => buildComfyArgv(ctx.slot.config.slot.port, host, flags.profile, flags.extra),
+      container: {
+        entrypoint: 'bash',
+        wrap: (argv) => ['-lc', `cd ${COMFYUI_HOME} && exec python main.py ${argv.map(quoteWord).join(' ')}`],
+        network: 'host',
+        ipc: 'host',
+        securityOpts: ['seccomp=unconfined', 'apparmor=unconfined', 'label=disable'],
+        volumes: comfyVolumes(ctx.modelStore, deps.exists),
+      },
+    }),
+  }, deps);
 }
 
 export const comfyUiAdapter: EngineAdapter = createComfyUiAdapter();

@@ -13,9 +13,8 @@ import type { SlotFile } from '../../config/schema/slot.js';
 import { SlotError } from '../../protocol/errors.js';
 import { normalizeArgv } from '../argv.js';
 import type { HostDevices } from '../container.js';
-import { engineImage, engineProfile, flagWords, launchEngine } from '../engine-launch.js';
-import { probeHealth } from '../llama-server/health.js';
-import type { EngineAdapter, EngineRoute, LaunchContext, LaunchSpec } from '../types.js';
+import { defineEngine } from '../engine-launch.js';
+import type { EngineAdapter, EngineRoute } from '../types.js';
 
 export const FLM_SERVES: readonly SlotType[] = ['llm', 'embedding', 'transcription'];
 export const FLM_DEFAULT_IMAGE = 'ghcr.io/svc-ai/svc-toolbox-flm:0.9.44';
@@ -57,39 +56,28 @@ export function buildFlmArgv(config: Pick<SlotFile, 'slot' | 'model' | 'npu' | '
 }
 
 export function createFlmAdapter(deps: { hostDevices?: () => HostDevices } = {}): EngineAdapter {
-  async function launch(ctx: LaunchContext): Promise<LaunchSpec> {
-    const { slot } = ctx.slot.config;
-    if (isNpuShadow(slot)) {
+  return defineEngine({
+    provider: 'flm',
+    serves: FLM_SERVES,
+    seedProfile: 'flm',
+    defaultImage: FLM_DEFAULT_IMAGE,
+    routes: FLM_ROUTES,
+    defaultModelId: (config) => FLM_SHADOW_MODELS[config.slot.type] ?? '',
+    check: (slot) => {
+      if (!isNpuShadow(slot)) return;
       throw new SlotError('slot.config_error', `slot ${slot.name} is an NPU ${slot.type} slot: it runs in the engine of the NPU llm slot (with [npu].${slot.type === 'embedding' ? 'embed' : 'asr'} = true there), never on its own`, { slot: slot.name });
-    }
-    if (!FLM_SERVES.includes(slot.type)) {
-      throw new SlotError('slot.config_error', `flm does not serve ${slot.type} slots (it serves ${FLM_SERVES.join(', ')})`, { slot: slot.name, type: slot.type });
-    }
-    const profile = engineProfile(ctx.profile, 'flm');
-    const flags = flagWords(ctx, profile);
-    const modelsDir = join(ctx.modelStore, 'flm', 'models');
-    return launchEngine(ctx, {
-      engine: 'flm',
-      image: engineImage(profile, FLM_DEFAULT_IMAGE),
+    },
+    launch: (ctx, flags) => ({
       argv: (host) => buildFlmArgv(ctx.slot.config, ctx.model.id, host, flags.profile, flags.extra),
       container: {
         entrypoint: 'tini',
         wrap: (argv) => ['--', 'flm', ...argv],
         env: { ...FLM_CONTAINER_ENV },
         // FLM downloads into its models folder: kept in the model store, read-write.
-        volumes: [{ source: modelsDir, target: FLM_CONTAINER_MODELS, mode: 'rw' }],
+        volumes: [{ source: join(ctx.modelStore, 'flm', 'models'), target: FLM_CONTAINER_MODELS, mode: 'rw' }],
       },
-    }, deps.hostDevices);
-  }
-
-  return {
-    provider: 'flm',
-    serves: FLM_SERVES,
-    launch,
-    health: (baseUrl, signal) => probeHealth(baseUrl, signal),
-    defaultModelId: (config) => FLM_SHADOW_MODELS[config.slot.type] ?? '',
-    routes: FLM_ROUTES,
-  };
+    }),
+  }, deps);
 }
 
 export const flmAdapter: EngineAdapter = createFlmAdapter();

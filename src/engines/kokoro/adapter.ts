@@ -8,9 +8,8 @@
 import type { SlotType } from '../../config/schema/common.js';
 import { normalizeArgv } from '../argv.js';
 import type { HostDevices } from '../container.js';
-import { checkServes, engineImage, engineProfile, flagWords, launchEngine } from '../engine-launch.js';
-import { probeHealth } from '../llama-server/health.js';
-import type { EngineAdapter, EngineRoute, LaunchContext } from '../types.js';
+import { defineEngine } from '../engine-launch.js';
+import type { EngineAdapter, EngineRoute } from '../types.js';
 
 export const TTS_SERVES: readonly SlotType[] = ['tts'];
 export const KOKORO_MODEL_ID = 'kokoro';
@@ -30,25 +29,18 @@ export function buildTtsArgv(port: number, modelPath: string, host: string, prof
 }
 
 export function createKokoroAdapter(deps: { hostDevices?: () => HostDevices } = {}): EngineAdapter {
-  return {
+  return defineEngine({
     provider: 'kokoro',
     serves: TTS_SERVES,
-    async launch(ctx: LaunchContext) {
-      const { slot } = ctx.slot.config;
-      checkServes('kokoro', TTS_SERVES, slot);
-      const profile = engineProfile(ctx.profile, 'tts');
-      const flags = flagWords(ctx, profile);
-      return launchEngine(ctx, {
-        engine: 'kokoro',
-        image: engineImage(profile, KOKORO_DEFAULT_IMAGE),
-        argv: (host) => buildTtsArgv(slot.port, ctx.model.path, host, flags.profile, flags.extra),
-        container: { device: 'cpu', files: ctx.model.path ? [ctx.model.path] : [] },
-      }, deps.hostDevices);
-    },
-    health: (baseUrl, signal) => probeHealth(baseUrl, signal),
-    defaultModelId: () => KOKORO_MODEL_ID,
+    seedProfile: 'tts',
+    defaultImage: KOKORO_DEFAULT_IMAGE,
     routes: TTS_ROUTES,
-  };
+    defaultModelId: () => KOKORO_MODEL_ID,
+    launch: (ctx, flags) => ({
+      argv: (host) => buildTtsArgv(ctx.slot.config.slot.port, ctx.model.path, host, flags.profile, flags.extra),
+      container: { device: 'cpu', files: ctx.model.path ? [ctx.model.path] : [] },
+    }),
+  }, deps);
 }
 
 export const kokoroAdapter: EngineAdapter = createKokoroAdapter();

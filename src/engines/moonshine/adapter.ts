@@ -9,9 +9,8 @@
 import type { SlotType } from '../../config/schema/common.js';
 import { normalizeArgv } from '../argv.js';
 import type { HostDevices } from '../container.js';
-import { checkServes, engineImage, engineProfile, flagWords, launchEngine } from '../engine-launch.js';
-import { probeHealth } from '../llama-server/health.js';
-import type { EngineAdapter, EngineRoute, LaunchContext } from '../types.js';
+import { defineEngine } from '../engine-launch.js';
+import type { EngineAdapter, EngineRoute } from '../types.js';
 
 export const MOONSHINE_SERVES: readonly SlotType[] = ['transcription'];
 export const MOONSHINE_ARCHS = ['tiny', 'tiny_streaming', 'base', 'small', 'small_streaming'] as const;
@@ -41,25 +40,18 @@ export function buildMoonshineArgv(port: number, model: { id: string; path: stri
 }
 
 export function createMoonshineAdapter(deps: { hostDevices?: () => HostDevices } = {}): EngineAdapter {
-  return {
+  return defineEngine({
     provider: 'moonshine',
     serves: MOONSHINE_SERVES,
-    async launch(ctx: LaunchContext) {
-      const { slot } = ctx.slot.config;
-      checkServes('moonshine', MOONSHINE_SERVES, slot);
-      const profile = engineProfile(ctx.profile, null);
-      const flags = flagWords(ctx, profile);
-      return launchEngine(ctx, {
-        engine: 'moonshine',
-        image: engineImage(profile, MOONSHINE_DEFAULT_IMAGE),
-        argv: (host) => buildMoonshineArgv(slot.port, ctx.model, host, flags.profile, flags.extra),
-        container: { device: 'cpu', files: ctx.model.path ? [ctx.model.path] : [] },
-      }, deps.hostDevices);
-    },
-    health: (baseUrl, signal) => probeHealth(baseUrl, signal),
-    defaultModelId: () => MOONSHINE_DEFAULT_MODEL,
+    seedProfile: null,
+    defaultImage: MOONSHINE_DEFAULT_IMAGE,
     routes: MOONSHINE_ROUTES,
-  };
+    defaultModelId: () => MOONSHINE_DEFAULT_MODEL,
+    launch: (ctx, flags) => ({
+      argv: (host) => buildMoonshineArgv(ctx.slot.config.slot.port, ctx.model, host, flags.profile, flags.extra),
+      container: { device: 'cpu', files: ctx.model.path ? [ctx.model.path] : [] },
+    }),
+  }, deps);
 }
 
 export const moonshineAdapter: EngineAdapter = createMoonshineAdapter();

@@ -6,10 +6,9 @@
 // mounted at /cache in a container.
 import { join } from 'node:path';
 import type { HostDevices } from '../container.js';
-import { checkServes, engineImage, engineProfile, flagWords, launchEngine } from '../engine-launch.js';
+import { defineEngine } from '../engine-launch.js';
 import { buildTtsArgv, TTS_ROUTES, TTS_SERVES } from '../kokoro/adapter.js';
-import { probeHealth } from '../llama-server/health.js';
-import type { EngineAdapter, LaunchContext } from '../types.js';
+import type { EngineAdapter } from '../types.js';
 
 export const QWEN3TTS_MODEL_ID = 'qwen3-tts';
 export const QWEN3TTS_DEFAULT_IMAGE = 'ghcr.io/svc-ai/svc-toolbox-qwen3tts:v1';
@@ -22,31 +21,26 @@ export const miopenEnv = (cache: string): Record<string, string> => ({
 });
 
 export function createQwen3TtsAdapter(deps: { hostDevices?: () => HostDevices } = {}): EngineAdapter {
-  return {
+  return defineEngine({
     provider: 'qwen3tts',
     serves: TTS_SERVES,
-    async launch(ctx: LaunchContext) {
-      const { slot } = ctx.slot.config;
-      checkServes('qwen3tts', TTS_SERVES, slot);
-      const profile = engineProfile(ctx.profile, 'tts-qwen3');
-      const flags = flagWords(ctx, profile);
+    seedProfile: 'tts-qwen3',
+    defaultImage: QWEN3TTS_DEFAULT_IMAGE,
+    routes: TTS_ROUTES,
+    defaultModelId: () => QWEN3TTS_MODEL_ID,
+    launch: (ctx, flags) => {
       const cache = ctx.baseEnv.SVC_QWEN3TTS_CACHE || join(ctx.stateDir, 'qwen3tts-cache');
-      return launchEngine(ctx, {
-        engine: 'qwen3tts',
-        image: engineImage(profile, QWEN3TTS_DEFAULT_IMAGE),
-        argv: (host) => buildTtsArgv(slot.port, ctx.model.path, host, flags.profile, flags.extra),
+      return {
+        argv: (host) => buildTtsArgv(ctx.slot.config.slot.port, ctx.model.path, host, flags.profile, flags.extra),
         env: miopenEnv(cache),
         container: {
           env: miopenEnv('/cache'),
           volumes: [{ source: cache, target: '/cache', mode: 'rw' }],
           files: ctx.model.path ? [ctx.model.path] : [],
         },
-      }, deps.hostDevices);
+      };
     },
-    health: (baseUrl, signal) => probeHealth(baseUrl, signal),
-    defaultModelId: () => QWEN3TTS_MODEL_ID,
-    routes: TTS_ROUTES,
-  };
+  }, deps);
 }
 
 export const qwen3TtsAdapter: EngineAdapter = createQwen3TtsAdapter();

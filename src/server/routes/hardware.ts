@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { probeHardware, readHardwareJson, writeHardwareJson } from '../../host/hardware.js';
 import { hostSnapshot } from '../../host/memory.js';
-import { actorOf } from '../app.js';
+import { actorOf } from '../request.js';
 import type { ServerContext } from '../context.js';
 
 export function registerHardwareRoutes(app: FastifyInstance, ctx: ServerContext): void {

@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { writeFileAtomic } from '../../config/atomic.js';
-import { actorOf } from '../app.js';
+import { actorOf } from '../request.js';
 import type { ServerContext } from '../context.js';
 
 interface InstallSentinel {

@@ -7,44 +7,11 @@ import { effectiveStore, scanRoots } from '../../models/scan.js';
 import {
   assignModel, listModels, registerModel, removeModel, resolveModelRef, scanModels, scanSummaryLine, viewModel, type ScanResult,
 } from '../../models/service.js';
-import { RequestError, SvcError } from '../../protocol/errors.js';
-import { actorOf, objectBody } from '../app.js';
+import { SvcError } from '../../protocol/errors.js';
+import { AssignModelRequestSchema, RegisterModelRequestSchema } from '../../protocol/models.js';
+import { parseRequest } from '../../protocol/validate.js';
+import { actorOf, booleanQuery, objectBody } from '../request.js';
 import type { ServerContext } from '../context.js';
-
-interface Problem {
-  path: string;
-  message: string;
-}
-
-/** Read string fields of a JSON body; every problem is reported at once as request.invalid. */
-function stringFields<K extends string>(body: Record<string, unknown>, required: readonly K[], optional: readonly K[] = []): Record<K, string | undefined> {
-  const problems: Problem[] = [];
-  const out = {} as Record<K, string | undefined>;
-  for (const key of [...required, ...optional]) {
-    const value = body[key];
-    if (value === undefined || value === null) {
-      if (required.includes(key)) problems.push({ path: key, message: 'required (a string)' });
-      continue;
-    }
-    if (typeof value !== 'string' || value.length === 0) {
-      problems.push({ path: key, message: `expected a non-empty string; got ${JSON.stringify(value)}` });
-      continue;
-    }
-    out[key] = value;
-  }
-  const known = new Set<string>([...required, ...optional]);
-  for (const key of Object.keys(body)) if (!known.has(key)) problems.push({ path: key, message: `unknown field; expected ${[...known].join(', ')}` });
-  if (problems.length > 0) throw new RequestError('request.invalid', `invalid body: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, { problems });
-  return out;
-}
-
-function booleanQuery(request: FastifyRequest, key: string): boolean {
-  const value = (request.query as Record<string, unknown>)[key];
-  if (value === undefined || value === 'false' || value === '0') return false;
-  if (value === '' || value === 'true' || value === '1') return true;
-  const problems = [{ path: key, message: `expected true or false; got ${JSON.stringify(value)}` }];
-  throw new RequestError('request.invalid', `invalid query: ${key}: ${problems[0]!.message}`, { problems });
-}
 
 export function registerModelRoutes(app: FastifyInstance, ctx: ServerContext): void {
   /** Run a registry mutation in the writer queue; a failure is recorded before it is rethrown. */
@@ -76,10 +43,10 @@ export function registerModelRoutes(app: FastifyInstance, ctx: ServerContext): v
   });
 
   app.post('/api/models', { config: { access: 'write' } }, async (request, reply) => {
-    const body = stringFields(objectBody(request), ['id', 'path'], ['name', 'license']);
-    const id = body.id!;
+    const body = parseRequest(RegisterModelRequestSchema, objectBody(request));
+    const id = body.id;
     const result = await mutate(request, 'model.register', id, async () => {
-      const registered = await registerModel(ctx.config, id, { path: body.path!, name: body.name, license: body.license });
+      const registered = await registerModel(ctx.config, id, { path: body.path, name: body.name, license: body.license });
       ctx.replaceConfig(withRegistry(ctx.config, registered.registry));
       return registered;
     });
@@ -108,9 +75,9 @@ export function registerModelRoutes(app: FastifyInstance, ctx: ServerContext): v
 
   app.post('/api/models/:ref/assign', { config: { access: 'write' } }, async (request) => {
     const { ref } = request.params as { ref: string };
-    const { slot } = stringFields(objectBody(request), ['slot']);
+    const { slot } = parseRequest(AssignModelRequestSchema, objectBody(request));
     const result = await mutate(request, 'model.assign', ref, async () => {
-      const assigned = await assignModel(ctx.config, ref, slot!);
+      const assigned = await assignModel(ctx.config, ref, slot);
       ctx.replaceConfig(withSlotConfig(ctx.config, assigned.slot, assigned.config));
       return assigned;
     });

@@ -7,7 +7,7 @@ import { formatProblem } from '../../config/problems.js';
 import { SvcTomlSchema, type SvcToml } from '../../config/schema/svc-toml.js';
 import { applyPlan, describeSettings, updateSvcToml } from '../../config/settings.js';
 import { ConfigError } from '../../protocol/errors.js';
-import { actorOf, objectBody } from '../app.js';
+import { actorOf, objectBody } from '../request.js';
 import type { ServerContext } from '../context.js';
 
 function invalid(problems: readonly ConfigProblem[], what: string): ConfigError {

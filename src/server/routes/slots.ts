@@ -4,18 +4,19 @@
 // served as JSON or as a server-sent event stream.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LaunchSpec } from '../../engines/types.js';
-import { RequestError, SlotError, SvcError } from '../../protocol/errors.js';
+import { quoteWord } from '../../config/shell-words.js';
+import { SlotError, SvcError } from '../../protocol/errors.js';
+import {
+  AssignSlotModelRequestSchema, CreateSlotRequestSchema, DEFAULT_LOG_LINES, EditSlotRequestSchema, LoadSlotRequestSchema, LOG_RING_LINES, SwapSlotRequestSchema,
+} from '../../protocol/slot-requests.js';
+import { parseRequest } from '../../protocol/validate.js';
 import type { SlotDetailPayload, SlotLaunchPayload } from '../../protocol/slots.js';
 import { slotStateDir } from '../../slots/state-file.js';
 import type { SlotView } from '../../slots/view.js';
-import { actorOf, objectBody } from '../app.js';
 import type { ServerContext } from '../context.js';
-import { createSlot, editSlot, modelIdFor, persistDefaultModel, readBody, removeSlotFile, slotEntry } from './slot-config.js';
+import { actorOf, booleanQuery, objectBody, queryProblem, queryValue } from '../request.js';
 
 
-export const DEFAULT_LOG_LINES = 200;
-/** The supervisor keeps the last 500 lines of each engine log in memory. */
-export const MAX_LOG_LINES = 500;
 /** How often a follow stream reads the engine log file for new lines. */
 const FOLLOW_PUMP_MS = 250;
 /** A comment line on an idle follow stream, so a dead client is noticed. */
@@ -25,34 +26,12 @@ const BUSY_STATES = new Set(['starting', 'warming', 'ready', 'stopping']);
 
 const params = (request: FastifyRequest) => request.params as { name: string };
 
-function queryValue(request: FastifyRequest, key: string): string | undefined {
-  const value = (request.query as Record<string, unknown>)[key];
-  if (Array.isArray(value)) return queryProblem(key, 'given more than once');
-  return typeof value === 'string' ? value : undefined;
-}
-
-function queryProblem(path: string, message: string): never {
-  throw new RequestError('request.invalid', `invalid query: ${path}: ${message}`, { problems: [{ path, message }] });
-}
-
-function booleanQuery(request: FastifyRequest, key: string): boolean {
-  const value = queryValue(request, key);
-  if (value === undefined || value === 'false' || value === '0') return false;
-  if (value === '' || value === 'true' || value === '1') return true;
-  return queryProblem(key, `expected true or false; got ${JSON.stringify(value)}`);
-}
-
+/** `lines`: how many of the last log lines; more than the ring keeps gives all it keeps. */
 function linesQuery(request: FastifyRequest): number {
   const value = queryValue(request, 'lines');
   if (value === undefined) return DEFAULT_LOG_LINES;
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n < 1 || n > MAX_LOG_LINES) return queryProblem('lines', `expected an integer 1-${MAX_LOG_LINES}; got ${JSON.stringify(value)}`);
-  return n;
-}
-
-/** A word as a POSIX shell reads it back: bare when safe, else single-quoted. */
-export function shellQuote(word: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+  if (!/^\d+$/.test(value) || Number(value) < 1) return queryProblem('lines', `expected a positive integer; got ${JSON.stringify(value)}`);
+  return Math.min(Number(value), LOG_RING_LINES);
 }
 
 /** The launch spec for display: the environment is only what differs from the gateway's own. */
@@ -62,7 +41,7 @@ export function launchPayload(spec: LaunchSpec, gatewayEnv: NodeJS.ProcessEnv = 
     mode: spec.mode,
     command: spec.command,
     args: spec.args,
-    command_line: [spec.command, ...spec.args].map(shellQuote).join(' '),
+    command_line: [spec.command, ...spec.args].map(quoteWord).join(' '),
     env,
     base_url: spec.baseUrl,
   };
@@ -89,7 +68,7 @@ export function registerSlotRoutes(app: FastifyInstance, ctx: ServerContext): vo
   app.get('/api/slots/:name', { config: { access: 'read' } }, async (request): Promise<SlotDetailPayload> => {
     const { name } = params(request);
     const view = ctx.supervisor.view(name);
-    const entry = slotEntry(ctx, name);
+    const entry = ctx.slotConfig.entry(name);
     let launch: SlotLaunchPayload | null = null;
     let launchError: SlotDetailPayload['launch_error'] = null;
     try {
@@ -104,7 +83,7 @@ export function registerSlotRoutes(app: FastifyInstance, ctx: ServerContext): vo
   app.post('/api/slots', { config: { access: 'write' } }, async (request, reply) => {
     const body = objectBody(request);
     const target = typeof body.name === 'string' ? body.name : '';
-    const created = await mutate(request, 'slot.create', target, { request: body }, () => createSlot(ctx, body));
+    const created = await mutate(request, 'slot.create', target, { request: body }, () => ctx.slotConfig.create(parseRequest(CreateSlotRequestSchema, body)));
     record(request, 'slot.create', created.name, { ...created });
     reply.code(201);
     return ctx.supervisor.view(created.name);
@@ -113,7 +92,7 @@ export function registerSlotRoutes(app: FastifyInstance, ctx: ServerContext): vo
   app.put('/api/slots/:name', { config: { access: 'write' } }, async (request) => {
     const { name } = params(request);
     const body = objectBody(request);
-    const changes = await mutate(request, 'slot.edit_config', name, { request: body }, () => editSlot(ctx, name, body));
+    const changes = await mutate(request, 'slot.edit_config', name, { request: body }, () => ctx.slotConfig.edit(name, parseRequest(EditSlotRequestSchema, body)));
     const view = ctx.supervisor.view(name);
     const restartRequired = changes.length > 0 && BUSY_STATES.has(view.state);
     if (changes.length > 0) record(request, 'slot.edit_config', name, { changes, restart_required: restartRequired });
@@ -133,7 +112,7 @@ export function registerSlotRoutes(app: FastifyInstance, ctx: ServerContext): vo
           in_flight: view.in_flight,
         });
       }
-      const file = await removeSlotFile(ctx, name);
+      const file = await ctx.slotConfig.remove(name);
       // The slot is gone from the running config; reconcile stops its engine.
       await ctx.supervisor.reconcile();
       return { deleted: name, file, state_dir: slotStateDir(ctx.paths.stateRoot, name), was: view.state };
@@ -144,11 +123,9 @@ export function registerSlotRoutes(app: FastifyInstance, ctx: ServerContext): vo
 
   app.post('/api/slots/:name/load', { config: { access: 'write' } }, async (request) => {
     const { name } = params(request);
-    const reader = readBody(request.body === undefined ? {} : objectBody(request), ['model']);
-    const ref = reader.string('model');
-    reader.done();
+    const { model: ref } = parseRequest(LoadSlotRequestSchema, request.body === undefined ? {} : objectBody(request));
     const view = await mutate(request, 'slot.load', name, { ...(ref !== undefined && { model: ref }) }, async () => {
-      const model = ref === undefined ? undefined : modelIdFor(ctx, ref);
+      const model = ref === undefined ? undefined : ctx.slotConfig.modelIdFor(ref);
       // An explicit load takes the GPU the way a request would (slots/gpu-arbiter.ts).
       if (ctx.supervisor.view(name, { memory: false }).type === 'image') await ctx.arbiter.enterImageMode(name);
       else await ctx.arbiter.beforeInference(name);
@@ -182,17 +159,16 @@ export function registerSlotRoutes(app: FastifyInstance, ctx: ServerContext): vo
 
   app.post('/api/slots/:name/swap', { config: { access: 'write' } }, async (request) => {
     const { name } = params(request);
-    const reader = readBody(objectBody(request), ['model', 'persist']);
-    const ref = reader.string('model', true);
-    const persist = reader.boolean('persist') ?? true;
-    reader.done();
+    const body = parseRequest(SwapSlotRequestSchema, objectBody(request));
+    const ref = body.model;
+    const persist = body.persist ?? true;
     const result = await mutate(request, 'slot.swap', name, { model: ref, persist }, async () => {
-      const entry = slotEntry(ctx, name);
-      const model = modelIdFor(ctx, ref!);
+      const entry = ctx.slotConfig.entry(name);
+      const model = ctx.slotConfig.modelIdFor(ref);
       const before = ctx.supervisor.view(name).model;
       // Refuse before the file is written: a disabled slot is never started.
       if (!entry.config.slot.enabled) throw new SlotError('slot.disabled', `slot ${name} is disabled in ${entry.file}`, { slot: name });
-      if (persist) await persistDefaultModel(ctx, name, model);
+      if (persist) await ctx.slotConfig.persistDefaultModel(name, model);
       try {
         await ctx.supervisor.swap(name, model);
       } finally {
@@ -207,13 +183,11 @@ export function registerSlotRoutes(app: FastifyInstance, ctx: ServerContext): vo
 
   app.put('/api/install/slots/:name/model', { config: { access: 'write' } }, async (request) => {
     const { name } = params(request);
-    const reader = readBody(objectBody(request), ['model']);
-    const ref = reader.string('model', true);
-    reader.done();
+    const { model: ref } = parseRequest(AssignSlotModelRequestSchema, objectBody(request));
     const result = await mutate(request, 'slot.edit_defaults', name, { model: ref }, async () => {
-      slotEntry(ctx, name);
-      const model = modelIdFor(ctx, ref!);
-      const before = await persistDefaultModel(ctx, name, model);
+      ctx.slotConfig.entry(name);
+      const model = ctx.slotConfig.modelIdFor(ref);
+      const before = await ctx.slotConfig.persistDefaultModel(name, model);
       return { model, before };
     });
     const view = ctx.supervisor.view(name);

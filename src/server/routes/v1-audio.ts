@@ -8,29 +8,27 @@
 //   (boundary included). The engine sees the client's `model` field as sent: a slot name is
 //   not rewritten to the model id inside the multipart body.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { UpstreamPools } from '../../dispatch/forward.js';
 import { multipartBoundary, multipartField } from '../../dispatch/multipart.js';
 import { applySpeechDefaults, type SpeechDefaults } from '../../dispatch/speech.js';
 import { RequestError } from '../../protocol/errors.js';
-import { objectBody } from '../app.js';
+import { objectBody } from '../request.js';
 import type { ServerContext } from '../context.js';
-import { forwardToTarget, resolve, sharedPools } from './v1-dispatch.js';
+import { dispatchOn } from './v1-client.js';
 
 export function registerV1AudioRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  const pools = sharedPools(app);
-  app.post('/v1/audio/speech', { config: { access: 'v1' } }, (request, reply) => speech(ctx, pools, request, reply));
+  app.post('/v1/audio/speech', { config: { access: 'v1' } }, (request, reply) => speech(ctx, request, reply));
   // Its own scope, so that only this route takes multipart bodies (elsewhere they stay 415).
   void app.register(async (scope) => {
     // The body stays one Buffer (bodyLimit applies): it is forwarded as it came.
     scope.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-    scope.post('/v1/audio/transcriptions', { config: { access: 'v1' } }, (request, reply) => transcription(ctx, pools, request, reply));
+    scope.post('/v1/audio/transcriptions', { config: { access: 'v1' } }, (request, reply) => transcription(ctx, request, reply));
   });
 }
 
 const missingModel = (route: string, what: string) =>
   new RequestError('request.missing_model', `\`model\` is required on ${route}: ${what}`, { route, problems: [{ path: 'model', message: 'required (a non-empty string)' }] });
 
-async function speech(ctx: ServerContext, pools: UpstreamPools, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+async function speech(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const body = objectBody(request);
   if (body.model === undefined || body.model === null || body.model === '') {
     throw missingModel('/v1/audio/speech', 'a tts slot name, svc/tts, a model id a slot serves, or a remote model');
@@ -38,19 +36,20 @@ async function speech(ctx: ServerContext, pools: UpstreamPools, request: Fastify
   if (typeof body.model !== 'string') {
     throw new RequestError('request.invalid', '`model` must be a string', { problems: [{ path: 'model', message: `expected a string, got ${typeof body.model}` }] });
   }
-  const target = await resolve(ctx, body.model, 'speech');
+  const target = await ctx.dispatcher.resolve(body.model, 'speech');
   // Checked (and the defaults filled in) before a slot is started for it.
   const out = applySpeechDefaults(body, target.kind === 'slot' ? slotSpeechDefaults(ctx, target.slot) : null);
-  await forwardToTarget(ctx, pools, target, {
+  const stream = out.stream_format === 'sse';
+  return dispatchOn(reply, stream, (client) => ctx.dispatcher.forward(target, {
     upstreamPath: '/audio/speech',
     contentType: 'application/json',
-    stream: out.stream_format === 'sse',
+    stream,
     // A slot name or alias becomes the backing model id (kept as sent when the slot has none).
     body: (model) => JSON.stringify({ ...out, model: model === '' ? out.model : model }),
-  }, reply);
+  }, client));
 }
 
-async function transcription(ctx: ServerContext, pools: UpstreamPools, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+async function transcription(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const route = '/v1/audio/transcriptions';
   const what = 'a multipart/form-data field `model` (a transcription slot name, svc/stt, a model id a slot serves, or a remote model)';
   const raw = request.body;
@@ -65,13 +64,9 @@ async function transcription(ctx: ServerContext, pools: UpstreamPools, request: 
   }
   const model = multipartField(raw, boundary, 'model');
   if (model === null || model === '') throw missingModel(route, what);
-  const target = await resolve(ctx, model, 'transcriptions');
-  await forwardToTarget(ctx, pools, target, {
-    upstreamPath: '/audio/transcriptions',
-    contentType,
-    stream: multipartField(raw, boundary, 'stream') === 'true',
-    body: () => raw,
-  }, reply);
+  const target = await ctx.dispatcher.resolve(model, 'transcriptions');
+  const stream = multipartField(raw, boundary, 'stream') === 'true';
+  return dispatchOn(reply, stream, (client) => ctx.dispatcher.forward(target, { upstreamPath: '/audio/transcriptions', contentType, stream, body: () => raw }, client));
 }
 
 /** The TTS keys of the slot's [slot] section (null when its file is gone, e.g. mid-reload). */

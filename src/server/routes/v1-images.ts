@@ -10,19 +10,18 @@
 //   `b64_json`), plus a `_hal0` block saying what ran.
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { UpstreamPools } from '../../dispatch/forward.js';
 import { ImageCache } from '../../dispatch/images/cache.js';
 import { runComfyWorkflow } from '../../dispatch/images/comfy-client.js';
 import { normaliseImageRequest } from '../../dispatch/images/request.js';
 import { buildWorkflow, CURATED_IMAGE_MODELS, curatedImageModel, DEFAULT_IMAGE_MODEL, type CuratedImageModel } from '../../dispatch/images/workflow.js';
+import type { DispatchTarget } from '../../dispatch/types.js';
 import { ImageError, RequestError, SvcError } from '../../protocol/errors.js';
-import { objectBody } from '../app.js';
+import { objectBody } from '../request.js';
 import type { ServerContext } from '../context.js';
-import { forwardToTarget, resolve, sharedPools, waitForSlot, type DispatchTarget } from './v1-dispatch.js';
+import { clientOf, dispatchOn } from './v1-client.js';
 
 export function registerV1ImageRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  const pools = sharedPools(app);
-  app.post('/v1/images/generations', { config: { access: 'v1' } }, (request, reply) => generate(ctx, pools, request, reply));
+  app.post('/v1/images/generations', { config: { access: 'v1' } }, (request, reply) => generate(ctx, request, reply));
   app.get<{ Params: { name: string } }>('/api/images/cache/:name', { config: { access: 'read' } }, async (request, reply) => {
     const png = await ctx.images.read(request.params.name);
     // A cached name never gets other bytes: the uuid is new for every image.
@@ -36,11 +35,11 @@ const notCurated = (model: string) =>
 /** The slot (or upstream) a request goes to; curated ids fall back to svc/image. */
 async function imageTarget(ctx: ServerContext, model: string): Promise<DispatchTarget> {
   try {
-    return await resolve(ctx, model, 'images');
+    return await ctx.dispatcher.resolve(model, 'images');
   } catch (error) {
     if (!(error instanceof SvcError) || error.code !== 'model.not_found') throw error;
     if (!curatedImageModel(model)) throw notCurated(model);
-    return resolve(ctx, 'svc/image', 'images');
+    return ctx.dispatcher.resolve('svc/image', 'images');
   }
 }
 
@@ -51,7 +50,7 @@ function imageModelFor(requested: string, slotModel: string): CuratedImageModel 
   return model;
 }
 
-async function generate(ctx: ServerContext, pools: UpstreamPools, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+async function generate(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const body = objectBody(request);
   const requested = body.model ?? 'svc/image';
   if (typeof requested !== 'string' || requested === '') {
@@ -59,7 +58,7 @@ async function generate(ctx: ServerContext, pools: UpstreamPools, request: Fasti
   }
   const target = await imageTarget(ctx, requested);
   if (target.kind === 'upstream') {
-    return forwardToTarget(ctx, pools, target, { upstreamPath: '/images/generations', contentType: 'application/json', stream: false, body: (model) => JSON.stringify({ ...body, model }) }, reply);
+    return dispatchOn(reply, false, (client) => ctx.dispatcher.forward(target, { upstreamPath: '/images/generations', contentType: 'application/json', stream: false, body: (model) => JSON.stringify({ ...body, model }) }, client));
   }
   const slot = target.slot;
   const entry = ctx.config.slots.find((s) => s.name === slot);
@@ -68,7 +67,7 @@ async function generate(ctx: ServerContext, pools: UpstreamPools, request: Fasti
   const abort = new AbortController();
   reply.raw.once('close', () => reply.raw.writableEnded || abort.abort());
   await ctx.arbiter.enterImageMode(slot);
-  const ready = await waitForSlot(ctx, slot, false, reply, abort);
+  const ready = await ctx.dispatcher.waitForSlot(slot, false, clientOf(reply), abort);
   const release = ctx.supervisor.acquire(slot);
   const tap = ctx.metrics.start(slot);
   try {

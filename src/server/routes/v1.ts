@@ -1,13 +1,13 @@
 // The OpenAI-compatible POST routes: parse the body once, resolve the model to a slot or a
 // remote upstream, make the slot ready (holding the connection while it loads), rewrite
-// the model id, and relay the upstream's answer byte for byte (docs/routing.md).
+// the model id, and relay the upstream's answer byte for byte (docs/routing.md). The work
+// is the dispatcher's (src/dispatch/dispatcher.ts); these handlers only read the body.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { UpstreamPools } from '../../dispatch/forward.js';
 import type { V1Route } from '../../dispatch/types.js';
 import { RequestError } from '../../protocol/errors.js';
-import { objectBody } from '../app.js';
 import type { ServerContext } from '../context.js';
-import { forwardToTarget, resolve, sharedPools } from './v1-dispatch.js';
+import { objectBody } from '../request.js';
+import { dispatchOn } from './v1-client.js';
 
 const ROUTES: ReadonlyArray<{ url: string; route: V1Route; upstreamPath: string }> = [
   { url: '/v1/chat/completions', route: 'chat', upstreamPath: '/chat/completions' },
@@ -22,27 +22,25 @@ const ROUTES: ReadonlyArray<{ url: string; route: V1Route; upstreamPath: string 
 const JSON_OR_SSE = /^\s*(application\/([\w.+-]*\+)?json|text\/event-stream)\b/i;
 
 export function registerV1Routes(app: FastifyInstance, ctx: ServerContext): void {
-  const pools = sharedPools(app);
   for (const def of ROUTES) {
-    app.post(def.url, { config: { access: 'v1' } }, (request, reply) => dispatch(ctx, pools, def.route, def.upstreamPath, request, reply));
+    app.post(def.url, { config: { access: 'v1' } }, (request, reply) => dispatch(ctx, def.route, def.upstreamPath, request, reply));
   }
 }
 
-async function dispatch(ctx: ServerContext, pools: UpstreamPools, route: V1Route, upstreamPath: string, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+async function dispatch(ctx: ServerContext, route: V1Route, upstreamPath: string, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const body = objectBody(request);
   if (typeof body.model !== 'string' || body.model === '') {
     throw new RequestError('request.invalid', '`model` is required: a slot name, a model id, or a svc/* name', { problems: [{ path: 'model', message: 'required (a string)' }] });
   }
   if (route === 'chat') delete body.omni; // the client-side tool loop arrives with tool servers (docs/routing.md)
   const stream = body.stream === true;
-  const target = await resolve(ctx, body.model, route);
-
-  await forwardToTarget(ctx, pools, target, {
+  const target = await ctx.dispatcher.resolve(body.model, route);
+  return dispatchOn(reply, stream, (client) => ctx.dispatcher.forward(target, {
     upstreamPath,
     contentType: 'application/json',
     accepts: JSON_OR_SSE,
     stream,
     // Slot names and aliases become the backing model id; a provider's model_prefix comes off.
     body: (model) => JSON.stringify({ ...body, model }),
-  }, reply);
+  }, client));
 }

@@ -1,0 +1,86 @@
+// Identical streams that find their slot cold share one upstream call (SPEC.md, Streaming):
+// the flight counts one request in flight on the slot however many clients share it, is
+// metered once (timed from when the client that started it arrived), and each client
+// leaving only leaves. See single-flight.ts for the fan-out itself.
+import { callUpstream, checkContentType, relayBody, relayHead, upstreamError, type UpstreamPools } from './forward.js';
+import type { MeterTap, SlotMetrics } from './metrics.js';
+import type { StreamFlights } from './single-flight.js';
+import type { SlotSupervisor } from '../slots/supervisor.js';
+import { SvcError } from '../protocol/errors.js';
+import type { ClientExchange, Forwarded } from './types.js';
+
+/** Longest wait for a local engine's headers, and between its body chunks. */
+export const LOCAL_TIMEOUT_MS = 600_000;
+
+export interface ColdStreamDeps {
+  supervisor: SlotSupervisor;
+  metrics: SlotMetrics;
+  pools: UpstreamPools;
+  flights: StreamFlights;
+}
+
+export interface ColdStream {
+  slot: string;
+  model: string;
+  origin: string;
+  forwarded: Forwarded;
+  /** When the client that joins arrived (monotonic ms, for the meter). */
+  startedAt: number;
+}
+
+/** The error code a failed request to a slot is counted under (metrics). */
+export function failureCode(error: unknown, slot: string): string {
+  return error instanceof SvcError ? error.code : upstreamError(error, { slot }).code;
+}
+
+/** Join (or start) the one upstream call for this stream and relay it to this client. */
+export async function shareColdStream(deps: ColdStreamDeps, stream: ColdStream, client: ClientExchange, signal: AbortSignal): Promise<void> {
+  const { slot, forwarded } = stream;
+  const path = `/v1${forwarded.upstreamPath}`;
+  const body = forwarded.body(stream.model);
+  const subscription = deps.flights.join(`${slot}\n${path}\n${body.toString()}`, async (flightSignal) => {
+    const release = deps.supervisor.acquire(slot);
+    const tap = deps.metrics.start(slot, stream.startedAt);
+    try {
+      const upstream = await callUpstream(deps.pools, {
+        origin: stream.origin, path, headers: { 'content-type': forwarded.contentType }, body, signal: flightSignal,
+        headersTimeoutMs: LOCAL_TIMEOUT_MS, bodyTimeoutMs: LOCAL_TIMEOUT_MS, target: { slot },
+      });
+      checkContentType(upstream, forwarded.accepts, { slot });
+      tap.head(upstream.statusCode, upstream.headers['content-type']);
+      return { head: upstream, body: metered(upstream.body, release, tap, flightSignal) };
+    } catch (error) {
+      release();
+      tap.end(flightSignal.aborted ? 'cancelled' : 'error', failureCode(error, slot));
+      throw error;
+    }
+  });
+  signal.addEventListener('abort', () => subscription.leave(), { once: true });
+  try {
+    const head = await subscription.head();
+    client.takeOver();
+    if (!client.res.headersSent) relayHead(client.res, head);
+    await relayBody(client.res, subscription.body());
+    client.res.end();
+  } finally {
+    subscription.leave();
+  }
+}
+
+/** The flight's upstream body, metered once and releasing the slot when it ends. */
+async function* metered(body: AsyncIterable<Buffer | Uint8Array>, release: () => void, tap: MeterTap, signal: AbortSignal): AsyncIterable<Buffer | Uint8Array> {
+  let complete = false;
+  try {
+    for await (const chunk of body) {
+      tap.chunk(chunk);
+      yield chunk;
+    }
+    complete = true;
+  } catch (error) {
+    tap.end(signal.aborted ? 'cancelled' : 'error', failureCode(error, tap.slot));
+    throw error;
+  } finally {
+    tap.end(complete ? 'ok' : 'cancelled');
+    release();
+  }
+}

@@ -1,0 +1,145 @@
+// The dispatcher (DESIGN.md, "Request hot path"): resolve a request's `model` to a slot or a
+// remote upstream, make the slot ready (holding the connection while it loads, and asking the
+// GPU arbiter first), forward the bytes with one keep-alive undici pool per origin, relay
+// the answer byte for byte, and end a response that already started with one SSE error
+// event when the upstream breaks off. One per app: it owns the pools and the cold-stream
+// flights, and the /v1 handlers are thin adapters over it.
+import type { ResolvedConfig } from '../config/load.js';
+import { DispatchError } from '../protocol/errors.js';
+import type { GpuArbiter } from '../slots/gpu-arbiter.js';
+import type { ReadySlot, SlotSupervisor } from '../slots/supervisor.js';
+import { slotCandidates } from './candidates.js';
+import { failureCode, LOCAL_TIMEOUT_MS, shareColdStream } from './cold-stream.js';
+import { callUpstream, checkContentType, ClientGone, endWithError, relayBody, relayHead, upstreamError, UpstreamPools } from './forward.js';
+import type { MeterTap, SlotMetrics } from './metrics.js';
+import { npuDirectRoute } from './npu-route.js';
+import { resolveTarget } from './resolve.js';
+import { StreamFlights } from './single-flight.js';
+import { waitForSlot } from './slot-wait.js';
+import type { ClientExchange, DispatchTarget, Forwarded, V1Route } from './types.js';
+import type { UpstreamDirectory } from './upstreams.js';
+
+export interface DispatcherDeps {
+  config: () => ResolvedConfig;
+  supervisor: SlotSupervisor;
+  upstreams: UpstreamDirectory;
+  metrics: SlotMetrics;
+  arbiter: GpuArbiter;
+}
+
+/** Where one request goes: origin, path, headers and model id, with its timeout. */
+interface Hop {
+  origin: string;
+  path: string;
+  headers: Record<string, string>;
+  timeoutMs: number;
+  model: string;
+}
+
+export class Dispatcher {
+  readonly pools = new UpstreamPools();
+  private readonly flights = new StreamFlights();
+
+  constructor(private readonly deps: DispatcherDeps) {}
+
+  /** The slot or upstream serving `model` on `route`; model.not_found or dispatch.wrong_slot_type otherwise. */
+  async resolve(model: string, route: V1Route): Promise<DispatchTarget> {
+    const slots = slotCandidates(this.deps.config(), this.deps.supervisor.list({ memory: false }));
+    let result = resolveTarget(model, route, slots, [], { suggest: false });
+    // Remote model lists are only consulted (and fetched when cold) for ids no slot serves.
+    if (result.kind === 'not_found') result = resolveTarget(model, route, slots, await this.deps.upstreams.catalogs());
+    if (result.kind === 'not_found') {
+      throw new DispatchError('model.not_found', `no slot, svc/* name or upstream serves the model "${model}"`, { model, candidates: result.candidates });
+    }
+    if (result.kind === 'wrong_type') {
+      throw new DispatchError('dispatch.wrong_slot_type', `slot ${result.slot} is a ${result.slotType} slot; this route needs a ${result.accepts.join(' or ')} slot`, { slot: result.slot, slot_type: result.slotType, route: result.route, accepts: result.accepts });
+    }
+    // NPU embedding and transcription slots are served by the NPU llm slot's engine.
+    return npuDirectRoute(result, route, slots);
+  }
+
+  /** Make a slot ready for a request (see slot-wait.ts), for routes that talk to the engine themselves (images). */
+  waitForSlot(slot: string, stream: boolean, client: ClientExchange, gone: { readonly signal: AbortSignal }): Promise<ReadySlot> {
+    return waitForSlot(this.deps.supervisor, slot, stream, client, gone);
+  }
+
+  /**
+   * Send a resolved request to its target and relay the answer: for a slot, make it ready and
+   * count the request in flight; for a remote upstream, add its headers (the API key) and use
+   * its timeout. Status, meaningful headers and body are relayed as they arrive; the upstream
+   * request is aborted when the client leaves.
+   */
+  async forward(target: DispatchTarget, forwarded: Forwarded, client: ClientExchange): Promise<void> {
+    const gone = new ClientGone();
+    const res = client.res;
+    res.once('close', () => res.writableEnded || gone.abort());
+    let release: (() => void) | undefined;
+    // Requests to a slot are metered (counted on the side; no byte changes): see metrics.ts.
+    let tap: MeterTap | undefined = target.kind === 'slot' ? this.deps.metrics.start(target.slot) : undefined;
+    const targetDetails = target.kind === 'slot' ? { slot: target.slot } : { upstream: target.upstream };
+    try {
+      let hop: Hop;
+      if (target.kind === 'slot') {
+        // A request for an LLM GPU slot takes the GPU back from image mode (slots/gpu-arbiter.ts).
+        if (this.deps.arbiter.mode === 'image') await this.deps.arbiter.beforeInference(target.slot);
+        // Identical streams that find their slot cold share one upstream call (SPEC.md, Streaming).
+        const cold = forwarded.stream && this.deps.supervisor.view(target.slot, { memory: false }).state !== 'ready';
+        const ready = await waitForSlot(this.deps.supervisor, target.slot, forwarded.stream, client, gone);
+        if (cold) {
+          const startedAt = tap!.startedAt;
+          tap = undefined; // the shared flight meters itself, once
+          const deps = { ...this.deps, pools: this.pools, flights: this.flights };
+          return await shareColdStream(deps, { slot: target.slot, model: target.model, origin: ready.baseUrl, forwarded, startedAt }, client, gone.signal);
+        }
+        release = this.deps.supervisor.acquire(target.slot);
+        hop = { origin: ready.baseUrl, path: `/v1${forwarded.upstreamPath}`, headers: { 'content-type': forwarded.contentType }, timeoutMs: LOCAL_TIMEOUT_MS, model: target.model };
+      } else {
+        hop = this.upstreamHop(target.upstream, target.model, forwarded);
+      }
+      const upstream = await callUpstream(this.pools, {
+        origin: hop.origin, path: hop.path, headers: hop.headers, body: forwarded.body(hop.model), signal: gone,
+        headersTimeoutMs: hop.timeoutMs, bodyTimeoutMs: hop.timeoutMs, target: targetDetails,
+      });
+      checkContentType(upstream, forwarded.accepts, targetDetails);
+      tap?.head(upstream.statusCode, upstream.headers['content-type']);
+      client.takeOver();
+      if (!res.headersSent) relayHead(res, upstream);
+      await relayBody(res, upstream.body, tap);
+      tap?.end(res.destroyed ? 'cancelled' : 'ok');
+      res.end();
+    } catch (error) {
+      if (gone.aborted && res.destroyed) {
+        tap?.end('cancelled');
+        return; // the client left; nothing to tell
+      }
+      if (!res.headersSent) {
+        if (tap) tap.end('error', failureCode(error, tap.slot));
+        throw error; // nothing written yet: the server's error renderer answers
+      }
+      // Past the headers a failure is the upstream breaking off (e.g. its engine died).
+      const failure = upstreamError(error, targetDetails);
+      tap?.end('error', failure.code);
+      endWithError(res, failure, forwarded.stream);
+    } finally {
+      release?.();
+    }
+  }
+
+  /** Close the keep-alive pools (with the app). */
+  close(): Promise<void> {
+    return this.pools.close();
+  }
+
+  private upstreamHop(name: string, model: string, forwarded: Forwarded): Hop {
+    const { upstreams } = this.deps;
+    const endpoint = upstreams.endpoint(name, model);
+    const base = new URL(endpoint.baseUrl);
+    return {
+      origin: base.origin,
+      path: `${base.pathname.replace(/\/+$/, '')}${forwarded.upstreamPath}`,
+      headers: { ...endpoint.headers, 'content-type': forwarded.contentType },
+      timeoutMs: endpoint.timeoutMs ?? LOCAL_TIMEOUT_MS,
+      model: upstreams.upstreamModel(name, model),
+    };
+  }
+}

@@ -1,0 +1,65 @@
+// Request bodies of /api/slots and /api/install/slots (docs/api.md, "Slots"), as zod schemas
+// the server validates with (parseRequest) and the CLI builds from, plus the limits both
+// sides share. Cross-field rules (hardware vs device, the comfyui provider) are the slot
+// service's: they need the slot's type or the running configuration.
+import { z } from 'zod';
+import { HARDWARE_FLAGS } from './hardware.js';
+import { DEVICES, PROVIDERS, SLOT_NAME_PATTERN, SLOT_NAME_RULE, SLOT_TYPES } from './vocabulary.js';
+
+/** `--ctx-size`: at least 128; 4096 when create is given none (SPEC.md, CLI table). */
+export const MIN_CTX_SIZE = 128;
+export const MAX_CTX_SIZE = 10_000_000;
+export const DEFAULT_CTX_SIZE = 4096;
+/** `slot logs -n`: 200 by default; the supervisor keeps the last 500 lines of each engine log. */
+export const DEFAULT_LOG_LINES = 200;
+export const LOG_RING_LINES = 500;
+
+const text = () => z.string().min(1);
+// null reads as "not given": a form that sends every field sends nulls for the empty ones.
+const maybe = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
+const port = () => z.int().min(1).max(65535);
+const ctxSize = () => z.int().min(MIN_CTX_SIZE).max(MAX_CTX_SIZE);
+
+/** POST /api/slots. */
+export const CreateSlotRequestSchema = z.strictObject({
+  name: z.string().regex(SLOT_NAME_PATTERN, { message: `expected a slot name: ${SLOT_NAME_RULE}` }),
+  /** A registry model id or name (or, for engines that name their model by id, that id). */
+  model: text(),
+  type: maybe(z.enum(SLOT_TYPES)),
+  /** Default: llama-server when a binary is found, else the built-in engine where it serves the type. */
+  provider: maybe(z.enum(PROVIDERS)),
+  /** vulkan | rocm | cpu; default from hardware.json, else vulkan. */
+  hardware: maybe(z.enum(HARDWARE_FLAGS)),
+  /** A device value (gpu-rocm, gpu-vulkan, gpu-cuda, cpu, npu); wins over hardware. */
+  device: maybe(z.enum(DEVICES)),
+  /** Default: the first free port of [slots].port_range_start..port_range_end. */
+  port: maybe(port()),
+  /** Default 4096, at least 128. */
+  ctx_size: maybe(ctxSize()),
+  profile: maybe(text()),
+});
+export type CreateSlotRequest = z.input<typeof CreateSlotRequestSchema>;
+export type CreateSlotInput = z.output<typeof CreateSlotRequestSchema>;
+
+const EDITABLE = ['model', 'port', 'ctx_size', 'provider', 'hardware', 'device'] as const;
+
+/** PUT /api/slots/<name>: at least one field. */
+export const EditSlotRequestSchema = z.strictObject({
+  model: maybe(text()),
+  port: maybe(port()),
+  ctx_size: maybe(ctxSize()),
+  provider: maybe(z.enum(PROVIDERS)),
+  hardware: maybe(z.enum(HARDWARE_FLAGS)),
+  device: maybe(z.enum(DEVICES)),
+}).refine((body) => EDITABLE.some((key) => body[key] !== undefined), { message: `nothing to change: give at least one of ${EDITABLE.join(', ')}` });
+export type EditSlotRequest = z.input<typeof EditSlotRequestSchema>;
+export type EditSlotInput = z.output<typeof EditSlotRequestSchema>;
+
+/** POST /api/slots/<name>/load (the body is optional). */
+export const LoadSlotRequestSchema = z.strictObject({ model: maybe(text()) });
+
+/** POST /api/slots/<name>/swap. */
+export const SwapSlotRequestSchema = z.strictObject({ model: text(), persist: maybe(z.boolean()) });
+
+/** PUT /api/install/slots/<name>/model. */
+export const AssignSlotModelRequestSchema = z.strictObject({ model: text() });

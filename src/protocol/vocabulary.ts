@@ -1,0 +1,33 @@
+// The enumerations and name rules of the wire (SPEC.md, Enumerations and Limits): what a
+// slot's type, device and provider can be, how slots are named, which ports they take.
+// Config schemas, request schemas, the server and the CLI all use these one definitions.
+
+export const DEVICES = ['gpu-rocm', 'gpu-vulkan', 'gpu-cuda', 'cpu', 'npu'] as const;
+// `builtin` is svc's own engine (node-llama-cpp), beyond the spec's list (issue 5).
+export const PROVIDERS = ['llama-server', 'builtin', 'flm', 'moonshine', 'kokoro', 'qwen3tts', 'comfyui'] as const;
+export const SLOT_TYPES = ['llm', 'embedding', 'reranking', 'transcription', 'tts', 'image'] as const;
+export const MEMORY_ENGINES = ['cognee', 'hindsight', 'mem0', 'pgvector'] as const;
+export const UPDATE_CHANNELS = ['stable', 'nightly'] as const;
+export const TOKEN_SCOPES = ['admin', 'all', 'v1-only', 'read-only'] as const;
+export const TTS_FORMATS = ['mp3', 'wav', 'opus', 'flac', 'pcm'] as const;
+export const SLOT_ROLES = ['primary', 'utility', 'npu'] as const;
+
+export type Device = (typeof DEVICES)[number];
+export type Provider = (typeof PROVIDERS)[number];
+export type SlotType = (typeof SLOT_TYPES)[number];
+export type TokenScope = (typeof TOKEN_SCOPES)[number];
+
+/** The provider of image slots; type = image implies it and it is never named on its own. */
+export const IMAGE_PROVIDER = 'comfyui';
+/** Providers `slot create --provider` accepts: every engine but comfyui (SPEC.md, CLI table). */
+export const CREATE_PROVIDERS: readonly Provider[] = PROVIDERS.filter((p) => p !== IMAGE_PROVIDER);
+
+/** Slot names (and anything that names a slot): lowercase alphanumeric, `-`, `_`, starts alphanumeric, at most 32. */
+export const SLOT_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;
+export const SLOT_NAME_RULE = 'lowercase letters, digits, "-" and "_", starting with a letter or digit, at most 32 characters';
+
+/** Slot ports: 8081-8200 (SPEC.md, Limits). */
+export const SLOT_PORT_MIN = 8081;
+export const SLOT_PORT_MAX = 8200;
+/** The auto-allocation pool must stay below the image engine's port. */
+export const POOL_PORT_LIMIT = 8188;

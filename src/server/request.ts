@@ -1,0 +1,39 @@
+// Reading requests, shared by every route module: who made it (for the activity log), its
+// JSON body as an object, and its query flags. Kept apart from app.ts so that route modules
+// never import the module that imports them.
+import type { FastifyRequest } from 'fastify';
+import { RequestError } from '../protocol/errors.js';
+
+/** Who made a request, for the activity log: a well-formed X-Svc-Actor header, else "api". */
+export function actorOf(request: FastifyRequest): string {
+  const header = request.headers['x-svc-actor'];
+  return typeof header === 'string' && /^[a-z0-9:_.-]{1,64}$/i.test(header) ? header : 'api';
+}
+
+/** A JSON body that must be an object. */
+export function objectBody(request: FastifyRequest): Record<string, unknown> {
+  const body = request.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new RequestError('request.not_an_object', 'The body must be a JSON object.', { got: Array.isArray(body) ? 'array' : typeof body });
+  }
+  return body as Record<string, unknown>;
+}
+
+export function queryProblem(path: string, message: string): never {
+  throw new RequestError('request.invalid', `invalid query: ${path}: ${message}`, { problems: [{ path, message }] });
+}
+
+/** One query parameter; given twice is an error. */
+export function queryValue(request: FastifyRequest, key: string): string | undefined {
+  const value = (request.query as Record<string, unknown>)[key];
+  if (Array.isArray(value)) return queryProblem(key, 'given more than once');
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** A flag: absent, false or 0 is false; present (empty), true or 1 is true; anything else is an error. */
+export function booleanQuery(request: FastifyRequest, key: string): boolean {
+  const value = queryValue(request, key);
+  if (value === undefined || value === 'false' || value === '0') return false;
+  if (value === '' || value === 'true' || value === '1') return true;
+  return queryProblem(key, `expected true or false; got ${JSON.stringify(value)}`);
+}

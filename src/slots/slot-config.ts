@@ -1,0 +1,212 @@
+// Changes to slot files: create, edit, delete, and persisting a slot's default model. Every
+// change is one step through the config writer queue:
+//
+//   1. the slot file is written (updateSlotFile: read-modify-write, unknown keys kept,
+//      validated on its own and against the other slot files' ports) or removed;
+//   2. the whole configuration is loaded again from disk (loadConfig), so the cross-file
+//      rules (profiles exist, upstreams/capabilities name existing slots, …) apply;
+//   3. only when that load succeeds does the running configuration change. When it fails,
+//      the slot file is put back byte for byte as it was (or removed again, for a create)
+//      and the change fails with 400 config.invalid listing every problem, including
+//      problems in other files that were already broken on disk. A change that leaves two
+//      enabled NPU llm slots is put back the same way, as 409 slot.npu_exclusivity_violation
+//      (REFERENCE.md §4: checked on create and update).
+//
+// So the running configuration and the files on disk never disagree after a slot change,
+// and a change is never written that the next `svc serve` would refuse to start with.
+// Bodies arrive validated (src/protocol/slot-requests.ts); the rules that need the slot's
+// type or the running configuration are here.
+import { readFile, rm } from 'node:fs/promises';
+import { writeFileAtomic } from '../config/atomic.js';
+import type { SlotEntry } from '../config/load.js';
+import { loadConfig } from '../config/load.js';
+import { npuExclusivityConflicts } from '../config/npu.js';
+import { errorsOf, formatProblem, type ConfigProblem } from '../config/problems.js';
+import { MODEL_ID_PATTERN } from '../config/schema/registry.js';
+import { slotFilePath, updateSlotFile } from '../config/slot-files.js';
+import type { ConfigHolder } from '../config/store.js';
+import type { TomlDoc } from '../config/toml.js';
+import { engineFor as defaultEngineFor } from '../engines/index.js';
+import type { EngineAdapter } from '../engines/types.js';
+import { resolveModelRef } from '../models/service.js';
+import { ConfigError, RequestError, SlotError } from '../protocol/errors.js';
+import type { FieldProblem } from '../protocol/issues.js';
+import { DEFAULT_CTX_SIZE, type CreateSlotInput, type EditSlotInput } from '../protocol/slot-requests.js';
+import { SLOT_NAME_RULE } from '../protocol/vocabulary.js';
+import { checkProvider, chooseDevice, defaultProvider, readDevice, type DeviceChoice } from './slot-choices.js';
+import { pickSlotPort } from './ports.js';
+import type { SlotSupervisor } from './supervisor.js';
+
+export interface CreatedSlot extends DeviceChoice {
+  name: string;
+  file: string;
+  port: number;
+  provider: string;
+  type: string;
+  model: string;
+  ctx_size: number;
+  profile: string | null;
+  port_source: 'given' | 'pool';
+}
+
+export interface SlotChange {
+  key: string;
+  before: unknown;
+  after: unknown;
+}
+
+export function invalidBody(problems: FieldProblem[]): RequestError {
+  return new RequestError('request.invalid', `invalid body: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, { problems });
+}
+
+function configInvalid(message: string, problems: readonly ConfigProblem[]): ConfigError {
+  const errors = errorsOf(problems);
+  return new ConfigError('config.invalid', `${message}: ${errors.map(formatProblem).join('; ')}`, {
+    problems: errors.map(({ file, path, message: m }) => ({ file, path, message: m })),
+  });
+}
+
+export class SlotConfigService {
+  constructor(
+    private readonly store: ConfigHolder,
+    private readonly supervisor: SlotSupervisor,
+    private readonly engineFor: (provider: string) => EngineAdapter | undefined = defaultEngineFor,
+  ) {}
+
+  /** The running config's entry for a slot; slot.not_found otherwise. */
+  entry(name: string): SlotEntry {
+    const entry = this.store.config.slots.find((s) => s.name === name);
+    if (!entry) throw new SlotError('slot.not_found', `no slot named ${name}`, { slot: name });
+    return entry;
+  }
+
+  /** A registry model id (or exact display name) → its id; model.not_found (404) otherwise. */
+  modelIdFor(ref: string): string {
+    return resolveModelRef(this.store.config.registry, ref);
+  }
+
+  /** Validate the cross-field rules, pick a port, write slots/<name>.toml, reload. */
+  async create(input: CreateSlotInput): Promise<CreatedSlot> {
+    const type = input.type ?? 'llm';
+    const problems: FieldProblem[] = [];
+    const givenProvider = checkProvider(type, input.provider, problems);
+    const device = readDevice(input, problems);
+    if (problems.length > 0) throw invalidBody(problems);
+    const choice = await chooseDevice(this.store.paths, device);
+    const provider = givenProvider ?? defaultProvider(type, choice.device);
+    const model = this.slotModelFor(provider, input.model);
+    const ctxSize = input.ctx_size ?? DEFAULT_CTX_SIZE;
+    const profile = input.profile ?? null;
+    const { name } = input;
+    return this.commit(name, async (path) => {
+      // Checked inside the queue, so two creates of one name cannot both pass.
+      const exists = this.store.config.slots.some((s) => s.name === name) || (await readFile(path).then(() => true, () => false));
+      if (exists) throw new SlotError('slot.already_exists', `slot ${name} already exists (slots/${name}.toml); edit it with \`svc slot edit ${name}\` or delete it first`, { slot: name, file: `slots/${name}.toml` });
+      const port = input.port ?? (await pickSlotPort(this.store.config));
+      const slot: TomlDoc = { name, port, type, device: choice.device, provider };
+      if (profile !== null) slot.profile = profile;
+      await this.write(name, { slot, model: { default: model, context_size: ctxSize } });
+      return { name, file: `slots/${name}.toml`, port, provider, type, model, ctx_size: ctxSize, profile, port_source: input.port === undefined ? 'pool' : 'given', ...choice };
+    });
+  }
+
+  /** Change model, port, context size, provider, device; returns what changed. */
+  async edit(name: string, input: EditSlotInput): Promise<SlotChange[]> {
+    const entry = this.entry(name);
+    const problems: FieldProblem[] = [];
+    const provider = input.provider === undefined ? undefined : checkProvider(entry.config.slot.type, input.provider, problems);
+    const { device } = readDevice(input, problems);
+    if (problems.length > 0) throw invalidBody(problems);
+    const model = input.model === undefined ? undefined : this.slotModelFor(provider ?? entry.config.slot.provider, input.model);
+
+    const { slot: s, model: m } = entry.config;
+    const changes: SlotChange[] = [];
+    const slotPatch: TomlDoc = {};
+    const modelPatch: TomlDoc = {};
+    const set = (table: TomlDoc, section: string, key: string, before: unknown, after: unknown) => {
+      if (after === undefined || after === before) return;
+      table[key] = after;
+      changes.push({ key: `${section}.${key}`, before, after });
+    };
+    set(slotPatch, 'slot', 'port', s.port, input.port);
+    set(slotPatch, 'slot', 'provider', s.provider, provider);
+    set(slotPatch, 'slot', 'device', s.device, device);
+    set(modelPatch, 'model', 'default', m.default, model);
+    set(modelPatch, 'model', 'context_size', m.context_size, input.ctx_size);
+    // A registry model replaces a direct [model].path (which would otherwise win).
+    if (model !== undefined && m.path !== null) {
+      modelPatch.path = null;
+      changes.push({ key: 'model.path', before: m.path, after: null });
+    }
+    if (changes.length === 0) return changes;
+    const patch = { ...(Object.keys(slotPatch).length > 0 && { slot: slotPatch }), ...(Object.keys(modelPatch).length > 0 && { model: modelPatch }) };
+    await this.commit(name, () => this.write(name, patch));
+    if (model !== undefined) this.supervisor.clearModelOverride(name);
+    return changes;
+  }
+
+  /** Persist [model].default (clearing a direct [model].path); returns the previous default. */
+  async persistDefaultModel(name: string, model: string): Promise<string> {
+    const before = this.entry(name).config.model.default;
+    await this.commit(name, () => this.write(name, { model: { default: model, path: null } }));
+    this.supervisor.clearModelOverride(name);
+    return before;
+  }
+
+  /** Remove the slot file and reload (the caller reconciles the supervisor, which stops the engine). */
+  async remove(name: string): Promise<string> {
+    this.entry(name);
+    await this.commit(name, (path) => rm(path));
+    return `slots/${name}.toml`;
+  }
+
+  /**
+   * The model of a slot: a registry id or name; for an engine that names its model by id
+   * (kokoro, moonshine, flm, ...; EngineAdapter.defaultModelId) also an id the registry does
+   * not know, such as an FLM tag (llama3.2:1b) or `kokoro`, as long as it is a valid id.
+   */
+  private slotModelFor(provider: string, ref: string): string {
+    try {
+      return this.modelIdFor(ref);
+    } catch (error) {
+      if (!this.engineFor(provider)?.defaultModelId || !MODEL_ID_PATTERN.test(ref)) throw error;
+      return ref;
+    }
+  }
+
+  /** updateSlotFile, with its problems as config.invalid. */
+  private async write(name: string, patch: TomlDoc): Promise<void> {
+    const result = await updateSlotFile(this.store.paths, name, patch);
+    if (!result.ok) throw configInvalid(`slots/${name}.toml not changed`, result.problems);
+  }
+
+  /** Run a slot-file change and reload everything inside the writer queue; put the file back when the reload fails. */
+  private async commit<T>(name: string, change: (path: string) => Promise<T>): Promise<T> {
+    const path = slotFilePath(this.store.paths, name);
+    if (!path) throw invalidBody([{ path: 'name', message: `expected a slot name: ${SLOT_NAME_RULE}; got ${JSON.stringify(name)}` }]);
+    return this.store.configWrites.run(async () => {
+      const before = await readFile(path).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return null;
+        throw error;
+      });
+      const result = await change(path);
+      const outcome = await loadConfig(this.store.paths);
+      const restore = async () => (before === null ? rm(path, { force: true }) : writeFileAtomic(path, before));
+      if (!outcome.ok) {
+        await restore();
+        throw configInvalid(`slots/${name}.toml not changed: the configuration does not load with this change`, outcome.problems);
+      }
+      const conflicts = npuExclusivityConflicts(outcome.config.slots.map((e) => e.config.slot), name);
+      if (conflicts.length > 0) {
+        await restore();
+        throw new SlotError('slot.npu_exclusivity_violation', `slots/${name}.toml not changed: the NPU runs one engine, and slot ${conflicts.join(', ')} is already an enabled NPU llm slot`, {
+          slot: name,
+          conflicting_slots: conflicts,
+          hint: `disable or delete ${conflicts.join(', ')} first, or give ${name} another device; NPU embedding and transcription slots may sit beside it`,
+        });
+      }
+      this.store.replaceConfig(outcome.config);
+      return result;
+    });
+  }
+}
