@@ -84,10 +84,31 @@ describe('every failure is an error envelope', () => {
     expect(json.error.code).toBe('request.not_an_object');
   });
 
-  it('unsupported content type: 415', async () => {
+  it('unsupported content type: 415 saying which Content-Type to send', async () => {
     const { status, json } = await api(gw.url, '/api/settings', { method: 'PUT', raw: 'x', headers: { 'content-type': 'text/csv' } });
     expect(status).toBe(415);
     expect(json.error.code).toBe('request.unsupported_media_type');
+    expect(json.error.message).toContain('Content-Type: application/json');
+    expect(json.error.details).toEqual({ content_type: 'text/csv', accepts: ['application/json'] });
+    // No Content-Type at all (curl -d without -H sends form encoding; a raw client may send none).
+    const bare = await fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', body: new Uint8Array(Buffer.from('{"model":"chat"}')) });
+    const bareJson = (await bare.json()) as { error: { code: string; message: string; details: { content_type: unknown } } };
+    expect(bare.status).toBe(415);
+    expect(bareJson.error.message).toMatch(/send the header Content-Type: application\/json \(got no Content-Type\)/);
+    expect(bareJson.error.details.content_type).toBeNull();
+  });
+
+  it('valid JSON with a __proto__ key is a 400 that names the key, not "invalid JSON"', async () => {
+    const raw = '{"model":"chat","messages":[{"role":"user","content":"hi","__proto__":{"polluted":true}}]}';
+    const { status, json } = await api(gw.url, '/v1/chat/completions', { method: 'POST', raw, headers: { 'content-type': 'application/json' } });
+    expect(status).toBe(400);
+    expect(json.error.code).toBe('request.invalid');
+    expect(json.error.details.problems).toEqual([{ path: 'messages[0].__proto__', message: 'this key is refused: it can change object prototypes' }]);
+    const constructor = await api(gw.url, '/api/settings', { method: 'PUT', raw: '{"constructor":{"prototype":{"x":1}}}', headers: { 'content-type': 'application/json' } });
+    expect(constructor.json.error.details.problems[0].path).toBe('constructor.prototype');
+    // The word in a value is not a key: such a body is parsed as usual.
+    const ok = await api(gw.url, '/v1/chat/completions', { method: 'POST', body: { model: 'nope', messages: [{ role: 'user', content: 'a constructor and a __proto__' }] } });
+    expect(ok.json.error.code).toBe('model.not_found');
   });
 
   it('oversized body: 413 request.too_large at the configured [api].max_body_mb', async () => {

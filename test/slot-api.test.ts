@@ -250,6 +250,10 @@ describe('slot files through the API (no engine needed)', () => {
     expect((await api(g.url, '/api/slots/a/logs')).json).toEqual({ slot: 'a', lines: [] });
     expect((await api(g.url, '/api/slots/a/logs?lines=0')).json.error.code).toBe('request.invalid');
     expect((await api(g.url, '/api/slots/a/logs?follow=maybe')).json.error.code).toBe('request.invalid');
+    // More lines than the ring keeps is all it keeps, not a refusal (svc slot logs -n 1000).
+    expect(await api(g.url, '/api/slots/a/logs?lines=1000')).toMatchObject({ status: 200, json: { slot: 'a', lines: [] } });
+    const cli = runSvc(['slot', 'logs', 'a', '-n', '1000'], { home: h.home, env: { SVC_API_URL: g.url } });
+    expect(cli.status, cli.stderr).toBe(0);
   });
 
   it('deletes a stopped slot without force; the file goes, the list follows', async () => {
