@@ -41,6 +41,27 @@ describe('usage errors', () => {
     expect(result.stderr).toContain("unknown command 'frobnicate'");
     expect(result.stdout).toBe('');
   });
+
+  it('says so with --help too, instead of printing the top-level help with exit 0', () => {
+    const h = home();
+    for (const args of [['frobnicate', '--help'], ['slot', 'frob', '--help'], ['help', 'frobnicate']]) {
+      const result = runSvc(args, { home: h.home });
+      expect(result.status, args.join(' ')).toBe(2);
+      expect(result.stderr).toContain(`unknown command '${args[0] === 'help' ? args[1] : args.at(-2)}'`);
+      expect(result.stdout).toBe('');
+    }
+    expect(runSvc(['slot', 'list', '--help'], { home: h.home }).status).toBe(0);
+  });
+
+  it('a spec command this version does not have (setup, uninstall) says it is not built yet, exit 2', () => {
+    const h = home();
+    for (const command of ['setup', 'uninstall']) {
+      const result = runSvc([command, '--help'], { home: h.home });
+      expect(result.status).toBe(2);
+      expect(result.stderr).toBe(`svc: \`svc ${command}\` is not built yet in svc ${PACKAGE_VERSION} (README.md, "Not built yet"); \`svc --help\` lists the commands there are\n`);
+      expect(result.stdout).toBe('');
+    }
+  });
 });
 
 describe('svc status', () => {

@@ -120,6 +120,9 @@ describe('slot files through the API (no engine needed)', () => {
     const { status, json } = await api(g.url, '/api/slots', { method: 'POST', body: { name: 'a', model: 'tiny' } });
     expect(status).toBe(201);
     expect(json).toMatchObject({ name: 'a', state: 'stopped', type: 'llm', device: 'gpu-vulkan', provider: 'llama-server', port: 8176, model: 'tiny', pid: null });
+    // SVC_LLAMA_SERVER names a binary that is not there: llama-server as asked, and a warning saying so.
+    expect(json.provider_reason).toBe('SVC_LLAMA_SERVER names it (it is not usable: see the warning)');
+    expect(json.warnings).toEqual([expect.stringMatching(/^it cannot start as configured \(slot\.binary_missing\): .*SVC_LLAMA_SERVER/)]);
     expect(slotFile(h, 'a')).toEqual({ slot: { name: 'a', port: 8176, type: 'llm', device: 'gpu-vulkan', provider: 'llama-server' }, model: { default: 'tiny', context_size: 4096 } });
     const row = (await activity(g, 'action=slot.create&target=a'))[0];
     expect(row).toMatchObject({ outcome: 'ok', details: { port: 8176, port_source: 'pool', device_source: 'fallback', ctx_size: 4096 } });

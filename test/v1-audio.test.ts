@@ -128,6 +128,7 @@ describe('POST /v1/audio/speech', () => {
     // A route the slot type does not serve is refused before any of that.
     const wrong = await api(gw.url, '/v1/chat/completions', { method: 'POST', body: { model: 'speaker', messages: [] } });
     expect(wrong.json.error.code).toBe('dispatch.wrong_slot_type');
+    expect(wrong.json.error.message).toBe('slot speaker is a tts slot; this route needs an llm slot');
   });
 
   it('a speed outside 0.25-4.0 is 400 request.invalid naming speed', async () => {

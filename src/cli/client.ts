@@ -1,6 +1,6 @@
 // The typed HTTP client every API-backed command uses. It knows routes and payloads, not
 // presentation: commands decide how to print.
-import type { SlotMetricsSnapshot } from '../protocol/slots.js';
+import type { CreateSlotPayload, SlotMetricsSnapshot } from '../protocol/slots.js';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isErrorEnvelope, type ErrorEnvelope } from '../protocol/errors.js';
@@ -85,7 +85,7 @@ export class ApiClient {
   restartSlot = (name: string) => this.request<SlotViewPayload>('POST', slotPath(name, '/restart'), {}, { timeoutMs: null });
   swapSlot = (name: string, model: string, persist = true) => this.request<SlotViewPayload>('POST', slotPath(name, '/swap'), { model, persist }, { timeoutMs: null });
   assignSlotModel = (name: string, model: string) => this.request<AssignSlotModelPayload>('PUT', `/api/install/slots/${encodeURIComponent(name)}/model`, { model });
-  createSlot = (body: CreateSlotRequest) => this.request<SlotViewPayload>('POST', '/api/slots', body);
+  createSlot = (body: CreateSlotRequest) => this.request<CreateSlotPayload>('POST', '/api/slots', body);
   editSlot = (name: string, body: EditSlotRequest) => this.request<SlotChangePayload>('PUT', slotPath(name), body);
   deleteSlot = (name: string, force = false) => this.request<DeleteSlotPayload>('DELETE', `${slotPath(name)}${force ? '?force=true' : ''}`, undefined, { timeoutMs: null });
   slotLogs = (name: string, lines: number) => this.request<SlotLogsPayload>('GET', `${slotPath(name, '/logs')}?lines=${lines}`);

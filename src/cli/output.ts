@@ -22,6 +22,11 @@ export function print(line = ''): void {
   process.stdout.write(`${line}\n`);
 }
 
+/** A warning: the command goes on (stderr, so piped output stays clean). */
+export function warn(line: string): void {
+  process.stderr.write(`svc: warning: ${line}\n`);
+}
+
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }

@@ -4,7 +4,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { apiBaseUrl, readEnv } from '../config/env.js';
 import { resolvePaths } from '../config/paths.js';
-import { formatProblem } from '../config/problems.js';
+import { formatProblem, suggest } from '../config/problems.js';
 import { VERSION } from '../protocol/version.js';
 import { ApiClient } from './client.js';
 import { configEdit } from './commands/config-edit.js';
@@ -92,9 +92,47 @@ export function buildProgram(serve: ServeAction): Command {
   return program;
 }
 
+/** Commands of the spec's CLI table that this version does not have yet (README, "Not built yet"). */
+const NOT_BUILT_YET = ['setup', 'update', 'uninstall', 'doctor', 'registry', 'memory', 'capabilities', 'agent', 'mcp', 'migrate'];
+
+/**
+ * The first command word in argv that names no command, with the command it was given to.
+ * Commander answers `svc setup --help` with the top-level help and exit 0, as if the word
+ * were not there; a command that does not exist must say so (exit 2), help or not. Only
+ * commands with subcommands are checked, and they take no options with values, so every
+ * word that is not an option is a command name.
+ */
+export function unknownCommand(program: Command, args: readonly string[]): { word: string; parent: Command } | undefined {
+  let command = program;
+  for (const word of args) {
+    if (word === '--') return undefined;
+    if (word.startsWith('-')) continue;
+    if (command.commands.length === 0) return undefined;
+    if (word === 'help') continue; // commander's own `svc help [command]`: the word after it is checked
+    const next = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (!next) return { word, parent: command };
+    command = next;
+  }
+  return undefined;
+}
+
+function unknownCommandMessage({ word, parent }: { word: string; parent: Command }): string {
+  const path = parent.parent ? `svc ${parent.name()}` : 'svc';
+  if (!parent.parent && NOT_BUILT_YET.includes(word)) return `\`svc ${word}\` is not built yet in svc ${VERSION} (README.md, "Not built yet"); \`svc --help\` lists the commands there are`;
+  const known = parent.commands.map((c) => c.name());
+  const hint = suggest(word, known);
+  return `unknown command '${word}'${hint ? ` (did you mean ${hint}?)` : ''}; \`${path} --help\` lists the commands: ${known.join(', ')}`;
+}
+
 /** Run the CLI and exit with the documented code. */
 export async function runCli(argv: string[], serve: ServeAction): Promise<void> {
   const program = buildProgram(serve);
+  const unknown = unknownCommand(program, argv.slice(2));
+  if (unknown) {
+    process.stderr.write(`svc: ${unknownCommandMessage(unknown)}\n`);
+    process.exitCode = EXIT.usage;
+    return;
+  }
   try {
     await program.parseAsync(argv);
   } catch (error) {

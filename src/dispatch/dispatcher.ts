@@ -6,6 +6,7 @@
 // flights, and the /v1 handlers are thin adapters over it.
 import type { ResolvedConfig } from '../config/load.js';
 import { DispatchError } from '../protocol/errors.js';
+import { slotTypePhrase } from '../protocol/vocabulary.js';
 import type { GpuArbiter } from '../slots/gpu-arbiter.js';
 import type { ReadySlot, SlotSupervisor } from '../slots/supervisor.js';
 import { slotCandidates } from './candidates.js';
@@ -52,7 +53,7 @@ export class Dispatcher {
       throw new DispatchError('model.not_found', `no slot, svc/* name or upstream serves the model "${model}"`, { model, candidates: result.candidates });
     }
     if (result.kind === 'wrong_type') {
-      throw new DispatchError('dispatch.wrong_slot_type', `slot ${result.slot} is a ${result.slotType} slot; this route needs a ${result.accepts.join(' or ')} slot`, { slot: result.slot, slot_type: result.slotType, route: result.route, accepts: result.accepts });
+      throw new DispatchError('dispatch.wrong_slot_type', `slot ${result.slot} is ${slotTypePhrase(result.slotType)}; this route needs ${result.accepts.map(slotTypePhrase).join(' or ')}`, { slot: result.slot, slot_type: result.slotType, route: result.route, accepts: result.accepts });
     }
     // NPU embedding and transcription slots are served by the NPU llm slot's engine.
     return npuDirectRoute(result, route, slots);

@@ -136,6 +136,8 @@ export type { SlotMetricsSnapshot };
 export interface SampleListener {
   latency(slot: string, ms: number): void;
   ttft(slot: string, ms: number): void;
+  /** The slot is gone (deleted, or removed from the configuration): drop its series. */
+  forget?(slot: string): void;
 }
 
 export class SlotMetrics {
@@ -184,6 +186,12 @@ export class SlotMetrics {
 
   tokensPerSecond(slot: string, now = this.now()): number {
     return this.bySlot.get(slot)?.events.rate(now) ?? 0;
+  }
+
+  /** Drop a slot's figures: it was deleted, and a scrape must not show it any more. */
+  forget(slot: string): void {
+    if (!this.bySlot.delete(slot)) return;
+    for (const listener of this.listeners) listener.forget?.(slot);
   }
 
   /** Slots with any recorded metrics. */

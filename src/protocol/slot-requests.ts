@@ -4,12 +4,14 @@
 // service's: they need the slot's type or the running configuration.
 import { z } from 'zod';
 import { HARDWARE_FLAGS } from './hardware.js';
-import { DEVICES, PROVIDERS, SLOT_NAME_PATTERN, SLOT_NAME_RULE, SLOT_TYPES } from './vocabulary.js';
+import { DEVICES, PROVIDERS, SLOT_NAME_PATTERN, SLOT_NAME_RULE, SLOT_TYPES, type SlotType } from './vocabulary.js';
 
 /** `--ctx-size`: at least 128; 4096 when create is given none (SPEC.md, CLI table). */
 export const MIN_CTX_SIZE = 128;
 export const MAX_CTX_SIZE = 10_000_000;
 export const DEFAULT_CTX_SIZE = 4096;
+/** Slot types whose engine has a context window; the others (speech, images) take no ctx_size. */
+export const CONTEXT_SLOT_TYPES: readonly SlotType[] = ['llm', 'embedding', 'reranking'];
 /** `slot logs -n`: 200 by default; the supervisor keeps the last 500 lines of each engine log. */
 export const DEFAULT_LOG_LINES = 200;
 export const LOG_RING_LINES = 500;
@@ -34,7 +36,7 @@ export const CreateSlotRequestSchema = z.strictObject({
   device: maybe(z.enum(DEVICES)),
   /** Default: the first free port of [slots].port_range_start..port_range_end. */
   port: maybe(port()),
-  /** Default 4096, at least 128. */
+  /** llm, embedding and reranking slots: default 4096, at least 128; other types take none. */
   ctx_size: maybe(ctxSize()),
   profile: maybe(text()),
 });

@@ -65,6 +65,16 @@ export interface SlotDetailPayload extends SlotViewPayload {
 
 export type { CreateSlotRequest, EditSlotRequest } from './slot-requests.js';
 
+/** POST /api/slots (201): the new slot, which engine it got and why, and what will keep it from starting. */
+export interface CreateSlotPayload extends SlotViewPayload {
+  /** The context size written, or null for a type without one (tts, transcription, image). */
+  ctx_size: number | null;
+  /** Why this provider: given, or the default rule's reason (no llama-server found → builtin, ...). */
+  provider_reason: string;
+  /** Problems found at create time (engine binary or model file missing, ctx_size above the model's native context, ...). */
+  warnings: string[];
+}
+
 export interface SlotChangePayload {
   slot: SlotViewPayload;
   /** Changed keys of the slot file as `section.key`, with their old and new values. */

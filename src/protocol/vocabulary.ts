@@ -31,3 +31,8 @@ export const SLOT_PORT_MIN = 8081;
 export const SLOT_PORT_MAX = 8200;
 /** The auto-allocation pool must stay below the image engine's port. */
 export const POOL_PORT_LIMIT = 8188;
+
+/** "an llm slot", "an embedding slot", "a tts slot": the article as the type is read aloud (el-el-em, tee-tee-ess). */
+export function slotTypePhrase(type: string): string {
+  return `${/^(?:[aeio]|llm\b)/i.test(type) ? 'an' : 'a'} ${type} slot`;
+}

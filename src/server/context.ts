@@ -105,6 +105,8 @@ export class ServerContext {
 
   replaceConfig(next: ResolvedConfig): void {
     this.current = next;
+    // A slot that left the configuration leaves the metrics with it (GET /api/metrics).
+    for (const slot of this.metrics.slots()) if (!next.slots.some((s) => s.name === slot)) this.metrics.forget(slot);
     this.activity?.setOptions(activityOptions(next));
     this.events.emit('config.replaced', next);
   }

@@ -3,6 +3,9 @@
 // (the provider rule of the spec's CLI table: comfyui is never named; image slots get it
 // from their type; every other type has an engine made for it).
 import type { SvcPaths } from '../config/paths.js';
+import type { SvcToml } from '../config/schema/svc-toml.js';
+import { BUILTIN_PROVIDER } from '../engines/builtin/adapter.js';
+import { findLlamaServer } from '../engines/llama-server/binary.js';
 import { readHardwareJson } from '../host/hardware.js';
 import { defaultHardware, HARDWARE_DEVICE, type HardwareFlag } from '../protocol/hardware.js';
 import type { FieldProblem } from '../protocol/issues.js';
@@ -45,15 +48,35 @@ export async function chooseDevice(paths: SvcPaths, given: { device?: Device; ha
   return { device: HARDWARE_DEVICE[flag], hardware: flag, device_source: probe ? 'probe' : 'fallback' };
 }
 
+export interface ProviderChoice {
+  provider: string;
+  /** Why this engine, in one line for `svc slot create` to print. */
+  reason: string;
+}
+
 /**
  * The engine of a new slot that names none: the one made for its type and device (image →
- * comfyui, npu → flm, tts → kokoro on cpu else qwen3tts, transcription → moonshine), else
- * llama-server. llama-server would refuse those types at their first start.
+ * comfyui, npu → flm, tts → kokoro on cpu else qwen3tts, transcription → moonshine); for
+ * llm, embedding and reranking slots llama-server when there is one to run (a binary, or a
+ * container runtime that runs its image), else the built-in engine, which needs nothing
+ * beyond npm install. A slot created on llama-server with no llama-server would fail every
+ * request until one is installed.
  */
-export function defaultProvider(type: string, device: string): string {
-  if (type === 'image') return IMAGE_PROVIDER;
-  if (device === 'npu') return 'flm';
-  if (type === 'tts') return device === 'cpu' ? 'kokoro' : 'qwen3tts';
-  if (type === 'transcription') return 'moonshine';
-  return 'llama-server';
+export async function chooseProvider(type: string, device: string, engines: SvcToml['engines'], env: NodeJS.ProcessEnv): Promise<ProviderChoice> {
+  if (type === 'image') return { provider: IMAGE_PROVIDER, reason: 'image slots always run on comfyui' };
+  if (device === 'npu') return { provider: 'flm', reason: 'the NPU runs the flm engine' };
+  if (type === 'tts') return device === 'cpu' ? { provider: 'kokoro', reason: 'kokoro is the CPU speech engine' } : { provider: 'qwen3tts', reason: 'qwen3tts is the GPU speech engine' };
+  if (type === 'transcription') return { provider: 'moonshine', reason: 'moonshine is the transcription engine' };
+  if (engines.runtime !== 'process') return { provider: 'llama-server', reason: `[engines].runtime = "${engines.runtime}" runs llama-server from its profile's image` };
+  try {
+    const found = await findLlamaServer(engines.llama_server, env);
+    const from = { config: '[engines].llama_server', env: 'SVC_LLAMA_SERVER', path: 'PATH' }[found.from];
+    return { provider: 'llama-server', reason: `llama-server found at ${found.path} (from ${from})` };
+  } catch {
+    // A llama-server the user named but that is not there is their choice with a typo, not a
+    // reason to pick another engine: the create warning says what is wrong with it.
+    if (engines.llama_server) return { provider: 'llama-server', reason: '[engines].llama_server names it (it is not usable: see the warning)' };
+    if (env.SVC_LLAMA_SERVER) return { provider: 'llama-server', reason: 'SVC_LLAMA_SERVER names it (it is not usable: see the warning)' };
+    return { provider: BUILTIN_PROVIDER, reason: 'no llama-server binary was found ([engines].llama_server, SVC_LLAMA_SERVER, PATH), so the built-in engine (node-llama-cpp) serves it; pass --provider llama-server to use one you install later' };
+  }
 }

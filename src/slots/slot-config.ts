@@ -27,13 +27,15 @@ import { slotFilePath, updateSlotFile } from '../config/slot-files.js';
 import type { ConfigHolder } from '../config/store.js';
 import type { TomlDoc } from '../config/toml.js';
 import { engineFor as defaultEngineFor } from '../engines/index.js';
+import { ggufContextLength } from '../engines/llama-server/adapter.js';
 import type { EngineAdapter } from '../engines/types.js';
+import type { ModelEntry } from '../config/schema/registry.js';
 import { resolveModelRef } from '../models/service.js';
-import { ConfigError, RequestError, SlotError } from '../protocol/errors.js';
+import { ConfigError, RequestError, SlotError, SvcError } from '../protocol/errors.js';
 import type { FieldProblem } from '../protocol/issues.js';
-import { DEFAULT_CTX_SIZE, type CreateSlotInput, type EditSlotInput } from '../protocol/slot-requests.js';
+import { CONTEXT_SLOT_TYPES, DEFAULT_CTX_SIZE, type CreateSlotInput, type EditSlotInput } from '../protocol/slot-requests.js';
 import { SLOT_NAME_RULE } from '../protocol/vocabulary.js';
-import { checkProvider, chooseDevice, defaultProvider, readDevice, type DeviceChoice } from './slot-choices.js';
+import { checkProvider, chooseDevice, chooseProvider, readDevice, type DeviceChoice } from './slot-choices.js';
 import { pickSlotPort } from './ports.js';
 import type { SlotSupervisor } from './supervisor.js';
 
@@ -42,11 +44,15 @@ export interface CreatedSlot extends DeviceChoice {
   file: string;
   port: number;
   provider: string;
+  provider_reason: string;
   type: string;
   model: string;
-  ctx_size: number;
+  /** null for types without a context window (tts, transcription, image). */
+  ctx_size: number | null;
   profile: string | null;
   port_source: 'given' | 'pool';
+  /** What will keep the slot from starting, or make it run worse than asked; it is created anyway. */
+  warnings: string[];
 }
 
 export interface SlotChange {
@@ -85,29 +91,52 @@ export class SlotConfigService {
     return resolveModelRef(this.store.config.registry, ref);
   }
 
-  /** Validate the cross-field rules, pick a port, write slots/<name>.toml, reload. */
+  /** Validate the cross-field rules, pick a port, write slots/<name>.toml, reload; then say what will keep it from starting. */
   async create(input: CreateSlotInput): Promise<CreatedSlot> {
     const type = input.type ?? 'llm';
     const problems: FieldProblem[] = [];
-    const givenProvider = checkProvider(type, input.provider, problems);
+    const impliedProvider = checkProvider(type, input.provider, problems);
     const device = readDevice(input, problems);
     if (problems.length > 0) throw invalidBody(problems);
     const choice = await chooseDevice(this.store.paths, device);
-    const provider = givenProvider ?? defaultProvider(type, choice.device);
-    const model = this.slotModelFor(provider, input.model);
-    const ctxSize = input.ctx_size ?? DEFAULT_CTX_SIZE;
+    const { provider, reason } = input.provider !== undefined
+      ? { provider: input.provider, reason: 'given' }
+      : await chooseProvider(type, choice.device, this.store.config.svc.engines, process.env);
+    const model = this.slotModelFor(impliedProvider ?? provider, input.model);
+    const warnings: string[] = [];
+    const hasContext = CONTEXT_SLOT_TYPES.includes(type);
+    if (!hasContext && input.ctx_size !== undefined) warnings.push(`ctx_size is not used by ${type} slots; it was not written`);
+    const ctxSize = hasContext ? (input.ctx_size ?? DEFAULT_CTX_SIZE) : null;
     const profile = input.profile ?? null;
     const { name } = input;
-    return this.commit(name, async (path) => {
+    const created = await this.commit(name, async (path) => {
       // Checked inside the queue, so two creates of one name cannot both pass.
       const exists = this.store.config.slots.some((s) => s.name === name) || (await readFile(path).then(() => true, () => false));
       if (exists) throw new SlotError('slot.already_exists', `slot ${name} already exists (slots/${name}.toml); edit it with \`svc slot edit ${name}\` or delete it first`, { slot: name, file: `slots/${name}.toml` });
       const port = input.port ?? (await pickSlotPort(this.store.config));
-      const slot: TomlDoc = { name, port, type, device: choice.device, provider };
+      const slot: TomlDoc = { name, port, type, device: choice.device, provider: impliedProvider ?? provider };
       if (profile !== null) slot.profile = profile;
-      await this.write(name, { slot, model: { default: model, context_size: ctxSize } });
-      return { name, file: `slots/${name}.toml`, port, provider, type, model, ctx_size: ctxSize, profile, port_source: input.port === undefined ? 'pool' : 'given', ...choice };
+      await this.write(name, { slot, model: { default: model, ...(ctxSize !== null && { context_size: ctxSize }) } });
+      return { name, file: `slots/${name}.toml`, port, provider: impliedProvider ?? provider, provider_reason: reason, type, model, ctx_size: ctxSize, profile, port_source: input.port === undefined ? 'pool' as const : 'given' as const, ...choice, warnings };
     });
+    warnings.push(...(await this.startWarnings(name, model, ctxSize)));
+    return created;
+  }
+
+  /** Why a slot as written cannot start (no engine binary, no model file, ...), and a context above the model's own. */
+  private async startWarnings(name: string, model: string, ctxSize: number | null): Promise<string[]> {
+    const warnings: string[] = [];
+    try {
+      await this.supervisor.preview(name);
+    } catch (error) {
+      if (!(error instanceof SvcError)) throw error;
+      warnings.push(`it cannot start as configured (${error.code}): ${error.message}`);
+    }
+    const native = await nativeContextOf(this.store.config.registry.models[model]);
+    if (ctxSize !== null && native !== null && ctxSize > native) {
+      warnings.push(`context size ${ctxSize} is above the native context of ${model} (${native} tokens): the model was not trained for longer contexts and answers degrade past it; \`svc slot edit ${name} --ctx-size ${native}\` sets it to the native size`);
+    }
+    return warnings;
   }
 
   /** Change model, port, context size, provider, device; returns what changed. */
@@ -209,4 +238,10 @@ export class SlotConfigService {
       return result;
     });
   }
+}
+
+/** A registry model's native context: the registry's record, else the GGUF header; null when unknown. */
+async function nativeContextOf(entry: ModelEntry | undefined): Promise<number | null> {
+  if (!entry) return null;
+  return entry.metadata.context_length ?? (entry.path ? await ggufContextLength(entry.path) : null);
 }

@@ -7,7 +7,7 @@ import { DEFAULT_CTX_SIZE, DEFAULT_LOG_LINES, LOG_RING_LINES, MAX_CTX_SIZE, MIN_
 import type { SlotDetailPayload, SlotViewPayload } from '../../protocol/slots.js';
 import { CREATE_PROVIDERS, IMAGE_PROVIDER, SLOT_PORT_MAX, SLOT_PORT_MIN, SLOT_TYPES } from '../../protocol/vocabulary.js';
 import type { ApiClient } from '../client.js';
-import { CliExit, EXIT, print, printJson, table } from '../output.js';
+import { CliExit, EXIT, print, printJson, table, warn } from '../output.js';
 import { followLogs } from './slot-logs.js';
 
 type Json = { json?: boolean };
@@ -54,7 +54,7 @@ export function registerSlotCommands(program: Command, client: () => ApiClient):
     .addOption(hardwareOption())
     .requiredOption('-m, --model <id>', 'registry model the slot serves')
     .addOption(new Option('-p, --port <port>', `local port (default: the first free port of [slots].port_range_start-port_range_end, 8081-8099)`).argParser(slotPort))
-    .addOption(new Option('--ctx-size <n>', `context size, at least ${MIN_CTX_SIZE}`).argParser(ctxSize).default(DEFAULT_CTX_SIZE))
+    .addOption(new Option('--ctx-size <n>', `context size of llm, embedding and reranking slots, at least ${MIN_CTX_SIZE} (default: ${DEFAULT_CTX_SIZE})`).argParser(ctxSize))
     .action((name: string, o: CreateOptions) => slotCreate(client(), name, o));
   slot.command('edit <name>').description("change a slot's model, port, context size, provider or hardware")
     .option('--model <id>', 'registry model (the new default)')
@@ -180,16 +180,20 @@ interface CreateOptions {
   hardware?: NonNullable<CreateSlotRequest['hardware']>;
   model: string;
   port?: number;
-  ctxSize: number;
+  ctxSize?: number;
 }
 
 export async function slotCreate(client: ApiClient, name: string, options: CreateOptions): Promise<void> {
-  const body: CreateSlotRequest = { name, type: options.type, model: options.model, ctx_size: options.ctxSize };
+  const body: CreateSlotRequest = { name, type: options.type, model: options.model };
+  if (options.ctxSize !== undefined) body.ctx_size = options.ctxSize;
   if (options.provider !== undefined) body.provider = options.provider;
   if (options.hardware !== undefined) body.hardware = options.hardware;
   if (options.port !== undefined) body.port = options.port;
   const s = await client.createSlot(body);
-  print(`created slot ${s.name} (slots/${s.name}.toml): type ${s.type}, device ${s.device}, provider ${s.provider}, port ${s.port}, model ${s.model}, context ${options.ctxSize}`);
+  const context = s.ctx_size === null ? '' : `, context ${s.ctx_size}`;
+  print(`created slot ${s.name} (slots/${s.name}.toml): type ${s.type}, device ${s.device}, provider ${s.provider}, port ${s.port}, model ${s.model}${context}`);
+  if (s.provider_reason !== 'given') print(`provider ${s.provider}: ${s.provider_reason}`);
+  for (const warning of s.warnings) warn(warning);
   print(`start it with \`svc slot load ${s.name}\` (or send it a request)`);
 }
 

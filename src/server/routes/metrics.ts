@@ -107,6 +107,10 @@ export function metricsRegistry(ctx: ServerContext): { registry: Registry; stop:
   const stop = ctx.metrics.listen({
     latency: (slot, ms) => duration.observe({ slot }, ms / 1000),
     ttft: (slot, ms) => ttft.observe({ slot }, ms / 1000),
+    forget: (slot) => {
+      duration.remove({ slot });
+      ttft.remove({ slot });
+    },
   });
   return { registry, stop };
 }

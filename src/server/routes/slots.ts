@@ -10,7 +10,7 @@ import {
   AssignSlotModelRequestSchema, CreateSlotRequestSchema, DEFAULT_LOG_LINES, EditSlotRequestSchema, LoadSlotRequestSchema, LOG_RING_LINES, SwapSlotRequestSchema,
 } from '../../protocol/slot-requests.js';
 import { parseRequest } from '../../protocol/validate.js';
-import type { SlotDetailPayload, SlotLaunchPayload } from '../../protocol/slots.js';
+import type { CreateSlotPayload, SlotDetailPayload, SlotLaunchPayload } from '../../protocol/slots.js';
 import { slotStateDir } from '../../slots/state-file.js';
 import type { SlotView } from '../../slots/view.js';
 import type { ServerContext } from '../context.js';
@@ -86,7 +86,8 @@ export function registerSlotRoutes(app: FastifyInstance, ctx: ServerContext): vo
     const created = await mutate(request, 'slot.create', target, { request: body }, () => ctx.slotConfig.create(parseRequest(CreateSlotRequestSchema, body)));
     record(request, 'slot.create', created.name, { ...created });
     reply.code(201);
-    return ctx.supervisor.view(created.name);
+    const payload: CreateSlotPayload = { ...ctx.supervisor.view(created.name), ctx_size: created.ctx_size, provider_reason: created.provider_reason, warnings: created.warnings };
+    return payload;
   });
 
   app.put('/api/slots/:name', { config: { access: 'write' } }, async (request) => {
