@@ -7,12 +7,14 @@
 //   --reps N           repetitions whose medians are reported (default 3)
 //   --duration S       seconds per load run (default 3)
 //   --streams N        streams held at once (default 1000)
+//   --hostile-rounds N rounds of hostile bodies on every /v1 route, 2 of them warm-up (default 5; 3 with --quick)
 //   --out FILE         where the JSON goes (default bench/results/<timestamp>.json)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { coldLoads, gatewayStartup } from './lib/cold.mjs';
+import { hostileRss } from './lib/hostile.mjs';
 import { chatBody, loadRun, median, warmUp } from './lib/load.mjs';
 import { anonMb, freePort, makeHome, MODELS, REPO_ROOT, rssMb, startFloorProxy, startGateway, startUpstream } from './lib/processes.mjs';
 import { checkTargets, render, summaryLine } from './lib/report.mjs';
@@ -24,6 +26,7 @@ const quick = argv.includes('--quick');
 const options = {
   reps: opt('--reps', quick ? 1 : 3), durationS: opt('--duration', quick ? 1 : 3),
   streams: opt('--streams', 1000), holdChunks: 20, holdIntervalMs: 200, streamChunks: 16, streamIntervalMs: 5, coldLoadMs: 300, coldLoads: quick ? 2 : 5,
+  hostileRounds: opt('--hostile-rounds', quick ? 3 : 5),
 };
 const outFile = argv.includes('--out') ? argv[argv.indexOf('--out') + 1] : null;
 const round = (load) => load.map((l) => Math.round(l * 100) / 100);
@@ -149,8 +152,12 @@ try {
   rss.idle_after_load_anon_mb = anonMb(gateway.pid);
   rss.floor_after_load_mb = rssMb(floor.pid);
 
+  // Last: the 8 MiB bodies grow the heap, which V8 keeps, so every RSS figure above comes first.
+  log('hostile input');
+  const hostile = await hostileRss(gateway.url, gateway.pid, { model: MODELS.remote, rounds: options.hostileRounds });
+
   meta.load_after = round(loadavg());
-  const result = { meta, startup, rss, latency, throughput, streaming, streams_held: held, cold_slot: cold };
+  const result = { meta, startup, rss, latency, throughput, streaming, streams_held: held, cold_slot: cold, hostile_input: hostile };
   result.targets = checkTargets(result);
   const file = outFile ?? join(REPO_ROOT, 'bench/results', `${meta.date.replace(/[:.]/g, '-')}.json`);
   mkdirSync(dirname(file), { recursive: true });

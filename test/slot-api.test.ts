@@ -37,7 +37,7 @@ async function until(check: () => boolean | Promise<boolean>, what: string, time
 
 async function activity(g: Gateway, query: string) {
   const { json } = await api(g.url, `/api/activity?${query}&limit=500`);
-  return json.items as Array<{ action: string; target: string; actor: string; outcome: string; message: string; details: Record<string, unknown> }>;
+  return json.items as Array<{ id: number; kind: string; action: string; target: string; actor: string; outcome: string; message: string; details: Record<string, unknown> }>;
 }
 
 /** A port nothing listens on (fetch refuses some well-known ports outright, e.g. 9). */
@@ -443,12 +443,19 @@ describe.skipIf(!LLAMA_SERVER)(LLAMA_SERVER ? 'slots on a real llama-server' : `
   }, 60_000);
 
   it('PUT /api/install/slots/<name>/model persists the default without loading', async () => {
+    const chatRows = async () => (await activity(g, 'target=chat')).sort((a, b) => a.id - b.id);
+    const lastBefore = (await chatRows()).at(-1)!.id;
     const { status, json } = await api(g.url, '/api/install/slots/chat/model', { method: 'PUT', body: { model: 'tiny' }, headers: { 'x-svc-actor': 'dashboard' } });
     expect(status).toBe(200);
     expect(json).toMatchObject({ model: 'tiny', before: 'tiny-b', slot: { state: 'stopped', model: 'tiny', pid: null } });
     expect(slotFile(h, 'chat').model.default).toBe('tiny');
-    await new Promise((r) => setTimeout(r, 1_500));
-    expect((await view('chat')).state).toBe('stopped');
+    // An unload waits in the slot's queue behind any start already set off: had the PUT set
+    // off a load, its state changes (slot.state rows) would be logged before the unload's row.
+    const unloaded = await api(g.url, '/api/slots/chat/unload', { method: 'POST' });
+    expect(unloaded.json).toMatchObject({ state: 'stopped', pid: null });
+    const since = (await chatRows()).filter((r) => r.id > lastBefore);
+    expect(since.map((r) => `${r.kind} ${r.action} ${r.outcome}`)).toEqual(['action slot.edit_defaults ok', 'action slot.unload ok']);
+    expect(since[1]!.details).toMatchObject({ was: 'stopped', state: 'stopped' });
   });
 
   it('delete refuses while the slot is ready, then --force stops it and removes the file (logs stay)', async () => {

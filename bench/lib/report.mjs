@@ -60,6 +60,8 @@ export function checkTargets(r) {
     [`gateway RSS idle (after the load, ${held} streams included)`, '<= 80 MB', r.rss.idle_after_load_mb, (v) => v <= 80, 'MB'],
     ['gateway RSS under load (peak)', '<= 150 MB', r.rss.peak_mb, (v) => v <= 150, 'MB'],
     [`${held} concurrent streams held`, `1000 held, 0 errors`, held >= 1000 ? r.streams_held.failed : NaN, (v) => v === 0, 'failed'],
+    [`RSS growth after ${r.hostile_input.requests} hostile requests (over the warm-up peak)`, '< 64 MB', r.hostile_input.growth_mb, (v) => v < 64, 'MB'],
+    ['hostile requests answered 5xx other than 502/504', '0', r.hostile_input.unexpected, (v) => v === 0, 'answers'],
   ];
   return rows.map(([measure, target, value, ok, unit]) => ({
     measure, target, value: unit === '%' ? Math.round(value * 1000) / 10 : Math.round(value * 1000) / 1000, unit: unit === '%' ? '% of direct' : unit, met: ok(value),
@@ -81,6 +83,8 @@ export function render(r) {
   lines.push(`gateway start-up: ${f(st.listening_ms, 0)} ms to its "listening" line, ${f(st.health_ms, 0)} ms to answering /api/health/system (node -e 0 alone: ${f(st.bare_node_ms, 0)} ms)`);
   const c = r.cold_slot;
   lines.push(`cold slot: ${f(c.total_ms, 0)} ms to answer, of which the engine's own start ${f(c.engine_ms, 0)} ms; the gateway adds ${f(c.overhead_ms, 0)} ms (${f(c.spawn_ms, 0)} ms before the engine process starts, ${f(c.notice_ms, 0)} ms to notice it is ready)`);
+  const hi = r.hostile_input;
+  lines.push(`hostile input: ${hi.requests} requests (${hi.rounds} rounds of every hostile body on every /v1 route, ${hi.warm_up_rounds} of them warm-up): RSS peak by round ${hi.peaks_mb.map((p) => f(p, 0)).join(', ')} MB; growth over the warm-up peak ${signed(hi.growth_mb, 1)} MB; ${f(hi.after_mb, 1)} MB after; statuses ${Object.entries(hi.statuses).map(([s, n]) => `${s} x${n}`).join(', ')}`);
   lines.push('', 'targets (issue 6; shown, not asserted)');
   for (const t of r.targets) lines.push(`  ${t.met ? 'met   ' : 'MISSED'}  ${t.measure.padEnd(62)} ${(Number.isFinite(t.value) ? String(t.value) : '-').padStart(8)} ${t.unit.padEnd(12)} target ${t.target}`);
   return lines.join('\n');
@@ -93,5 +97,5 @@ export function summaryLine(r) {
   const s = r.streaming.remote.c1;
   return `ratios: added p50 c=1 ${added('remote', 'c1', 'p50')} ms (slot ${added('slot', 'c1', 'p50')}); added p99 c=64 ${added('remote', 'c64', 'p99')} ms; `
     + `added TTFT ${signed(s.gateway.ttft_p50 - s.direct.ttft_p50, 3)} ms; throughput ${pct(r.throughput.remote.ratio)} of direct (slot ${pct(r.throughput.slot.ratio)}); `
-    + `RSS ${f(r.rss.idle_start_mb, 0)}/${f(r.rss.peak_mb, 0)} MB idle/load; ${r.streams_held.streams} streams ${r.streams_held.failed} failed; targets met ${r.targets.filter((t) => t.met).length}/${r.targets.length}`;
+    + `RSS ${f(r.rss.idle_start_mb, 0)}/${f(r.rss.peak_mb, 0)} MB idle/load, ${signed(r.hostile_input.growth_mb, 0)} MB after hostile input; ${r.streams_held.streams} streams ${r.streams_held.failed} failed; targets met ${r.targets.filter((t) => t.met).length}/${r.targets.length}`;
 }

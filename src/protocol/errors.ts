@@ -8,10 +8,6 @@ export interface ErrorCodeInfo {
 }
 
 export const ERROR_CODES = {
-  'auth.required': { status: 401, when: 'Auth mode, protected route, and no Authorization header or trusted forwarded identity.' },
-  'auth.invalid': { status: 401, when: 'The bearer token does not match a token row, or it was revoked.' },
-  'auth.forbidden': { status: 403, when: "The token's scope does not grant this route." },
-
   'request.invalid_json': { status: 400, when: 'The body is not valid JSON.' },
   'request.not_an_object': { status: 400, when: 'The JSON body is valid but is not an object.' },
   'request.invalid': { status: 400, when: 'A field of the request is missing, of the wrong type or out of range; details.problems names each path.' },
@@ -64,7 +60,6 @@ export const ERROR_CODES = {
   'gpu.inference_mode': { status: 503, when: 'The GPU is busy with inference requests in flight on LLM GPU slots, so image mode cannot start now; retry after details.retry_after_s.' },
 
   'config.invalid': { status: 400, when: 'A configuration file or a settings change fails validation; details.problems names each file and field path.' },
-  'config.parse_error': { status: 400, when: 'A configuration file is not valid TOML; details carry the file, line and column.' },
   'config.not_writable': { status: 500, when: 'The configuration or state directory cannot be written by this process.' },
   'config.write_failed': { status: 500, when: 'Writing a configuration file failed; the previous file is unchanged.' },
   'config.migration_failed': { status: 500, when: 'A schema migration could not be applied; the file is unchanged.' },

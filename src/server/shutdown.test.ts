@@ -10,7 +10,12 @@ import { resolvePaths } from '../config/paths.js';
 import { buildApp } from './app.js';
 import { ServerContext } from './context.js';
 
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+/** A promise and the function that settles it: an event a test can wait for. */
+function signal(): { done: Promise<void>; fire: () => void } {
+  let fire!: () => void;
+  const done = new Promise<void>((resolve) => (fire = resolve));
+  return { done, fire };
+}
 
 describe('shutdown', () => {
   it('answers requests that arrive while closing with system.shutting_down', async () => {
@@ -19,11 +24,26 @@ describe('shutdown', () => {
     const outcome = await loadConfig(paths, {});
     if (!outcome.ok) throw new Error('empty config should load');
     const app = buildApp(new ServerContext(paths, outcome.config, undefined));
-    let release!: () => void;
-    const held = new Promise<void>((done) => (release = done));
+    const events: string[] = [];
+    const entered = signal();
+    const closing = signal();
+    const answered = signal();
+    const held = signal();
     app.get('/test/slow', { config: { access: 'public' } }, async () => {
-      await held;
+      events.push('slow entered');
+      entered.fire();
+      await held.done;
       return { ok: true };
+    });
+    // Observers only: preClose hooks run in order, so this one runs after the app's own.
+    app.addHook('preClose', async () => {
+      events.push('closing');
+      closing.fire();
+    });
+    app.addHook('onSend', async (request, reply, payload) => {
+      events.push(`${request.url} answered ${reply.statusCode}`);
+      if (request.url === '/api/status') answered.fire();
+      return payload;
     });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const { port } = app.server.address() as { port: number };
@@ -34,16 +54,19 @@ describe('shutdown', () => {
     let received = '';
     socket.on('data', (chunk) => (received += chunk.toString()));
     socket.write('GET /test/slow HTTP/1.1\r\nHost: x\r\n\r\n');
-    await sleep(50);
+    await entered.done;
     const closed = app.close();
-    await sleep(50);
+    await closing.done;
     socket.write('GET /api/status HTTP/1.1\r\nHost: x\r\n\r\n');
-    await sleep(50);
-    release();
+    await answered.done;
+    events.push('slow released');
+    held.fire();
     await closed;
-    for (let i = 0; i < 40 && !received.includes('shutting_down'); i++) await sleep(25);
+    expect(events).toEqual(['slow entered', 'closing', '/api/status answered 503', 'slow released', '/test/slow answered 200']);
+    await expect.poll(() => received, { timeout: 10_000 }).toContain('"code":"system.shutting_down"');
     socket.destroy();
 
+    expect(received).toMatch(/^HTTP\/1\.1 200/);
     const second = received.slice(received.indexOf('HTTP/1.1 503'));
     expect(second).toMatch(/^HTTP\/1\.1 503/);
     expect(second.toLowerCase()).toContain('retry-after: 1');

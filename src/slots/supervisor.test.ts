@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SlotError } from '../protocol/errors.js';
 import { setup, stopSupervisors, supervisors, until } from '../../test/helpers/supervisor.js';
-import { isAlive, sleep } from './process.js';
+import { isAlive } from './process.js';
 
 afterEach(stopSupervisors);
 
@@ -43,16 +43,24 @@ describe('SlotSupervisor', () => {
   });
 
   it('an engine that always crashes stops at the crash-loop cap, in error', async () => {
-    const { supervisor } = await setup({ chat: '[server]\nextra_args = "--exit-after-ms 50 --exit-code 3 --load-ms 100000"' });
+    // Every backoff is 400 ms: a restart chat still had pending from its last crash would be due
+    // before the restart of slot b, which crashes later (below).
+    const policy = { backoffBaseMs: 400, backoffMaxMs: 400, crashLoopCount: 3, crashLoopWindowMs: 60_000 };
+    const { supervisor, transitions } = await setup({ chat: '[server]\nextra_args = "--exit-after-ms 50 --exit-code 3 --load-ms 100000"', b: '' }, '', { policy });
     await expect(supervisor.ensureReady('chat')).rejects.toMatchObject({ code: 'slot.load_failed' });
     await until(() => supervisor.view('chat').last_error?.code === 'slot.crash_loop', 'crash loop', 20_000);
     const view = supervisor.view('chat');
     expect(view.state).toBe('error');
     expect(view.last_error).toMatchObject({ exit_code: 3 });
     expect(view.last_error?.message).toMatch(/exited while loading \(exit code 3\).*not restarting/);
-    const restarts = view.restarts;
-    await sleep(800);
-    expect(supervisor.view('chat').restarts).toBe(restarts);
+    const starts = (slot: string) => transitions.filter((t) => t.slot === slot && t.to === 'starting').length;
+    expect(starts('chat')).toBe(3);
+    // b crashes after chat gave up; once b's restart (same backoff) has come, chat's would have too.
+    await supervisor.ensureReady('b');
+    process.kill(supervisor.view('b').pid!, 'SIGKILL');
+    await until(() => starts('b') === 2, 'slot b restarted after its crash');
+    expect(starts('chat')).toBe(3);
+    expect(supervisor.view('chat')).toMatchObject({ state: 'error', restarts: view.restarts });
   });
 
   it('gives up at once when the engine exits during start, without waiting out the deadline', async () => {
@@ -92,11 +100,16 @@ describe('SlotSupervisor', () => {
   });
 
   it('never evicts a slot with a request in flight', async () => {
-    const { supervisor } = await setup({ chat: 'idle_timeout_s = 1' });
+    const { supervisor, transitions } = await setup({ chat: 'idle_timeout_s = 1', other: 'idle_timeout_s = 1' });
     await supervisor.ensureReady('chat');
     const release = supervisor.acquire('chat');
-    await sleep(1_600);
+    // other was last used after chat, with the same idle timeout: by the tick that evicts it,
+    // chat has been idle past its timeout too, and only its request in flight keeps it.
+    await supervisor.ensureReady('other');
+    await until(() => supervisor.view('other').state === 'stopped', 'idle eviction of the other slot', 10_000);
+    expect(transitions.find((t) => t.slot === 'other' && t.to === 'stopping')?.reason).toBe('evicted: idle');
     expect(supervisor.view('chat')).toMatchObject({ state: 'ready', in_flight: 1 });
+    expect(transitions.filter((t) => t.slot === 'chat' && t.to === 'stopping')).toEqual([]);
     release();
     await until(() => supervisor.view('chat').state === 'stopped', 'eviction after release', 10_000);
   });
