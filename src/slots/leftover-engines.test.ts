@@ -23,8 +23,11 @@ function stateRoot(): string {
   return dir;
 }
 
-async function engine(args: string[], detached = true): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', ...args], { detached, stdio: 'ignore' });
+/** The argv of a stand-in engine: `node -e <idle> -- <args>`. */
+const engineArgv = (args: string[]) => ['-e', 'setInterval(() => {}, 1000)', '--', ...args];
+
+async function engine(args: string[]): Promise<ChildProcess> {
+  const child = spawn(process.execPath, engineArgv(args), { detached: true, stdio: 'ignore' });
   children.push(child);
   await new Promise((done) => child.once('spawn', done));
   return child;
@@ -39,8 +42,8 @@ describe('stopLeftoverEngines', () => {
     const root = stateRoot();
     const a = await engine(['--port', '1']);
     const b = await engine(['--port', '2']);
-    save(root, 'a', a.pid!, ['node', '-e', 'setInterval(() => {}, 1000)', '--port', '1']);
-    save(root, 'b', b.pid!, ['node', '-e', 'setInterval(() => {}, 1000)', '--port', '2']);
+    save(root, 'a', a.pid!, ['node', ...engineArgv(['--port', '1'])]);
+    save(root, 'b', b.pid!, ['node', ...engineArgv(['--port', '2'])]);
     const outcome = await stopLeftoverEngines(root, 2_000);
     expect(outcome.heldBy).toBeUndefined();
     expect(outcome.engines.sort((x, y) => x.slot.localeCompare(y.slot))).toEqual([
@@ -58,7 +61,7 @@ describe('stopLeftoverEngines', () => {
     const dead = await engine([]);
     dead.kill('SIGKILL');
     await waitForExit(dead.pid!, 5_000);
-    save(root, 'gone', dead.pid!, ['node', '-e', 'setInterval(() => {}, 1000)']);
+    save(root, 'gone', dead.pid!, ['node', ...engineArgv([])]);
     expect((await stopLeftoverEngines(root, 2_000)).engines).toEqual([]);
     expect(isAlive(stranger.pid!)).toBe(true);
     expect(readSlotState(root, 'reused')).toMatchObject({ state: 'ready', pid: stranger.pid });
@@ -74,7 +77,7 @@ describe('stopLeftoverEngines', () => {
     mkdirSync(root, { recursive: true });
     writeFileSync(lockFileOf(root), JSON.stringify({ pid: gateway.pid, home: root, started_at: '', url: null, proc_start: null }));
     const running = await engine(['--port', '4']);
-    save(root, 'served', running.pid!, ['node', '-e', 'setInterval(() => {}, 1000)', '--port', '4']);
+    save(root, 'served', running.pid!, ['node', ...engineArgv(['--port', '4'])]);
     const outcome = await stopLeftoverEngines(root, 2_000);
     expect(outcome).toEqual({ heldBy: expect.objectContaining({ pid: gateway.pid }), engines: [] });
     expect(isAlive(running.pid!)).toBe(true);
