@@ -180,6 +180,21 @@ describe('npm start on a fresh home', () => {
     expect(started.output().match(/SIGINT received, shutting down/g)).toHaveLength(1);
   }, 90_000);
 
+  it('a second start on a home the first one serves exits 7 and leaves the first one and its engine alone', async () => {
+    const first = await npmStart();
+    const engine = await chatEnginePid(first);
+    const second = spawn(process.execPath, [join(REPO_ROOT, 'scripts/start.mjs'), '--port', String(await freePort())], { cwd: REPO_ROOT, env: svcEnv(home.home), stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(second);
+    let output = '';
+    second.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    expect(await new Promise((done) => second.once('exit', done))).toBe(7);
+    expect(output).toContain(`another svc (pid ${first.gateway}) already serves this home (${home.home}) at ${first.base}`);
+    expect([processAlive(first.gateway), processAlive(engine)]).toEqual([true, true]);
+    expect((await api(first.base, '/api/slots/chat')).json).toMatchObject({ state: 'ready', pid: engine });
+    expect(await stop(first)).toBe(0);
+    await expectAllGone(first, [first.gateway, engine]);
+  }, 90_000);
+
   it('a gateway killed under start.mjs: start.mjs stops the engine it left and exits non-zero', async () => {
     const started = await npmStart();
     const engine = await chatEnginePid(started);
