@@ -8,8 +8,15 @@
 // embedding slot on the built-in engine (node-llama-cpp, no llama-server needed) are created
 // through the gateway's own API, exactly as `svc model register` and `svc slot create` would.
 // Existing slots are never touched.
+//
+// Stopping: SIGINT, SIGTERM and SIGHUP are passed to the gateway, which stops its engines, and
+// this exits with the gateway's exit code (128 + the signal's number when a signal killed it).
+// `npm start` execs this script (package.json), so a signal npm forwards arrives here. A
+// gateway that dies without stopping its engines (SIGKILL, a crash) would leave them running
+// for a successor to re-adopt; a foreground run has none, so they are stopped here.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { constants } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -74,11 +81,28 @@ function banner(base) {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
+/** Engines the gateway left running in its home (none after a graceful stop), stopped. */
+async function stopLeftoverEngines() {
+  const { resolvePaths, hostFacts } = await dist('config/paths.js');
+  const { stopLeftoverEngines: stop } = await dist('slots/leftover-engines.js');
+  const { engines } = await stop(resolvePaths(hostFacts(env)).stateRoot);
+  for (const engine of engines) {
+    say(`${engine.stopped ? 'stopped' : 'could not stop'} the engine of slot ${engine.slot} (pid ${engine.pid}) that the gateway left running${engine.escalated ? ' (SIGKILL)' : ''}`);
+  }
+}
+
+async function exitWith(code, signal) {
+  if (signal) say(`the gateway was killed by ${signal}`);
+  await stopLeftoverEngines().catch((error) => say(`could not stop the engines the gateway left: ${error.message}`));
+  process.exit(code ?? 128 + (constants.signals[signal] ?? 0));
+}
+
 async function main() {
   const model = await ensureTinyModel();
   const child = spawn(process.execPath, [join(root, 'dist/bin/svc.js'), 'serve', ...process.argv.slice(2)], { env, stdio: ['inherit', 'pipe', 'inherit'] });
-  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  // A Ctrl-C or a closed terminal reaches the gateway directly too; it ignores the repeat.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code, signal) => void exitWith(code, signal));
   let pending = '';
   let configured = false;
   child.stdout.on('data', (chunk) => {

@@ -2,7 +2,9 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { api, runSvc, SVC_BIN, svcEnv, tempHome } from './helpers/gateway.js';
+import { eventually, homeWithFaultSlots } from './helpers/faults.js';
+import { api, runSvc, startGateway, SVC_BIN, svcEnv, tempHome } from './helpers/gateway.js';
+import { processAlive } from './helpers/llama.js';
 import { freePort } from './helpers/ports.js';
 
 function waitFor(read: () => string, pattern: RegExp, count = 1, timeoutMs = 20_000): Promise<RegExpMatchArray[]> {
@@ -49,6 +51,22 @@ describe('svc serve', () => {
       expect(result.stderr).toContain(`cannot listen on 127.0.0.1:${port}`);
     } finally {
       blocker.close();
+    }
+  });
+
+  it('SIGHUP (a closed terminal) shuts down gracefully, like SIGTERM: exit 0, its engine stopped', async () => {
+    const home = await homeWithFaultSlots([{ name: 'chat' }]);
+    const gateway = await startGateway(home.home, { env: home.env });
+    try {
+      expect((await api(gateway.url, '/api/slots/chat/load', { method: 'POST' })).status).toBe(200);
+      const engine = (await api(gateway.url, '/api/slots/chat')).json.pid as number;
+      expect(processAlive(engine)).toBe(true);
+      gateway.process.kill('SIGHUP');
+      expect(await new Promise((done) => gateway.process.once('exit', (code, signal) => done(code ?? signal)))).toBe(0);
+      expect(gateway.output()).toContain('SIGHUP received, shutting down');
+      expect(await eventually(() => !processAlive(engine))).toBe(true);
+    } finally {
+      await gateway.kill();
     }
   });
 

@@ -3,36 +3,65 @@
 // start. Nothing else imports both.
 import { runCli, type ServeCommandOptions } from '../cli/program.js';
 import { readEnv } from '../config/env.js';
-import { resolvePaths } from '../config/paths.js';
+import { acquireInstanceLock, homeInUseMessage, homeOf, type InstanceLock } from '../config/instance-lock.js';
+import { notWritableHint, resolvePaths, type SvcPaths } from '../config/paths.js';
 import { runWithReload } from '../server/reload.js';
-import { serve, StartupError } from '../server/serve.js';
+import { EXIT_HOME_IN_USE, EXIT_NOT_WRITABLE, serve, StartupError } from '../server/serve.js';
+
+/** SIGHUP too: a closed terminal must stop the engines, not orphan them. */
+const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
 
 async function serveCommand(options: ServeCommandOptions): Promise<void> {
+  // The watching parent takes no lock: each server it starts does, after the previous one exited.
   if (options.reload) return runWithReload(process.argv.slice(1).filter((arg) => arg !== '--reload'));
   const port = options.port ?? readEnv(process.env).settings.port ?? 8080;
+  const paths = resolvePaths();
+  // Before anything reads state.json: a second gateway must not adopt or stop the first one's engines.
+  const lock = takeHomeLock(paths);
+  process.on('exit', () => lock.release());
   // Signals are handled from the start: one that arrives while the server is still coming
-  // up shuts it down as soon as it is up, instead of killing it mid-start.
+  // up shuts it down as soon as it is up, instead of killing it mid-start. Repeats are
+  // ignored (Ctrl-C under `npm start` arrives twice: from the terminal and forwarded).
   let server: Awaited<ReturnType<typeof serve>> | undefined;
   let stopRequested: string | undefined;
+  let stopping = false;
   const stop = (signal: string) => {
     stopRequested ??= signal;
-    if (!server) return;
-    process.stdout.write(`svc: ${signal} received, shutting down\n`);
+    if (!server || stopping) return;
+    stopping = true;
+    process.stdout.write(`svc: ${stopRequested} received, shutting down\n`);
     server.close().then(() => process.exit(0), (error: unknown) => {
       process.stderr.write(`svc: shutdown failed: ${String(error)}\n`);
       process.exit(1);
     });
   };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+  for (const signal of STOP_SIGNALS) process.on(signal, () => stop(signal));
   try {
-    server = await serve({ host: options.host, port, paths: resolvePaths(), log: (line) => process.stdout.write(`${line}\n`) });
+    server = await serve({ host: options.host, port, paths, log: (line) => process.stdout.write(`${line}\n`) });
   } catch (error) {
     if (!(error instanceof StartupError)) throw error;
     process.stderr.write(`svc: ${error.message}\n`);
     process.exit(error.exitCode);
   }
+  lock.listening(server.url);
   if (stopRequested) stop(stopRequested);
+}
+
+/** The home's lock, or exit: 7 with one line naming the gateway that serves it, 5 when the state root cannot be written. */
+function takeHomeLock(paths: SvcPaths): InstanceLock {
+  let outcome: ReturnType<typeof acquireInstanceLock>;
+  try {
+    outcome = acquireInstanceLock(paths);
+  } catch (error) {
+    const writeFailed = typeof (error as NodeJS.ErrnoException).code === 'string';
+    process.stderr.write(`svc: ${writeFailed ? notWritableHint(paths, paths.stateRoot) : (error as Error).message}\n`);
+    process.exit(writeFailed ? EXIT_NOT_WRITABLE : 1);
+  }
+  if ('heldBy' in outcome) {
+    process.stderr.write(`svc: ${homeInUseMessage(outcome.heldBy, homeOf(paths))}\n`);
+    process.exit(EXIT_HOME_IN_USE);
+  }
+  return outcome.acquired;
 }
 
 await runCli(process.argv, serveCommand);

@@ -18,10 +18,15 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
   writeFileAtomicSync(target, data, options);
 }
 
+/** A fresh temp name beside `target`, of the kind removeStaleTempFiles sweeps after a crash. */
+export function tempSiblingOf(target: string): string {
+  return join(dirname(target), `.${basename(target)}${TEMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}`);
+}
+
 export function writeFileAtomicSync(target: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): void {
   const dir = dirname(target);
   const mode = existingMode(target) ?? options.mode ?? 0o644;
-  const temp = join(dir, `.${basename(target)}${TEMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}`);
+  const temp = tempSiblingOf(target);
   const fd = openSync(temp, 'wx', mode);
   try {
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;

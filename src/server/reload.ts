@@ -15,6 +15,11 @@ export async function runWithReload(serveArgv: string[]): Promise<void> {
   const watched = [codeDir, configRoot];
   let child: ChildProcess | undefined;
   let timer: NodeJS.Timeout | undefined;
+  // Restarts run one after another: the next server starts only once the previous one has
+  // exited and released the home's lock (a second one would exit 7, and the parent would
+  // lose track of the first).
+  let restarts = Promise.resolve();
+  let stopping = false;
 
   const start = () => {
     child = spawn(process.execPath, serveArgv, { stdio: 'inherit' });
@@ -26,11 +31,14 @@ export async function runWithReload(serveArgv: string[]): Promise<void> {
       child.kill('SIGTERM');
     });
   const restart = (reason: string) => {
+    if (stopping) return;
     clearTimeout(timer);
-    timer = setTimeout(async () => {
-      process.stdout.write(`svc: ${reason} changed, restarting\n`);
-      await stopChild();
-      start();
+    timer = setTimeout(() => {
+      restarts = restarts.then(async () => {
+        process.stdout.write(`svc: ${reason} changed, restarting\n`);
+        await stopChild();
+        start();
+      });
     }, DEBOUNCE_MS);
   };
 
@@ -41,8 +49,13 @@ export async function runWithReload(serveArgv: string[]): Promise<void> {
       process.stdout.write(`svc: not watching ${dir} (it does not exist yet)\n`);
     }
   }
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => void stopChild().then(() => process.exit(0)));
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      clearTimeout(timer);
+      void restarts.then(stopChild).then(() => process.exit(0));
+    });
   }
   start();
 }

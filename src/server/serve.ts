@@ -1,5 +1,6 @@
 // Start the API server: load and validate all configuration (refusing to start on any
-// error), open the activity log, listen, and shut down gracefully on SIGTERM/SIGINT.
+// error), open the activity log, listen; close() shuts down gracefully (the bin calls it on
+// SIGTERM, SIGINT and SIGHUP).
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ActivityLog } from '../activity/store.js';
@@ -25,14 +26,18 @@ export class StartupError extends Error {
   }
 }
 
-/** Exit codes (docs/cli.md): 4 = configuration invalid, 5 = cannot write the home, 6 = cannot listen. */
+/**
+ * Exit codes (docs/cli.md): 4 = configuration invalid, 5 = cannot write the home, 6 = cannot
+ * listen, 7 = another svc already serves this home (src/bin/svc.ts, before serve() runs).
+ */
 export const EXIT_CONFIG_INVALID = 4;
 export const EXIT_NOT_WRITABLE = 5;
 export const EXIT_LISTEN_FAILED = 6;
+export const EXIT_HOME_IN_USE = 7;
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
-export async function serve(options: ServeOptions): Promise<{ close: () => Promise<void>; port: number }> {
+export async function serve(options: ServeOptions): Promise<{ close: () => Promise<void>; port: number; url: string }> {
   const { paths, log } = options;
   const outcome = await loadConfig(paths);
   if (!outcome.ok) {
@@ -95,9 +100,10 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
     })());
 
   const shown = options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;
-  log(`svc ${ctx.version} listening on http://${shown}:${port}`);
+  const url = `http://${shown}:${port}`;
+  log(`svc ${ctx.version} listening on ${url}`);
   log(`  config: ${paths.configRoot} (${paths.source === 'SVC_HOME' ? 'SVC_HOME' : paths.source === 'user' ? 'per-user default' : 'system'})`);
   log(`  state:  ${paths.stateRoot}`);
-  log(`  API:    http://${shown}:${port}/api/status   OpenAI base URL: http://${shown}:${port}/v1`);
-  return { close, port };
+  log(`  API:    ${url}/api/status   OpenAI base URL: ${url}/v1`);
+  return { close, port, url };
 }

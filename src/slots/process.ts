@@ -97,3 +97,10 @@ export function commandLine(pid: number): string[] | undefined {
     return undefined;
   }
 }
+
+/** Is a process's command line (from /proc) the one saved for an engine in its state.json? */
+export function sameCommand(actual: string[] | undefined, saved: string[] | null): boolean {
+  if (!actual || !saved) return false;
+  // Compare the arguments: the executable path may differ in form (symlinks, relative).
+  return actual.slice(1).join('\0') === saved.slice(1).join('\0');
+}

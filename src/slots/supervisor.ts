@@ -10,7 +10,7 @@ import { availableMemoryMb } from '../host/memory.js';
 import { SlotError } from '../protocol/errors.js';
 import { planEviction, type EvictionReason, type SlotUsage } from './eviction.js';
 import { resolveSlotModel, slotModelId } from './model.js';
-import { commandLine, isAlive, portIsFree, residentMemoryMb, signalGroup } from './process.js';
+import { commandLine, isAlive, portIsFree, residentMemoryMb, sameCommand, signalGroup } from './process.js';
 import { DEFAULT_RESTART_POLICY, type RestartPolicy } from './restart-policy.js';
 import { SlotRuntime, type StartPlan, type Transition } from './slot-runtime.js';
 import { readSlotState, slotStateDir } from './state-file.js';
@@ -320,12 +320,6 @@ export class SlotSupervisor {
     }
     return runtime;
   }
-}
-
-function sameCommand(actual: string[] | undefined, saved: string[] | null): boolean {
-  if (!actual || !saved) return false;
-  // Compare the arguments: the executable path may differ in form (symlinks, relative).
-  return actual.slice(1).join('\0') === saved.slice(1).join('\0');
 }
 
 function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {

@@ -1,0 +1,49 @@
+// Engines a dead gateway left running in its home. Engines live in their own process groups
+// so that a crashed gateway's successor can re-adopt them (supervisor.ts); a foreground run
+// (`npm start`) has no successor, so when its gateway dies without stopping them, it stops
+// them itself with this. Only processes still recognisable as the engine its state.json
+// names are touched, and nothing at all while a live gateway holds the home.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { liveHolder, type InstanceLockInfo } from '../config/instance-lock.js';
+import { commandLine, isAlive, sameCommand, stopProcessGroup } from './process.js';
+import { readSlotState, writeSlotState, type SlotStateFile } from './state-file.js';
+
+export interface StoppedEngine {
+  slot: string;
+  pid: number;
+  /** It ignored SIGTERM for the grace period and was killed. */
+  escalated: boolean;
+  /** Gone at the end (SIGKILL could not be refused, but a process in D state can linger). */
+  stopped: boolean;
+}
+
+export interface LeftoverOutcome {
+  /** The gateway that serves the home now: its engines are its own, and were left alone. */
+  heldBy?: InstanceLockInfo;
+  engines: StoppedEngine[];
+}
+
+export async function stopLeftoverEngines(stateRoot: string, graceMs = 10_000): Promise<LeftoverOutcome> {
+  const holder = liveHolder(stateRoot);
+  if (holder) return { heldBy: holder, engines: [] };
+  const leftovers = savedSlotStates(stateRoot).filter((saved) => saved.pid !== null && isAlive(saved.pid) && sameCommand(commandLine(saved.pid), saved.command));
+  const engines = await Promise.all(leftovers.map(async (saved) => {
+    const pid = saved.pid!;
+    const { stopped, escalated } = await stopProcessGroup(pid, graceMs);
+    // So the next gateway does not bring it back as "was serving" (supervisor.adoptOrRestart).
+    if (stopped) writeSlotState(stateRoot, { ...saved, state: 'stopped', pid: null, updated_at: new Date().toISOString(), message: 'stopped after its gateway died' });
+    return { slot: saved.name, pid, escalated, stopped };
+  }));
+  return { engines };
+}
+
+function savedSlotStates(stateRoot: string): SlotStateFile[] {
+  let names: string[];
+  try {
+    names = readdirSync(join(stateRoot, 'slots'));
+  } catch {
+    return [];
+  }
+  return names.map((name) => readSlotState(stateRoot, name)).filter((saved): saved is SlotStateFile => saved !== undefined);
+}
