@@ -62,7 +62,8 @@ export interface EventPayloads {
   'gpu.mode': GpuModeData;
   'model.registered': { model: string; path: string; source: 'api' | 'scan' };
   'model.removed': { model: string; path: string; force: boolean };
-  'model.assigned': { model: string; slot: string; before: string | null };
+  /** before: the slot's previous [model].default, "" when it had none. */
+  'model.assigned': { model: string; slot: string; before: string };
   activity: ActivityData;
   'metrics.slot': SlotMetricsData;
   /** Events this stream missed: its client read too slowly, or it resumed from an id the ring no longer holds. */
