@@ -56,6 +56,7 @@ export interface EventPayloads {
   'slot.created': { slot: string; file: string; type: string; provider: string; model: string; port: number; device: string };
   'slot.edited': { slot: string; keys: string[]; restart_required: boolean };
   'slot.deleted': { slot: string; file: string; was: SlotViewState; force: boolean };
+  /** reason: idle, capacity or pressure (src/slots/eviction.ts). */
   'slot.evicted': { slot: string; reason: string };
   'settings.changed': { keys: string[] };
   'config.reloaded': { slots: string[]; warnings: number };
