@@ -59,6 +59,8 @@ export const ERROR_CODES = {
   'gpu.image_mode': { status: 503, when: 'The GPU is in image mode with image requests in flight, so an LLM GPU slot cannot start now; retry after details.retry_after_s.' },
   'gpu.inference_mode': { status: 503, when: 'The GPU is busy with inference requests in flight on LLM GPU slots, so image mode cannot start now; retry after details.retry_after_s.' },
 
+  'events.invalid_query': { status: 400, when: 'A query parameter (or the Last-Event-ID header) of /api/events or /api/events/stream is malformed; details.problems names each parameter.' },
+
   'config.invalid': { status: 400, when: 'A configuration file or a settings change fails validation; details.problems names each file and field path.' },
   'config.not_writable': { status: 500, when: 'The configuration or state directory cannot be written by this process.' },
   'config.write_failed': { status: 500, when: 'Writing a configuration file failed; the previous file is unchanged.' },
@@ -139,6 +141,13 @@ export class ModelError extends SvcError {
   constructor(code: CodeIn<'model'>, message: string, details?: ErrorDetails) {
     super(code, message, details);
     this.name = 'ModelError';
+  }
+}
+
+export class EventsError extends SvcError {
+  constructor(code: CodeIn<'events'>, message: string, details?: ErrorDetails) {
+    super(code, message, details);
+    this.name = 'EventsError';
   }
 }
 

@@ -6,6 +6,7 @@ import type { ServerContext } from './context.js';
 import { sendError } from './errors.js';
 import { parseJsonBody } from './json-body.js';
 import { registerActivityRoutes } from './routes/activity.js';
+import { registerEventRoutes } from './routes/events.js';
 import { registerHardwareRoutes } from './routes/hardware.js';
 import { registerInstallRoutes } from './routes/install.js';
 import { registerMetricsRoutes } from './routes/metrics.js';
@@ -75,6 +76,7 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
   registerInstallRoutes(app, ctx);
   registerSettingsRoutes(app, ctx);
   registerActivityRoutes(app, ctx);
+  registerEventRoutes(app, ctx);
   registerModelRoutes(app, ctx);
   registerProfileRoutes(app, ctx);
   registerHardwareRoutes(app, ctx);

@@ -1,7 +1,6 @@
 // Everything a handler may use, in one object: the running config (swapped whole on
 // reload, never mutated), the activity log, the event bus, and the one writer queue for
 // configuration files.
-import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import type { ActivityInput, ActivityLog, ActivityOptions } from '../activity/store.js';
 import type { ResolvedConfig } from '../config/load.js';
@@ -12,24 +11,19 @@ import { ImageCache } from '../dispatch/images/cache.js';
 import { SlotMetrics } from '../dispatch/metrics.js';
 import { UpstreamDirectory } from '../dispatch/upstreams.js';
 import { engineFor } from '../engines/index.js';
+import { EventBus } from '../events/bus.js';
 import type { EngineAdapter } from '../engines/types.js';
-import { GpuArbiter, type GpuArbiterView } from '../slots/gpu-arbiter.js';
+import { GpuArbiter } from '../slots/gpu-arbiter.js';
 import type { Transition } from '../slots/slot-runtime.js';
 import { SlotConfigService } from '../slots/slot-config.js';
 import { SlotSupervisor } from '../slots/supervisor.js';
 import { VERSION } from '../protocol/version.js';
+import { activityEvent, gpuModeEvent, slotEvictedEvent, slotStateEvent } from './event-sources.js';
+import { SlotMetricsEvents } from './metrics-events.js';
 
 export interface ListenAddress {
   host: string;
   port: number;
-}
-
-/** Events the dashboard (and tests) can subscribe to; every state change emits one. */
-export interface ServerEvents {
-  activity: [entry: ActivityInput];
-  'config.replaced': [config: ResolvedConfig];
-  'slot.state': [transition: Transition];
-  'gpu.mode': [view: GpuArbiterView];
 }
 
 export function activityOptions(config: ResolvedConfig): ActivityOptions {
@@ -40,7 +34,8 @@ export function activityOptions(config: ResolvedConfig): ActivityOptions {
 export class ServerContext {
   readonly version = VERSION;
   readonly startedAt = new Date();
-  readonly events = new EventEmitter<ServerEvents>();
+  /** The event stream (GET /api/events/stream): every state change and activity row is published here. */
+  readonly events = new EventBus();
   /** One writer for configuration files. */
   readonly configWrites = new SerialQueue();
   listening: ListenAddress = { host: '127.0.0.1', port: 0 };
@@ -59,6 +54,8 @@ export class ServerContext {
   readonly dispatcher: Dispatcher;
   /** Creating, editing and deleting slot files (src/slots/slot-config.ts). */
   readonly slotConfig: SlotConfigService;
+  /** `metrics.slot` events while the figures change; started by serve(). */
+  readonly metricsEvents: SlotMetricsEvents;
 
   constructor(
     readonly paths: SvcPaths,
@@ -71,24 +68,28 @@ export class ServerContext {
       config: () => this.current,
       engineFor: engines,
       onTransition: (t) => this.slotTransition(t),
-      onEviction: (slot, reason) => this.record({ action: 'slot.evict', target: slot, details: { reason } }),
+      onEviction: (slot, reason) => {
+        this.events.publish(slotEvictedEvent(slot, reason));
+        this.record({ action: 'slot.evict', target: slot, details: { reason } });
+      },
     });
     this.arbiter = new GpuArbiter({
       supervisor: this.supervisor,
       config: () => this.current,
       onChange: (view, reason) => {
-        this.events.emit('gpu.mode', view);
+        this.events.publish(gpuModeEvent(view, reason));
         this.record({ action: 'gpu.mode', kind: 'event', target: view.image_slot ?? 'gpu', message: reason, details: { ...view } });
       },
     });
     this.images = new ImageCache(join(paths.stateRoot, 'images', 'cache'));
     this.slotConfig = new SlotConfigService(this, this.supervisor, engines);
     this.dispatcher = new Dispatcher({ config: () => this.current, supervisor: this.supervisor, upstreams: this.upstreams, metrics: this.metrics, arbiter: this.arbiter });
+    this.metricsEvents = new SlotMetricsEvents(this.events, this.metrics, () => this.supervisor.list({ memory: false }));
   }
 
   /** Every slot state change is an activity row and an event. */
   private slotTransition(t: Transition): void {
-    this.events.emit('slot.state', t);
+    this.events.publish(slotStateEvent(t));
     this.record({
       action: 'slot.state',
       kind: 'event',
@@ -108,13 +109,12 @@ export class ServerContext {
     // A slot that left the configuration leaves the metrics with it (GET /api/metrics).
     for (const slot of this.metrics.slots()) if (!next.slots.some((s) => s.name === slot)) this.metrics.forget(slot);
     this.activity?.setOptions(activityOptions(next));
-    this.events.emit('config.replaced', next);
   }
 
-  /** Record a config change or state change: one activity row and one event. */
+  /** Record a config change or state change: one activity row and one `activity` event. */
   record(entry: ActivityInput): void {
     this.activity?.record(entry);
-    this.events.emit('activity', entry);
+    this.events.publish(activityEvent(entry));
   }
 
   uptimeSeconds(): number {

@@ -79,6 +79,7 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   ctx.listening = { host: options.host, port };
+  ctx.metricsEvents.start();
   ctx.record({ action: 'system.start', kind: 'event', details: { version: ctx.version, host: options.host, port } });
 
   let closing: Promise<void> | undefined;
@@ -92,6 +93,7 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
       // Loads in progress give up first, so requests waiting on them end and close() is quick.
       ctx.supervisor.interruptStarts();
       await app.close();
+      ctx.metricsEvents.stop();
       ctx.arbiter.stop();
       await ctx.supervisor.shutdown();
       ctx.record({ action: 'system.stop', kind: 'event', details: { uptime_s: ctx.uptimeSeconds() } });

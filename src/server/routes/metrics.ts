@@ -90,6 +90,7 @@ export function metricsRegistry(ctx: ServerContext): { registry: Registry; stop:
       for (const view of ctx.supervisor.list({ memory: false })) inFlight.set({ slot: view.name }, view.in_flight);
     },
   });
+  eventMetrics(ctx, registry);
   const duration = new Histogram({
     name: 'svc_slot_request_duration_seconds',
     help: 'From the request reaching the gateway (slot loading included) to the end of the answer.',
@@ -113,6 +114,24 @@ export function metricsRegistry(ctx: ServerContext): { registry: Registry; stop:
     },
   });
   return { registry, stop };
+}
+
+/** The event bus: published events, open streams, and events dropped for streams that read too slowly. */
+function eventMetrics(ctx: ServerContext, registry: Registry): void {
+  const figure = (name: string, help: string, type: typeof Counter | typeof Gauge, read: () => number) => {
+    const metric: Counter | Gauge = new type({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        metric.reset();
+        metric.inc(read());
+      },
+    });
+  };
+  figure('svc_events_published_total', 'Events published on the event bus since the gateway started.', Counter, () => ctx.events.stats().published);
+  figure('svc_event_subscribers', 'Readers of the event bus now (open /api/events/stream connections).', Gauge, () => ctx.events.stats().subscribers);
+  figure('svc_events_dropped_total', 'Events dropped for event streams that read too slowly (each reported to its stream as an events.gap).', Counter, () => ctx.events.stats().dropped);
 }
 
 export function registerMetricsRoutes(app: FastifyInstance, ctx: ServerContext): void {

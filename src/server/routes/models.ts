@@ -57,6 +57,7 @@ export function registerModelRoutes(app: FastifyInstance, ctx: ServerContext): v
       actor: actorOf(request),
       details: { path: model.path, created: result.created, size_bytes: model.size_bytes, context_length: model.context_length, mmproj: model.mmproj },
     });
+    ctx.events.publish({ type: 'model.registered', source: 'models', message: `model ${id} registered (${model.path})`, data: { model: id, path: model.path, source: 'api' } });
     reply.code(result.created ? 201 : 200);
     return { model, created: result.created, warnings: result.warnings };
   });
@@ -70,6 +71,7 @@ export function registerModelRoutes(app: FastifyInstance, ctx: ServerContext): v
       return removed;
     });
     ctx.record({ action: 'model.delete', target: result.id, actor: actorOf(request), details: { path: result.path, force, used_by: result.used_by } });
+    ctx.events.publish({ type: 'model.removed', source: 'models', message: `model ${result.id} removed from the registry`, data: { model: result.id, path: result.path, force } });
     return { removed: result.id, path: result.path, used_by: result.used_by };
   });
 
@@ -87,6 +89,7 @@ export function registerModelRoutes(app: FastifyInstance, ctx: ServerContext): v
       actor: actorOf(request),
       details: { slot: result.slot, before: result.before, after: result.id, ...(result.cleared_path !== null && { cleared_path: result.cleared_path }) },
     });
+    ctx.events.publish({ type: 'model.assigned', source: 'models', message: `model ${result.id} assigned to slot ${result.slot}`, data: { model: result.id, slot: result.slot, before: result.before } });
     return { model: result.id, slot: result.slot, before: result.before, cleared_path: result.cleared_path };
   });
 
@@ -100,6 +103,9 @@ export function registerModelRoutes(app: FastifyInstance, ctx: ServerContext): v
 async function runScan(ctx: ServerContext): Promise<ScanResult> {
   const result = await scanModels(ctx.config);
   if (result.written) ctx.replaceConfig(withRegistry(ctx.config, result.registry));
+  for (const { id, path } of result.added) {
+    ctx.events.publish({ type: 'model.registered', source: 'models', message: `model ${id} registered by a scan (${path})`, data: { model: id, path, source: 'scan' } });
+  }
   return result;
 }
 

@@ -41,6 +41,10 @@ export function registerSettingsRoutes(app: FastifyInstance, ctx: ServerContext)
     ctx.replaceConfig(withSvcToml(ctx.config, result.after));
     const changes = Object.fromEntries(result.changed.map((key) => [key, { before: valueAt(result.before, key), after: valueAt(result.after, key) }]));
     ctx.record({ action: 'settings.update', target: 'svc.toml', actor: actorOf(request), details: { changes } });
+    if (result.changed.length > 0) {
+      // Keys only: values may be secrets, and the activity event carries them redacted.
+      ctx.events.publish({ type: 'settings.changed', source: 'settings', message: `settings changed: ${result.changed.join(', ')}`, data: { keys: result.changed } });
+    }
     return { settings: ctx.config.svc, changed: result.changed, apply: applyPlan(descriptions, result.changed) };
   });
 
@@ -63,6 +67,9 @@ export function registerSettingsRoutes(app: FastifyInstance, ctx: ServerContext)
     ctx.replaceConfig(outcome.config);
     await ctx.supervisor.reconcile();
     ctx.record({ action: 'settings.reload', actor: actorOf(request), details: { slots: outcome.config.slots.length } });
+    const slots = outcome.config.slots.map((s) => s.name);
+    const warnings = outcome.problems.length;
+    ctx.events.publish({ type: 'config.reloaded', source: 'settings', severity: warnings > 0 ? 'warn' : 'info', message: `configuration reloaded: ${slots.length} slot(s), ${warnings} warning(s)`, data: { slots, warnings } });
     return { reloaded: true, warnings: outcome.problems.map(formatProblem), slots: outcome.config.slots.map((s) => s.name) };
   });
 }

@@ -85,6 +85,8 @@ export function registerSlotRoutes(app: FastifyInstance, ctx: ServerContext): vo
     const target = typeof body.name === 'string' ? body.name : '';
     const created = await mutate(request, 'slot.create', target, { request: body }, () => ctx.slotConfig.create(parseRequest(CreateSlotRequestSchema, body)));
     record(request, 'slot.create', created.name, { ...created });
+    const { name, file, type, provider, model, port, device } = created;
+    ctx.events.publish({ type: 'slot.created', source: `slot:${name}`, message: `slot ${name} created (${file})`, data: { slot: name, file, type, provider, model, port, device } });
     reply.code(201);
     const payload: CreateSlotPayload = { ...ctx.supervisor.view(created.name), ctx_size: created.ctx_size, provider_reason: created.provider_reason, warnings: created.warnings };
     return payload;
@@ -96,7 +98,11 @@ export function registerSlotRoutes(app: FastifyInstance, ctx: ServerContext): vo
     const changes = await mutate(request, 'slot.edit_config', name, { request: body }, () => ctx.slotConfig.edit(name, parseRequest(EditSlotRequestSchema, body)));
     const view = ctx.supervisor.view(name);
     const restartRequired = changes.length > 0 && BUSY_STATES.has(view.state);
-    if (changes.length > 0) record(request, 'slot.edit_config', name, { changes, restart_required: restartRequired });
+    if (changes.length > 0) {
+      record(request, 'slot.edit_config', name, { changes, restart_required: restartRequired });
+      const keys = changes.map((c) => c.key);
+      ctx.events.publish({ type: 'slot.edited', source: `slot:${name}`, message: `slot ${name} edited: ${keys.join(', ')}`, data: { slot: name, keys, restart_required: restartRequired } });
+    }
     return { slot: view, changes, restart_required: restartRequired };
   });
 
@@ -119,6 +125,7 @@ export function registerSlotRoutes(app: FastifyInstance, ctx: ServerContext): vo
       return { deleted: name, file, state_dir: slotStateDir(ctx.paths.stateRoot, name), was: view.state };
     });
     record(request, 'slot.delete', name, { force, file: result.file, was: result.was });
+    ctx.events.publish({ type: 'slot.deleted', source: `slot:${name}`, message: `slot ${name} deleted (${result.file})`, data: { slot: name, file: result.file, was: result.was, force } });
     return result;
   });
 

@@ -1,0 +1,123 @@
+// The event stream's wire types (docs/api.md, "Events"), shared by the server, the CLI and
+// the dashboard. An event is `{id, ts, type, severity, source, message, data}`; `data` is
+// typed by `type`. Adding an event type is adding one row to EventPayloads: the union, the
+// list of known types (which the `type` filter checks globs against) and the publisher's
+// argument types all follow from it.
+import type { SlotViewState } from './slots.js';
+
+export const EVENT_SEVERITIES = ['info', 'warn', 'error'] as const;
+export type EventSeverity = (typeof EVENT_SEVERITIES)[number];
+
+/** A slot's runtime state (a disabled slot is a stopped one whose file says enabled = false). */
+export type SlotRunState = Exclude<SlotViewState, 'disabled'>;
+
+export interface SlotStateData {
+  slot: string;
+  from: SlotRunState;
+  to: SlotRunState;
+  reason: string;
+  /** What the transition knows besides: the model being started, the pid, an exit code, a stderr tail. */
+  details?: Record<string, unknown>;
+}
+
+export interface GpuModeData {
+  mode: 'inference' | 'image';
+  image_slot: string | null;
+  stopped_slots: string[];
+  since: string | null;
+  last_image_use_at: string | null;
+  idle_restore_minutes: number | null;
+  restore_at: string | null;
+  reason: string;
+}
+
+/** One activity row as recorded (secret-named keys in details already `***`). */
+export interface ActivityData {
+  action: string;
+  target: string;
+  actor: string;
+  kind: 'action' | 'event';
+  outcome: 'ok' | 'error';
+  message: string;
+  details: Record<string, unknown>;
+}
+
+export interface SlotMetricsData {
+  slot: string;
+  tokens_per_second: number;
+  in_flight: number;
+  ttft_ms_avg: number | null;
+  requests: { ok: number; error: number; cancelled: number };
+}
+
+/** Every event type and its payload. */
+export interface EventPayloads {
+  'slot.state': SlotStateData;
+  'slot.created': { slot: string; file: string; type: string; provider: string; model: string; port: number; device: string };
+  'slot.edited': { slot: string; keys: string[]; restart_required: boolean };
+  'slot.deleted': { slot: string; file: string; was: SlotViewState; force: boolean };
+  /** reason: idle, capacity or pressure (src/slots/eviction.ts). */
+  'slot.evicted': { slot: string; reason: string };
+  'settings.changed': { keys: string[] };
+  'config.reloaded': { slots: string[]; warnings: number };
+  'gpu.mode': GpuModeData;
+  'model.registered': { model: string; path: string; source: 'api' | 'scan' };
+  'model.removed': { model: string; path: string; force: boolean };
+  /** before: the slot's previous [model].default, "" when it had none. */
+  'model.assigned': { model: string; slot: string; before: string };
+  activity: ActivityData;
+  'metrics.slot': SlotMetricsData;
+  /** Events this stream missed: its client read too slowly, or it resumed from an id the ring no longer holds. */
+  'events.gap': { dropped: number };
+}
+
+export type EventType = keyof EventPayloads;
+
+/** Checked against EventPayloads by the compiler: a type missing here, or one too many, fails to build. */
+const EVENT_TYPE_SET: { [K in EventType]: true } = {
+  'slot.state': true,
+  'slot.created': true,
+  'slot.edited': true,
+  'slot.deleted': true,
+  'slot.evicted': true,
+  'settings.changed': true,
+  'config.reloaded': true,
+  'gpu.mode': true,
+  'model.registered': true,
+  'model.removed': true,
+  'model.assigned': true,
+  activity: true,
+  'metrics.slot': true,
+  'events.gap': true,
+};
+export const EVENT_TYPES = Object.keys(EVENT_TYPE_SET) as EventType[];
+
+interface EventEnvelope<T extends EventType> {
+  /** Monotonic from 1; restarts at each boot (see `epoch` on GET /api/events). */
+  id: number;
+  /** ISO-8601 UTC. */
+  ts: string;
+  type: T;
+  severity: EventSeverity;
+  /** Who it is about: `slot:<name>`, `gateway`, `settings`, `models`, `gpu`, `activity`, `events`. */
+  source: string;
+  /** One human-readable line. */
+  message: string;
+  data: EventPayloads[T];
+}
+
+/** One event: a discriminated union over `type`. */
+export type SvcEvent = { [T in EventType]: EventEnvelope<T> }[EventType];
+export type EventOf<T extends EventType> = EventEnvelope<T>;
+
+/** What a publisher supplies; the bus adds id and ts, severity defaults to info. */
+export type EventInput = { [T in EventType]: Omit<EventEnvelope<T>, 'id' | 'ts' | 'severity'> & { severity?: EventSeverity } }[EventType];
+
+/** GET /api/events. */
+export interface EventPagePayload {
+  events: SvcEvent[];
+  /** Pass back as `since` for the next poll. */
+  next_since: number;
+  /** Differs between boots of the gateway: when it changes, ids started again from 1. */
+  epoch: string;
+}

@@ -1,0 +1,108 @@
+// /api/events: the event bus over HTTP (docs/api.md, "Events"). GET /api/events is a page
+// for polling; GET /api/events/stream is server-sent events that replay from an id and then
+// tail live. The stream writes with back-pressure: while the socket will not take more, it
+// stops taking from its subscription, whose bounded queue then overflows into an
+// events.gap instead of the gateway's memory growing with a slow client's backlog.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Subscription } from '../../events/subscription.js';
+import { parseEventQuery, type EventQuery } from '../../events/query.js';
+import { EventsError } from '../../protocol/errors.js';
+import type { SvcEvent } from '../../protocol/events.js';
+import type { ServerContext } from '../context.js';
+
+/** A comment line on a quiet stream, so that proxies keep it and a dead client is noticed. */
+export const KEEPALIVE_MS = 15_000;
+/** Events written to the socket in one write. */
+const BATCH = 64;
+
+function eventQuery(request: FastifyRequest, withHeader: boolean): EventQuery {
+  const header = withHeader ? request.headers['last-event-id'] : undefined;
+  const parsed = parseEventQuery(request.query as Record<string, unknown>, typeof header === 'string' ? header : undefined);
+  if ('problems' in parsed) {
+    const { problems } = parsed;
+    throw new EventsError('events.invalid_query', `invalid query: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, { problems });
+  }
+  return parsed.query;
+}
+
+/** Each event is serialized once, however many streams send it. */
+const frames = new WeakMap<SvcEvent, string>();
+function frame(event: SvcEvent): string {
+  let text = frames.get(event);
+  if (text === undefined) {
+    // The id line makes EventSource resume after this event (Last-Event-ID) when it reconnects.
+    text = `id: ${event.id}\ndata: ${JSON.stringify(event)}\n\n`;
+    if (event.type !== 'events.gap') frames.set(event, text);
+  }
+  return text;
+}
+
+export function registerEventRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  app.get('/api/events', { config: { access: 'read' } }, async (request) => {
+    const { since, filter, limit } = eventQuery(request, false);
+    return ctx.events.page({ ...(since !== undefined && { since }), filter, limit });
+  });
+
+  const streams = new Set<() => void>();
+  // An open stream would hold a graceful shutdown until its grace period ends.
+  app.addHook('preClose', async () => {
+    for (const end of [...streams]) end();
+  });
+
+  app.get('/api/events/stream', { config: { access: 'read' } }, async (request, reply) => {
+    const query = eventQuery(request, true);
+    streamEvents(ctx, query, reply, streams);
+  });
+}
+
+function streamEvents(ctx: ServerContext, query: EventQuery, reply: FastifyReply, streams: Set<() => void>): void {
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
+  raw.write(`: svc events, epoch ${ctx.events.epoch}\n\n`);
+  let blocked = false;
+  let scheduled = false;
+  let ended = false;
+  const pump = () => {
+    scheduled = false;
+    while (!blocked && !ended) {
+      const batch = subscription.take(BATCH);
+      if (batch.length === 0) return;
+      blocked = !raw.write(batch.map(frame).join(''));
+    }
+  };
+  // Called inside publish(): the writing happens a moment later, off the publisher's stack.
+  const ready = () => {
+    if (scheduled || blocked) return;
+    scheduled = true;
+    queueMicrotask(pump);
+  };
+  const subscription: Subscription = ctx.events.subscribe({ ...(query.since !== undefined && { since: query.since }), filter: query.filter, onReady: ready });
+  const keepalive = setInterval(() => {
+    if (!blocked) raw.write(': keepalive\n\n');
+  }, KEEPALIVE_MS);
+  keepalive.unref();
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    clearInterval(keepalive);
+    subscription.close();
+    streams.delete(end);
+    // A client that stopped reading would never let end() finish flushing: cut it off.
+    if (blocked) raw.destroy();
+    else if (!raw.writableEnded) raw.end();
+  };
+  raw.on('drain', () => {
+    blocked = false;
+    pump();
+  });
+  raw.on('close', end);
+  raw.on('error', end);
+  streams.add(end);
+  pump();
+}
