@@ -2,9 +2,10 @@
 // the flight counts one request in flight on the slot however many clients share it, is
 // metered once (timed from when the client that started it arrived), and each client
 // leaving only leaves. See single-flight.ts for the fan-out itself.
+import { type ErrorAnswer, readErrorAnswer, sendErrorAnswer } from './error-answer.js';
 import { callUpstream, checkContentType, relayBody, relayHead, upstreamError, type UpstreamPools } from './forward.js';
 import type { MeterTap, SlotMetrics } from './metrics.js';
-import type { StreamFlights } from './single-flight.js';
+import type { FlightHead, FlightSource, StreamFlights } from './single-flight.js';
 import type { SlotSupervisor } from '../slots/supervisor.js';
 import { SvcError } from '../protocol/errors.js';
 import type { ClientExchange, Forwarded } from './types.js';
@@ -12,11 +13,16 @@ import type { ClientExchange, Forwarded } from './types.js';
 /** Longest wait for a local engine's headers, and between its body chunks. */
 export const LOCAL_TIMEOUT_MS = 600_000;
 
+/** A flight's head: the engine's status and headers, or its error answer in the envelope. */
+export interface ColdHead extends FlightHead {
+  failure?: ErrorAnswer;
+}
+
 export interface ColdStreamDeps {
   supervisor: SlotSupervisor;
   metrics: SlotMetrics;
   pools: UpstreamPools;
-  flights: StreamFlights;
+  flights: StreamFlights<ColdHead>;
 }
 
 export interface ColdStream {
@@ -38,7 +44,7 @@ export async function shareColdStream(deps: ColdStreamDeps, stream: ColdStream, 
   const { slot, forwarded } = stream;
   const path = `/v1${forwarded.upstreamPath}`;
   const body = forwarded.body(stream.model);
-  const subscription = deps.flights.join(`${slot}\n${path}\n${body.toString()}`, async (flightSignal) => {
+  const subscription = deps.flights.join(`${slot}\n${path}\n${body.toString()}`, async (flightSignal): Promise<FlightSource<ColdHead>> => {
     const release = deps.supervisor.acquire(slot);
     const tap = deps.metrics.start(slot, stream.startedAt);
     try {
@@ -48,6 +54,12 @@ export async function shareColdStream(deps: ColdStreamDeps, stream: ColdStream, 
       });
       checkContentType(upstream, forwarded.accepts, { slot });
       tap.head(upstream.statusCode, upstream.headers['content-type']);
+      if (upstream.statusCode >= 400) {
+        const failure = await readErrorAnswer(upstream, { slot });
+        tap.end('ok'); // counted as http_<status>
+        release();
+        return { head: { statusCode: failure.status, headers: {}, failure }, body: noBody() };
+      }
       return { head: upstream, body: metered(upstream.body, release, tap, flightSignal) };
     } catch (error) {
       release();
@@ -59,6 +71,7 @@ export async function shareColdStream(deps: ColdStreamDeps, stream: ColdStream, 
   try {
     const head = await subscription.head();
     client.takeOver();
+    if (head.failure) return sendErrorAnswer(client.res, head.failure, true);
     if (!client.res.headersSent) relayHead(client.res, head);
     await relayBody(client.res, subscription.body());
     client.res.end();
@@ -66,6 +79,8 @@ export async function shareColdStream(deps: ColdStreamDeps, stream: ColdStream, 
     subscription.leave();
   }
 }
+
+async function* noBody(): AsyncIterable<Buffer> {}
 
 /** The flight's upstream body, metered once and releasing the slot when it ends. */
 async function* metered(body: AsyncIterable<Buffer | Uint8Array>, release: () => void, tap: MeterTap, signal: AbortSignal): AsyncIterable<Buffer | Uint8Array> {

@@ -1,15 +1,17 @@
 // The dispatcher (DESIGN.md, "Request hot path"): resolve a request's `model` to a slot or a
 // remote upstream, make the slot ready (holding the connection while it loads, and asking the
 // GPU arbiter first), forward the bytes with one keep-alive undici pool per origin, relay
-// the answer byte for byte, and end a response that already started with one SSE error
-// event when the upstream breaks off. One per app: it owns the pools and the cold-stream
+// a successful answer byte for byte and an error answer in svc's envelope
+// (error-answer.ts), and end a response that already started with one SSE error event when
+// the upstream breaks off or answers an error. One per app: it owns the pools and the cold-stream
 // flights, and the /v1 handlers are thin adapters over it.
 import type { ResolvedConfig } from '../config/load.js';
 import { DispatchError } from '../protocol/errors.js';
 import type { GpuArbiter } from '../slots/gpu-arbiter.js';
 import type { ReadySlot, SlotSupervisor } from '../slots/supervisor.js';
 import { slotCandidates } from './candidates.js';
-import { failureCode, LOCAL_TIMEOUT_MS, shareColdStream } from './cold-stream.js';
+import { type ColdHead, failureCode, LOCAL_TIMEOUT_MS, shareColdStream } from './cold-stream.js';
+import { readErrorAnswer, sendErrorAnswer } from './error-answer.js';
 import { callUpstream, checkContentType, ClientGone, endWithError, relayBody, relayHead, upstreamError, UpstreamPools } from './forward.js';
 import type { MeterTap, SlotMetrics } from './metrics.js';
 import { npuDirectRoute } from './npu-route.js';
@@ -38,7 +40,7 @@ interface Hop {
 
 export class Dispatcher {
   readonly pools = new UpstreamPools();
-  private readonly flights = new StreamFlights();
+  private readonly flights = new StreamFlights<ColdHead>();
 
   constructor(private readonly deps: DispatcherDeps) {}
 
@@ -102,6 +104,13 @@ export class Dispatcher {
       });
       checkContentType(upstream, forwarded.accepts, targetDetails);
       tap?.head(upstream.statusCode, upstream.headers['content-type']);
+      if (upstream.statusCode >= 400) {
+        // The engine's own error, in the envelope (error-answer.ts); counted as http_<status>.
+        const answer = await readErrorAnswer(upstream, target.kind === 'slot' ? { slot: target.slot } : { upstream_name: target.upstream });
+        tap?.end('ok');
+        client.takeOver();
+        return sendErrorAnswer(res, answer, forwarded.stream);
+      }
       client.takeOver();
       if (!res.headersSent) relayHead(res, upstream);
       await relayBody(res, upstream.body, tap);

@@ -9,16 +9,16 @@ export interface FlightHead {
   headers: Record<string, string | string[] | undefined>;
 }
 
-export interface FlightSource {
-  head: FlightHead;
+export interface FlightSource<H extends FlightHead = FlightHead> {
+  head: H;
   body: AsyncIterable<Buffer | Uint8Array>;
 }
 
 type Listener = () => void;
 
-class Flight {
+class Flight<H extends FlightHead> {
   readonly chunks: Buffer[] = [];
-  head: FlightHead | undefined;
+  head: H | undefined;
   done = false;
   error: unknown;
   subscribers = 0;
@@ -27,7 +27,7 @@ class Flight {
 
   constructor(private readonly forget: () => void) {}
 
-  async run(start: (signal: AbortSignal) => Promise<FlightSource>): Promise<void> {
+  async run(start: (signal: AbortSignal) => Promise<FlightSource<H>>): Promise<void> {
     try {
       const source = await start(this.abort.signal);
       this.head = source.head;
@@ -60,26 +60,26 @@ class Flight {
   }
 }
 
-export interface FlightSubscription {
+export interface FlightSubscription<H extends FlightHead = FlightHead> {
   /** Whether this subscriber started the flight (others joined it). */
   leader: boolean;
   /** The upstream's status and headers; rejects with the upstream's error. */
-  head(): Promise<FlightHead>;
+  head(): Promise<H>;
   /** Every chunk from the first, then live ones; throws the upstream's error at the point it broke. */
   body(): AsyncIterable<Buffer>;
   /** Stop receiving; the last subscriber to leave aborts the upstream call. */
   leave(): void;
 }
 
-export class StreamFlights {
-  private readonly flights = new Map<string, Flight>();
+export class StreamFlights<H extends FlightHead = FlightHead> {
+  private readonly flights = new Map<string, Flight<H>>();
 
   /** Join the running flight for `key`, or start one with `start`. */
-  join(key: string, start: (signal: AbortSignal) => Promise<FlightSource>): FlightSubscription {
+  join(key: string, start: (signal: AbortSignal) => Promise<FlightSource<H>>): FlightSubscription<H> {
     let flight = this.flights.get(key);
     const leader = !flight;
     if (!flight) {
-      const created = new Flight(() => this.flights.get(key) === created && this.flights.delete(key));
+      const created: Flight<H> = new Flight<H>(() => this.flights.get(key) === created && this.flights.delete(key));
       flight = created;
       this.flights.set(key, created);
       void created.run(start);
@@ -93,7 +93,7 @@ export class StreamFlights {
   }
 }
 
-function subscribe(flight: Flight, leader: boolean): FlightSubscription {
+function subscribe<H extends FlightHead>(flight: Flight<H>, leader: boolean): FlightSubscription<H> {
   flight.subscribers++;
   let left = false;
   return {

@@ -24,7 +24,7 @@ describe('readSampling', () => {
       try {
         readSampling(body);
       } catch (error) {
-        expect(error).toMatchObject({ status: 400, type: 'invalid_request_error' });
+        expect(error).toMatchObject({ status: 400, code: 'request.invalid', type: 'invalid_request_error' });
         expect((error as Error).message).toMatch(message);
         return;
       }
