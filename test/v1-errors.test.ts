@@ -1,10 +1,12 @@
 // Error answers through the real gateway (docs/errors.md, "Engine and upstream errors"): a
 // remote upstream's own errors (a real HTTP server in this process) reach the client in
 // svc's envelope with the upstream's status, and a successful stream is relayed byte for
-// byte.
+// byte; on a stream whose keep-alive head already went out (the fault engine, slow to
+// load), an engine's error or a failed start is one SSE error event, then the end.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { homeWithFaultSlots } from './helpers/faults.js';
 import { api, useTempGateways } from './helpers/gateway.js';
 
 const { home: makeHome, gateway } = useTempGateways(afterEach);
@@ -87,4 +89,60 @@ describe('a remote upstream that answers an error', () => {
     expect(response.status).toBe(200);
     expect(await response.text()).toBe(STREAM);
   });
+});
+
+/** The parts of an SSE body: comments and data events, in order (blank lines skipped). */
+const sseParts = (text: string) => text.split('\n\n').filter((part) => part.trim() !== '').map((part) => part.trim());
+
+describe('a stream whose keep-alive head went out before the failure', () => {
+  const ask = (gw: { url: string }, model: string) =>
+    fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }], stream: true }) });
+
+  it("the engine's error answer becomes exactly one SSE error event with the envelope, then the end", async () => {
+    // Healthy after 1.5 s: the 200 head and a keep-alive comment go out at 1 s, then the engine answers 500.
+    const home = await homeWithFaultSlots([{ name: 'grumpy', knobs: '--load-ms 1500 --chat-status 500' }]);
+    const gw = await gateway(home, { env: home.env });
+    const response = await ask(gw, 'grumpy');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const parts = sseParts(await response.text());
+    expect(parts[0]).toBe(': svc: loading slot grumpy');
+    const events = parts.filter((p) => !p.startsWith(':'));
+    expect(events).toHaveLength(1);
+    expect(parts.at(-1)).toBe(events[0]);
+    expect(JSON.parse(events[0]!.slice('data: '.length))).toEqual({
+      error: {
+        code: 'upstream.error',
+        message: 'fault-engine: chat answered 500 on cue',
+        details: { status: 500, slot: 'grumpy', upstream: { error: { code: 500, message: 'fault-engine: chat answered 500 on cue', type: 'server_error' } } },
+      },
+    });
+  }, 30_000);
+
+  it('a 4xx likewise', async () => {
+    const home = await homeWithFaultSlots([{ name: 'picky', knobs: '--load-ms 1500 --chat-status 400' }]);
+    const gw = await gateway(home, { env: home.env });
+    const parts = sseParts(await (await ask(gw, 'picky')).text());
+    expect(parts[0]).toBe(': svc: loading slot picky');
+    const events = parts.filter((p) => !p.startsWith(':'));
+    expect(events).toHaveLength(1);
+    expect(JSON.parse(events[0]!.slice('data: '.length)).error).toMatchObject({ code: 'upstream.bad_request', details: { status: 400, slot: 'picky' } });
+  }, 30_000);
+
+  it("a slot whose start fails after the head: one error event with the slot's error, then the end", async () => {
+    // Still loading when it exits at 3 s: the head went out at 1 s.
+    const home = await homeWithFaultSlots([{ name: 'fragile', knobs: '--load-ms 10000 --exit-after-ms 3000' }]);
+    const gw = await gateway(home, { env: home.env });
+    const response = await ask(gw, 'fragile');
+    expect(response.status).toBe(200);
+    const parts = sseParts(await response.text());
+    expect(parts[0]).toBe(': svc: loading slot fragile');
+    const events = parts.filter((p) => !p.startsWith(':'));
+    expect(events).toHaveLength(1);
+    expect(parts.at(-1)).toBe(events[0]);
+    const envelope = JSON.parse(events[0]!.slice('data: '.length)) as { error: { code: string; message: string; details: Record<string, unknown> } };
+    expect(envelope.error.code).toBe('slot.load_failed');
+    expect(envelope.error.message).toContain('engine exited while loading');
+    expect(envelope.error.details.slot).toBe('fragile');
+  }, 30_000);
 });
