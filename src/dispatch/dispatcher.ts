@@ -10,7 +10,7 @@ import { DispatchError } from '../protocol/errors.js';
 import type { GpuArbiter } from '../slots/gpu-arbiter.js';
 import type { ReadySlot, SlotSupervisor } from '../slots/supervisor.js';
 import { slotCandidates } from './candidates.js';
-import { type ColdHead, failureCode, LOCAL_TIMEOUT_MS, shareColdStream } from './cold-stream.js';
+import { type ColdHead, ColdWaiters, failureCode, LOCAL_TIMEOUT_MS, shareColdStream } from './cold-stream.js';
 import { readErrorAnswer, sendErrorAnswer } from './error-answer.js';
 import { callUpstream, checkContentType, ClientGone, endWithError, relayBody, relayHead, upstreamError, UpstreamPools } from './forward.js';
 import type { MeterTap, SlotMetrics } from './metrics.js';
@@ -41,6 +41,7 @@ interface Hop {
 export class Dispatcher {
   readonly pools = new UpstreamPools();
   private readonly flights = new StreamFlights<ColdHead>();
+  private readonly coldWaiters = new ColdWaiters();
 
   constructor(private readonly deps: DispatcherDeps) {}
 
@@ -86,15 +87,20 @@ export class Dispatcher {
         if (this.deps.arbiter.mode === 'image') await this.deps.arbiter.beforeInference(target.slot);
         // Identical streams that find their slot cold share one upstream call (SPEC.md, Streaming).
         const cold = forwarded.stream && this.deps.supervisor.view(target.slot, { memory: false }).state !== 'ready';
-        const ready = await waitForSlot(this.deps.supervisor, target.slot, forwarded.stream, client, gone);
-        if (cold) {
-          const startedAt = tap!.startedAt;
-          tap = undefined; // the shared flight meters itself, once
-          const deps = { ...this.deps, pools: this.pools, flights: this.flights };
-          return await shareColdStream(deps, { slot: target.slot, model: target.model, origin: ready.baseUrl, forwarded, startedAt }, client, gone.signal);
+        const joined = cold ? this.coldWaiters.add(target.slot) : undefined;
+        try {
+          const ready = await waitForSlot(this.deps.supervisor, target.slot, forwarded.stream, client, gone);
+          if (joined) {
+            const startedAt = tap!.startedAt;
+            tap = undefined; // the shared flight meters itself, once
+            const deps = { ...this.deps, pools: this.pools, flights: this.flights, coldWaiters: this.coldWaiters };
+            return await shareColdStream(deps, { slot: target.slot, model: target.model, origin: ready.baseUrl, forwarded, startedAt, joined }, client, gone.signal);
+          }
+          release = this.deps.supervisor.acquire(target.slot);
+          hop = { origin: ready.baseUrl, path: `/v1${forwarded.upstreamPath}`, headers: { 'content-type': forwarded.contentType }, timeoutMs: LOCAL_TIMEOUT_MS, model: target.model };
+        } finally {
+          joined?.(); // shareColdStream calls it as soon as it joined; this covers the failures
         }
-        release = this.deps.supervisor.acquire(target.slot);
-        hop = { origin: ready.baseUrl, path: `/v1${forwarded.upstreamPath}`, headers: { 'content-type': forwarded.contentType }, timeoutMs: LOCAL_TIMEOUT_MS, model: target.model };
       } else {
         hop = this.upstreamHop(target.upstream, target.model, forwarded);
       }
@@ -132,6 +138,11 @@ export class Dispatcher {
     } finally {
       release?.();
     }
+  }
+
+  /** Bytes the cold-stream flights hold now (tests, metrics). */
+  get flightBytes(): number {
+    return this.flights.retainedBytes;
   }
 
   /** Close the keep-alive pools (with the app). */
