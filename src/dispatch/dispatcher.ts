@@ -6,7 +6,7 @@
 // the upstream breaks off or answers an error. One per app: it owns the pools and the cold-stream
 // flights, and the /v1 handlers are thin adapters over it.
 import type { ResolvedConfig } from '../config/load.js';
-import { DispatchError } from '../protocol/errors.js';
+import { DispatchError, SlotError } from '../protocol/errors.js';
 import type { GpuArbiter } from '../slots/gpu-arbiter.js';
 import type { ReadySlot, SlotSupervisor } from '../slots/supervisor.js';
 import { slotCandidates } from './candidates.js';
@@ -17,8 +17,9 @@ import type { MeterTap, SlotMetrics } from './metrics.js';
 import { npuDirectRoute } from './npu-route.js';
 import { resolveTarget } from './resolve.js';
 import { StreamFlights } from './single-flight.js';
+import { StartFailures } from './start-failures.js';
 import { waitForSlot } from './slot-wait.js';
-import type { ClientExchange, DispatchTarget, Forwarded, V1Route } from './types.js';
+import type { ClientExchange, DispatchTarget, Forwarded, SlotCandidate, V1Route } from './types.js';
 import type { UpstreamDirectory } from './upstreams.js';
 
 export interface DispatcherDeps {
@@ -42,18 +43,32 @@ export class Dispatcher {
   readonly pools = new UpstreamPools();
   private readonly flights = new StreamFlights<ColdHead>();
   private readonly coldWaiters = new ColdWaiters();
+  private readonly startFailures = new StartFailures();
 
   constructor(private readonly deps: DispatcherDeps) {}
 
-  /** The slot or upstream serving `model` on `route`; model.not_found or dispatch.wrong_slot_type otherwise. */
+  /** The slots as resolution sees them now (config joined with state; failed starts marked). */
+  candidates(): SlotCandidate[] {
+    const config = this.deps.config();
+    return slotCandidates(config, this.deps.supervisor.list({ memory: false }), (view) => this.startFailures.has(view.name, config, view.started_at));
+  }
+
+  /** slot.disabled for a request naming a disabled slot (by name, svc/<name> or model id). */
+  disabledError(slot: string, model: string): SlotError {
+    const file = this.deps.config().slots.find((e) => e.name === slot)?.file ?? `slots/${slot}.toml`;
+    return new SlotError('slot.disabled', `slot ${slot} serves "${model}" but is disabled in ${file} (enabled = false); set enabled = true there to route requests to it`, { slot, model, file });
+  }
+
+  /** The slot or upstream serving `model` on `route`; model.not_found, slot.disabled or dispatch.wrong_slot_type otherwise. */
   async resolve(model: string, route: V1Route): Promise<DispatchTarget> {
-    const slots = slotCandidates(this.deps.config(), this.deps.supervisor.list({ memory: false }));
+    const slots = this.candidates();
     let result = resolveTarget(model, route, slots, [], { suggest: false });
     // Remote model lists are only consulted (and fetched when cold) for ids no slot serves.
-    if (result.kind === 'not_found') result = resolveTarget(model, route, slots, await this.deps.upstreams.catalogs());
+    if (result.kind === 'not_found' || result.kind === 'disabled') result = resolveTarget(model, route, slots, await this.deps.upstreams.catalogs());
     if (result.kind === 'not_found') {
       throw new DispatchError('model.not_found', `no slot, svc/* name or upstream serves the model "${model}"`, { model, candidates: result.candidates });
     }
+    if (result.kind === 'disabled') throw this.disabledError(result.slot, model);
     if (result.kind === 'wrong_type') {
       throw new DispatchError('dispatch.wrong_slot_type', `slot ${result.slot} is a ${result.slotType} slot; this route needs a ${result.accepts.join(' or ')} slot`, { slot: result.slot, slot_type: result.slotType, route: result.route, accepts: result.accepts });
     }
@@ -89,7 +104,10 @@ export class Dispatcher {
         const cold = forwarded.stream && this.deps.supervisor.view(target.slot, { memory: false }).state !== 'ready';
         const joined = cold ? this.coldWaiters.add(target.slot) : undefined;
         try {
-          const ready = await waitForSlot(this.deps.supervisor, target.slot, forwarded.stream, client, gone);
+          const ready = await waitForSlot(this.deps.supervisor, target.slot, forwarded.stream, client, gone).catch((error: unknown) => {
+            if (!gone.aborted) this.startFailures.record(target.slot, this.deps.config(), error);
+            throw error;
+          });
           if (joined) {
             const startedAt = tap!.startedAt;
             tap = undefined; // the shared flight meters itself, once
@@ -163,3 +181,4 @@ export class Dispatcher {
     };
   }
 }
+
