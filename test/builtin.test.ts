@@ -125,6 +125,19 @@ describe('chat through the gateway to the built-in engine', () => {
   }, 60_000);
 });
 
+describe('enable_thinking on the built-in engine', () => {
+  it('a request with chat_template_kwargs.enable_thinking is accepted, either way; a wrong type is a 400', async () => {
+    for (const enable_thinking of [false, true]) {
+      const answer = await api(gw.url, '/v1/chat/completions', { method: 'POST', body: { model: 'chat', messages: hi, max_tokens: 4, chat_template_kwargs: { enable_thinking } } });
+      expect(answer.status, answer.text).toBe(200);
+      expect(answer.json.choices[0].message.content).toMatch(/\S/);
+    }
+    const bad = await api(gw.url, '/v1/chat/completions', { method: 'POST', body: { model: 'chat', messages: hi, chat_template_kwargs: { enable_thinking: 'off' } } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error).toEqual({ code: 'request.invalid', message: "'chat_template_kwargs.enable_thinking' must be a boolean", details: { type: 'invalid_request_error' } });
+  }, 60_000);
+});
+
 describe('completions, embeddings and rerank through the gateway', () => {
   it('completions with and without streaming; a completion continues the prompt', async () => {
     const completion = await client.completions.create({ model: 'chat', prompt: 'Once upon a time', max_tokens: 8, seed: 3, ignore_eos: true } as never);
