@@ -158,11 +158,6 @@ export class Dispatcher {
     }
   }
 
-  /** Bytes the cold-stream flights hold now (tests, metrics). */
-  get flightBytes(): number {
-    return this.flights.retainedBytes;
-  }
-
   /** Close the keep-alive pools (with the app). */
   close(): Promise<void> {
     return this.pools.close();
