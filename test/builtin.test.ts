@@ -106,17 +106,35 @@ describe('chat through the gateway to the built-in engine', () => {
     expect(two.choices[0]!.message.content).not.toBe(two.choices[1]!.message.content); // seed + index per choice
   }, 60_000);
 
-  it('bad input gets an OpenAI-style 400 from the engine, relayed as it is; the engine keeps serving', async () => {
-    const bad = await api(gw.url, '/v1/chat/completions', { method: 'POST', body: { model: 'chat', messages: 'hello' } });
+  it("bad input gets the engine's 400 in svc's envelope (a catalogue code, the OpenAI type in details); the engine keeps serving", async () => {
+    const bad = await api(gw.url, '/v1/chat/completions', { method: 'POST', body: { model: 'chat', messages: 'not a list' } });
     expect(bad.status).toBe(400);
-    expect(bad.json).toEqual({ error: { code: 400, message: "Expected 'messages' to be an array", type: 'invalid_request_error' } });
-    const range = await api(gw.url, '/v1/chat/completions', { method: 'POST', body: { model: 'chat', messages: hi, temperature: 'hot' } });
-    expect(range.json.error).toMatchObject({ code: 400, type: 'invalid_request_error', message: "'temperature' must be a number" });
+    expect(bad.json).toEqual({ error: { code: 'request.invalid', message: "Expected 'messages' to be an array", details: { type: 'invalid_request_error' } } });
+    const range = await api(gw.url, '/v1/chat/completions', { method: 'POST', body: { model: 'chat', messages: hi, max_tokens: 'many' } });
+    expect(range.status).toBe(400);
+    expect(range.json).toEqual({ error: { code: 'request.invalid', message: "'max_tokens' must be an integer", details: { type: 'invalid_request_error' } } });
+    // Streamed requests fail before their first event: the same envelope, not an SSE body.
+    const streamed = await api(gw.url, '/v1/chat/completions', { method: 'POST', body: { model: 'chat', messages: hi, temperature: 'hot', stream: true } });
+    expect(streamed.status).toBe(400);
+    expect(streamed.json.error).toEqual({ code: 'request.invalid', message: "'temperature' must be a number", details: { type: 'invalid_request_error' } });
     const long = client.chat.completions.create({ model: 'chat', messages: [{ role: 'user', content: 'word '.repeat(1500) }], max_tokens: 4 });
-    await expect(long).rejects.toMatchObject({ status: 400, error: { type: 'exceed_context_size_error', n_ctx: 1024 } });
+    await expect(long).rejects.toMatchObject({ status: 400, error: { code: 'request.context_exceeded', details: { type: 'exceed_context_size_error', n_ctx: 1024 } } });
     const after = await client.chat.completions.create({ model: 'chat', messages: hi, max_tokens: 2 });
     expect(after.choices[0]!.message.content).toMatch(/\S/);
     expect((await slot('chat')).restarts).toBe(0);
+  }, 60_000);
+});
+
+describe('enable_thinking on the built-in engine', () => {
+  it('a request with chat_template_kwargs.enable_thinking is accepted, either way; a wrong type is a 400', async () => {
+    for (const enable_thinking of [false, true]) {
+      const answer = await api(gw.url, '/v1/chat/completions', { method: 'POST', body: { model: 'chat', messages: hi, max_tokens: 4, chat_template_kwargs: { enable_thinking } } });
+      expect(answer.status, answer.text).toBe(200);
+      expect(answer.json.choices[0].message.content).toMatch(/\S/);
+    }
+    const bad = await api(gw.url, '/v1/chat/completions', { method: 'POST', body: { model: 'chat', messages: hi, chat_template_kwargs: { enable_thinking: 'off' } } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error).toEqual({ code: 'request.invalid', message: "'chat_template_kwargs.enable_thinking' must be a boolean", details: { type: 'invalid_request_error' } });
   }, 60_000);
 });
 
@@ -163,7 +181,7 @@ describe('completions, embeddings and rerank through the gateway', () => {
     const top = await api(gw.url, '/v1/rerankings', { method: 'POST', body: { model: 'rerank', query: 'what is a cat', documents, top_n: 2 } });
     expect(top.json.results).toEqual(results.slice(0, 2));
     const bad = await api(gw.url, '/v1/rerank', { method: 'POST', body: { model: 'rerank', documents } });
-    expect(bad.json).toEqual({ error: { code: 400, message: '"query" must be provided', type: 'invalid_request_error' } });
+    expect(bad.json).toEqual({ error: { code: 'request.invalid', message: '"query" must be provided', details: { type: 'invalid_request_error' } } });
   }, 60_000);
 });
 

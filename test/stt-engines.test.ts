@@ -87,13 +87,15 @@ describe.skipIf(MISSING)('a transcription slot on the Moonshine fixture engine',
     expect(await slotView(gw)).toMatchObject({ state: 'stopped', pid: null });
   });
 
-  it('the engine refuses an empty upload (400) and bytes that are not audio (415 audio.unsupported_format)', async () => {
+  it('the engine refuses an empty upload (400) and bytes that are not audio (415): its codes are not svc\'s, so they come under details.upstream', async () => {
     const gw = await start();
     const empty = await transcribe(gw, await multipart({ model: 'ears', file: { bytes: Buffer.alloc(0), name: 'empty.wav', type: 'audio/wav' } }));
     expect(empty.status).toBe(400);
-    expect(JSON.parse(empty.text).error.code).toBe('audio.empty_upload');
+    expect(JSON.parse(empty.text).error).toMatchObject({ code: 'upstream.bad_request', details: { status: 400, slot: 'ears', upstream: { error: { code: 'audio.empty_upload' } } } });
     const notAudio = await transcribe(gw, await multipart({ model: 'ears', file: { bytes: Buffer.from('this is not audio, just text\n'.repeat(40)), name: 'notes.wav', type: 'audio/wav' } }));
     expect(notAudio.status).toBe(415);
-    expect(JSON.parse(notAudio.text).error).toMatchObject({ code: 'audio.unsupported_format', message: expect.stringContaining('notes.wav') });
+    expect(JSON.parse(notAudio.text).error).toMatchObject({
+      code: 'upstream.client_error', message: expect.stringContaining('notes.wav'), details: { status: 415, upstream: { error: { code: 'audio.unsupported_format' } } },
+    });
   });
 });

@@ -83,14 +83,16 @@ describe.skipIf(MISSING)('tts slots on the Kokoro and Qwen3-TTS fixture engines'
     expect(await speechLog(gw, 'plain')).toEqual([expect.stringContaining('voice=af_bella speed=1 format=mp3')]);
   });
 
-  it('the engine\'s own refusals come back as it sent them (unknown format, unknown voice)', async () => {
+  it('the engine\'s own refusals come back with its status and message, in the envelope (unknown format, unknown voice)', async () => {
     const gw = await start();
     const format = await speak(gw, { model: 'speaker', input: TEXT, response_format: 'aac' });
     expect(format.status).toBe(400);
-    expect(JSON.parse(format.bytes.toString()).detail).toMatch(/unsupported response_format "aac"/);
+    const formatError = JSON.parse(format.bytes.toString()).error;
+    expect(formatError).toMatchObject({ code: 'upstream.bad_request', message: expect.stringMatching(/unsupported response_format "aac"/), details: { status: 400, slot: 'speaker' } });
+    expect(formatError.details.upstream.detail).toBe(formatError.message);
     const voice = await speak(gw, { model: 'speaker', input: TEXT, voice: 'nobody' });
     expect(voice.status).toBe(400);
-    expect(JSON.parse(voice.bytes.toString()).detail).toMatch(/unknown voice "nobody"/);
+    expect(JSON.parse(voice.bytes.toString()).error).toMatchObject({ code: 'upstream.bad_request', message: expect.stringMatching(/unknown voice "nobody"/) });
   });
 
   it('a speed outside 0.25-4.0 is 400 before the engine starts', async () => {

@@ -164,12 +164,14 @@ describe('POST /v1/audio/speech', () => {
     expect(got!.body.toString()).toBe(JSON.stringify(request));
   });
 
-  it('passes an upstream error status and body through unchanged', async () => {
+  it("keeps an upstream error's status and message, in svc's envelope with its body under details.upstream", async () => {
     const remote = await audioUpstream();
     const gw = await gateway(await homeWith(remote.url));
     const answer = await post(`${gw.url}/v1/audio/speech`, JSON.stringify({ model: 'voice-1', input: 'x', voice: 'nobody' }), 'application/json');
     expect(answer.status).toBe(400);
-    expect(answer.bytes.toString()).toBe('{"detail":"unknown voice nobody"}');
+    expect(JSON.parse(answer.bytes.toString())).toEqual({
+      error: { code: 'upstream.bad_request', message: 'unknown voice nobody', details: { status: 400, upstream_name: 'voice', upstream: { detail: 'unknown voice nobody' } } },
+    });
   });
 });
 

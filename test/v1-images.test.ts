@@ -83,6 +83,27 @@ describe('POST /v1/images/generations on a ComfyUI slot', () => {
   }, 30_000);
 });
 
+describe('no image slot', () => {
+  it('a curated model says that no image slot serves it, naming the model asked for and how to create one', async () => {
+    const home = await homeWithFaultSlots([{ name: 'chat' }]);
+    const gw = await start(home, { env: home.env });
+    const curated = await generate(gw, { model: 'sdxl-turbo', prompt: 'a red fox' });
+    expect(curated.status).toBe(404);
+    expect(curated.json.error).toEqual({
+      code: 'dispatch.no_route',
+      message: 'no image slot serves the curated image model sdxl-turbo; create one with `svc slot create <name> --type image -m sdxl-turbo`',
+      details: { model: 'sdxl-turbo', route: 'images', needs: 'image slot' },
+    });
+    // No model at all means svc/image: the same, about svc/image.
+    const any = await generate(gw, { prompt: 'a red fox' });
+    expect(any.status).toBe(404);
+    expect(any.json.error).toMatchObject({ code: 'dispatch.no_route', details: { model: 'svc/image' } });
+    expect(any.json.error.message).toContain('no image slot serves svc/image');
+    // A model that is not curated is still that.
+    expect((await generate(gw, { model: 'dall-e-3', prompt: 'x' })).json.error.code).toBe('image.model_not_curated');
+  }, 30_000);
+});
+
 describe('the GPU arbiter', () => {
   it('image mode stops the LLM slots on the GPU; an LLM request brings them back; idle_restore_minutes applies live', async () => {
     const home = await homeWithImageSlot({

@@ -129,13 +129,38 @@ describe('GET /v1/models', () => {
     expect((await api(gw.url, '/v1/models/svc%2Futility')).json).toMatchObject({ id: 'svc/utility' });
     expect((await api(gw.url, '/v1/models/cloud/gpt-x')).json).toMatchObject({ id: 'cloud/gpt-x', owned_by: 'cloud' });
 
-    for (const id of ['remote-llama', 'svc/embed', 'chat', 'never']) {
+    for (const id of ['remote-llama', 'svc/embed', 'never']) {
       const missing = await api(gw.url, `/v1/models/${id}`);
       expect(missing.status, id).toBe(404);
       expect(missing.json.error.code).toBe('model.not_found');
       expect(missing.json.error.details.model).toBe(id);
     }
     expect((await api(gw.url, '/v1/models/remote-llama')).json.error.details.candidates).toEqual(['remote-llama-70b']);
+    expect((await api(gw.url, '/v1/models/chta')).json.error.details.candidates).toContain('chat');
+  });
+
+  it('GET /v1/models/{id} answers every id a request could be routed with, listed or not', async () => {
+    const remote = await remoteUpstream();
+    const gw = await gateway(await homeWith(remote.url), env());
+    const listed = (await api(gw.url, '/v1/models')).json.data.map((m: { id: string }) => m.id);
+    // The stopped slot "chat": not listed, yet routable by its name, its model id and svc/chat.
+    for (const id of ['chat', 'tiny', 'svc/chat']) expect(listed).not.toContain(id);
+    const byName = await api(gw.url, '/v1/models/chat');
+    expect(byName.status).toBe(200);
+    expect(byName.json).toEqual({ id: 'chat', object: 'model', created: byName.json.created, owned_by: 'svc', name: 'chat · tiny', context_length: 512 });
+    expect((await api(gw.url, '/v1/models/tiny')).json).toEqual({ id: 'tiny', object: 'model', created: byName.json.created, owned_by: 'chat' });
+    expect((await api(gw.url, '/v1/models/svc/chat')).json).toMatchObject({ id: 'svc/chat', owned_by: 'svc', _hal0: { virtual: true, resolves_to: 'chat', device: 'cpu' } });
+  });
+
+  it('a disabled slot is not listed and not routed: slot.disabled names its file, on GET /v1/models/{id} and on a request', async () => {
+    const remote = await remoteUpstream();
+    const gw = await gateway(await homeWith(remote.url), env());
+    expect((await api(gw.url, '/v1/models')).json.data.map((m: { id: string }) => m.id)).not.toContain('emb');
+    for (const answer of [await api(gw.url, '/v1/models/emb'), await api(gw.url, '/v1/embeddings', { method: 'POST', body: { model: 'emb', input: 'x' } }), await api(gw.url, '/v1/embeddings', { method: 'POST', body: { model: 'svc/emb', input: 'x' } })]) {
+      expect(answer.status).toBe(409);
+      expect(answer.json.error).toMatchObject({ code: 'slot.disabled', details: { slot: 'emb', file: 'slots/emb.toml' } });
+      expect(answer.json.error.message).toMatch(/disabled in slots\/emb\.toml/);
+    }
   });
 
   it('the official openai client lists and retrieves models', async () => {
@@ -150,6 +175,24 @@ describe('GET /v1/models', () => {
     expect((await client.models.retrieve('svc/primary')).id).toBe('svc/primary');
     await expect(client.models.retrieve('nope')).rejects.toMatchObject({ status: 404 });
   });
+});
+
+describe('GET /v1/models with a ready embedding slot on the built-in engine', () => {
+  it('lists the model id its engine serves, owned_by the slot; once it is stopped, no more', async () => {
+    const remote = await remoteUpstream();
+    const h = await homeWith(remote.url);
+    h.write('slots/vec.toml', `[slot]\nname = "vec"\nport = ${await freeSlotPort()}\ndevice = "cpu"\ntype = "embedding"\nprovider = "builtin"\n\n[model]\ndefault = "tiny"\n`);
+    const gw = await gateway(h, env());
+    expect((await api(gw.url, '/v1/models')).json.data.map((m: { id: string }) => m.id)).not.toContain('tiny');
+    const load = await api(gw.url, '/api/slots/vec/load', { method: 'POST', body: {} });
+    expect(load.status, load.text).toBe(200);
+    const { json } = await api(gw.url, '/v1/models');
+    // After the (absent) alias entries, before the remote ids; the llm slot "chat" serves tiny too, but it is stopped.
+    expect(json.data[0]).toEqual({ id: 'tiny', object: 'model', created: json.data[0].created, owned_by: 'vec' });
+    expect(json.data.filter((m: { id: string }) => m.id === 'tiny')).toHaveLength(1);
+    await api(gw.url, '/api/slots/vec/unload', { method: 'POST', body: {} });
+    expect((await api(gw.url, '/v1/models')).json.data.map((m: { id: string }) => m.id)).not.toContain('tiny');
+  }, 60_000);
 });
 
 describe.skipIf(!LLAMA_SERVER)('GET /v1/models with a ready llama-server slot', () => {

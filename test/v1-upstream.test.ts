@@ -59,14 +59,15 @@ describe.skipIf(!LLAMA_SERVER)('a remote upstream', () => {
     expect(direct.status).toBe(401);
   });
 
-  it('passes an upstream error status and body through unchanged', async () => {
+  it("turns an upstream error into svc's envelope: its status, its message, its body under details.upstream", async () => {
     const bad = await api(gw.url, '/v1/chat/completions', { method: 'POST', body: { model: 'far-tiny', messages: 'not a list' } });
     const direct = await fetch(`http://127.0.0.1:${remotePort}/v1/chat/completions`, {
       method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer sekret-key' },
       body: JSON.stringify({ model: 'far-tiny', messages: 'not a list' }),
     });
+    const original = await direct.json() as { error: { message: string } };
     expect(bad.status).toBe(direct.status);
-    expect(bad.status).toBeGreaterThanOrEqual(400);
-    expect(bad.text).toBe(await direct.text());
+    expect(bad.status).toBe(400);
+    expect(bad.json).toEqual({ error: { code: 'upstream.bad_request', message: original.error.message, details: { status: 400, upstream_name: 'far', upstream: original } } });
   });
 });

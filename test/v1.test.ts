@@ -95,6 +95,21 @@ describe.skipIf(!LLAMA_SERVER)('/v1 through the gateway to llama-server', () => 
     expect(malformed.json.error.code).toBe('request.invalid_json');
   });
 
+  it("llama-server's own 4xx reaches the client in svc's envelope, the engine's body under details.upstream", async () => {
+    const request = { model: 'tiny', messages: 'not a list' };
+    await api(gw.url, '/api/slots/chat/load', { method: 'POST' });
+    const direct = await fetch(`${(await slot('chat')).base_url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) });
+    const original = await direct.json() as { error: { code: number; message: string } };
+    expect(original.error.code).toBe(direct.status); // llama-server's numeric code: not the envelope
+    const viaGateway = await api(gw.url, '/v1/chat/completions', { method: 'POST', body: { ...request, model: 'chat' } });
+    expect(viaGateway.status).toBe(direct.status);
+    expect(viaGateway.json).toEqual({ error: { code: 'upstream.bad_request', message: original.error.message, details: { status: 400, slot: 'chat', upstream: original } } });
+    // The same as a stream: the engine refuses before streaming, so it is a plain JSON answer too.
+    const streamed = await api(gw.url, '/v1/chat/completions', { method: 'POST', body: { ...request, model: 'chat', stream: true } });
+    expect(streamed.status).toBe(400);
+    expect(streamed.json.error.code).toBe('upstream.bad_request');
+  }, 60_000);
+
   it('a client that leaves mid-stream aborts the upstream request and frees the slot', async () => {
     const controller = new AbortController();
     const response = await fetch(`${gw.url}/v1/chat/completions`, {

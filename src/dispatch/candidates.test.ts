@@ -56,6 +56,17 @@ describe('slotCandidates', () => {
     expect(c).toMatchObject({ modelId: 'tiny', contextLength: 2048 });
   });
 
+  it('a stopped slot whose last start failed (a last_error, or one a request saw) is marked failed', () => {
+    const failure = { code: 'slot.load_failed', message: 'engine exited while loading', at: '2026-01-01T00:00:00.000Z' };
+    const out = slotCandidates(cfg, [
+      view('chat', { last_error: failure }),
+      view('big', { model: 'big' }),
+      view('huge', { model: 'huge' }),
+      view('other', { state: 'ready', last_error: null }),
+    ], (v) => v.name === 'big' || v.name === 'other');
+    expect(out.map((c) => [c.name, c.failed ?? false])).toEqual([['chat', true], ['big', true], ['huge', false], ['other', false]]);
+  });
+
   it('a view whose slot file is gone is left out', () => {
     expect(slotCandidates(cfg, [view('ghost')])).toEqual([]);
   });

@@ -9,9 +9,11 @@ import type { SlotCandidate } from './types.js';
 /**
  * One candidate per view, in the views' order (views whose slot file is gone, e.g. during a
  * reload, are left out). `modelId` is the view's model: the running model, or for a stopped
- * slot the model its next start loads.
+ * slot the model its next start loads. A slot is `failed` when it is stopped with a
+ * last_error (its last run failed and nothing started it since) or `startFailed` says a
+ * request saw its start fail.
  */
-export function slotCandidates(config: ResolvedConfig, views: readonly SlotViewPayload[]): SlotCandidate[] {
+export function slotCandidates(config: ResolvedConfig, views: readonly SlotViewPayload[], startFailed: (view: SlotViewPayload) => boolean = () => false): SlotCandidate[] {
   const entries = new Map(config.slots.map((e) => [e.name, e]));
   const out: SlotCandidate[] = [];
   for (const view of views) {
@@ -27,6 +29,7 @@ export function slotCandidates(config: ResolvedConfig, views: readonly SlotViewP
       modelId: view.model,
       contextLength: contextLength(config, entry.config.slot.provider, entry.config.model.context_size, view.model),
       npu: { embed: entry.config.npu.embed, asr: entry.config.npu.asr },
+      ...(view.state === 'stopped' && (view.last_error !== null || startFailed(view)) && { failed: true }),
     });
   }
   return out;

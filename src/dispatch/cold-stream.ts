@@ -1,22 +1,53 @@
 // Identical streams that find their slot cold share one upstream call (SPEC.md, Streaming):
 // the flight counts one request in flight on the slot however many clients share it, is
 // metered once (timed from when the client that started it arrived), and each client
-// leaving only leaves. See single-flight.ts for the fan-out itself.
+// leaving only leaves. See single-flight.ts for the fan-out itself and its memory bound.
+// Only requests that found the slot cold join flights, so a flight can still be joined
+// while such requests wait for its slot (ColdWaiters); after that it keeps no replay.
+import { type ErrorAnswer, readErrorAnswer, sendErrorAnswer } from './error-answer.js';
 import { callUpstream, checkContentType, relayBody, relayHead, upstreamError, type UpstreamPools } from './forward.js';
 import type { MeterTap, SlotMetrics } from './metrics.js';
-import type { StreamFlights } from './single-flight.js';
+import type { FlightHead, FlightSource, StreamFlights } from './single-flight.js';
 import type { SlotSupervisor } from '../slots/supervisor.js';
-import { SvcError } from '../protocol/errors.js';
+import { DispatchError, SvcError } from '../protocol/errors.js';
 import type { ClientExchange, Forwarded } from './types.js';
 
 /** Longest wait for a local engine's headers, and between its body chunks. */
 export const LOCAL_TIMEOUT_MS = 600_000;
 
+/** A flight's head: the engine's status and headers, or its error answer in the envelope. */
+export interface ColdHead extends FlightHead {
+  failure?: ErrorAnswer;
+}
+
+/** Cold stream requests still waiting for their slot, per slot: the ones that may yet join a flight. */
+export class ColdWaiters {
+  private readonly counts = new Map<string, number>();
+
+  /** Count one; the returned function (idempotent) stops counting it. */
+  add(slot: string): () => void {
+    this.counts.set(slot, (this.counts.get(slot) ?? 0) + 1);
+    let counted = true;
+    return () => {
+      if (!counted) return;
+      counted = false;
+      const left = (this.counts.get(slot) ?? 1) - 1;
+      if (left > 0) this.counts.set(slot, left);
+      else this.counts.delete(slot);
+    };
+  }
+
+  waiting(slot: string): boolean {
+    return this.counts.has(slot);
+  }
+}
+
 export interface ColdStreamDeps {
   supervisor: SlotSupervisor;
   metrics: SlotMetrics;
   pools: UpstreamPools;
-  flights: StreamFlights;
+  flights: StreamFlights<ColdHead>;
+  coldWaiters: ColdWaiters;
 }
 
 export interface ColdStream {
@@ -26,6 +57,8 @@ export interface ColdStream {
   forwarded: Forwarded;
   /** When the client that joins arrived (monotonic ms, for the meter). */
   startedAt: number;
+  /** Stops counting this request among the slot's cold waiters (called once it joined). */
+  joined: () => void;
 }
 
 /** The error code a failed request to a slot is counted under (metrics). */
@@ -38,7 +71,7 @@ export async function shareColdStream(deps: ColdStreamDeps, stream: ColdStream, 
   const { slot, forwarded } = stream;
   const path = `/v1${forwarded.upstreamPath}`;
   const body = forwarded.body(stream.model);
-  const subscription = deps.flights.join(`${slot}\n${path}\n${body.toString()}`, async (flightSignal) => {
+  const subscription = deps.flights.join(`${slot}\n${path}\n${body.toString()}`, async (flightSignal): Promise<FlightSource<ColdHead>> => {
     const release = deps.supervisor.acquire(slot);
     const tap = deps.metrics.start(slot, stream.startedAt);
     try {
@@ -48,24 +81,38 @@ export async function shareColdStream(deps: ColdStreamDeps, stream: ColdStream, 
       });
       checkContentType(upstream, forwarded.accepts, { slot });
       tap.head(upstream.statusCode, upstream.headers['content-type']);
+      if (upstream.statusCode >= 400) {
+        const failure = await readErrorAnswer(upstream, { slot });
+        tap.end('ok'); // counted as http_<status>
+        release();
+        return { head: { statusCode: failure.status, headers: {}, failure }, body: noBody() };
+      }
       return { head: upstream, body: metered(upstream.body, release, tap, flightSignal) };
     } catch (error) {
       release();
       tap.end(flightSignal.aborted ? 'cancelled' : 'error', failureCode(error, slot));
       throw error;
     }
-  });
+  }, { mayJoinLater: () => deps.coldWaiters.waiting(slot) });
+  stream.joined();
   signal.addEventListener('abort', () => subscription.leave(), { once: true });
   try {
     const head = await subscription.head();
     client.takeOver();
+    if (head.failure) return sendErrorAnswer(client.res, head.failure, true);
     if (!client.res.headersSent) relayHead(client.res, head);
     await relayBody(client.res, subscription.body());
     client.res.end();
+  } catch (error) {
+    // Dropped for falling behind: the dispatcher ends the response with this error event.
+    if (error instanceof SvcError && error.code === 'dispatch.client_too_slow') throw new DispatchError(error.code, error.message, { ...error.details, slot });
+    throw error;
   } finally {
     subscription.leave();
   }
 }
+
+async function* noBody(): AsyncIterable<Buffer> {}
 
 /** The flight's upstream body, metered once and releasing the slot when it ends. */
 async function* metered(body: AsyncIterable<Buffer | Uint8Array>, release: () => void, tap: MeterTap, signal: AbortSignal): AsyncIterable<Buffer | Uint8Array> {

@@ -1,23 +1,26 @@
 // The dispatcher (DESIGN.md, "Request hot path"): resolve a request's `model` to a slot or a
 // remote upstream, make the slot ready (holding the connection while it loads, and asking the
 // GPU arbiter first), forward the bytes with one keep-alive undici pool per origin, relay
-// the answer byte for byte, and end a response that already started with one SSE error
-// event when the upstream breaks off. One per app: it owns the pools and the cold-stream
+// a successful answer byte for byte and an error answer in svc's envelope
+// (error-answer.ts), and end a response that already started with one SSE error event when
+// the upstream breaks off or answers an error. One per app: it owns the pools and the cold-stream
 // flights, and the /v1 handlers are thin adapters over it.
 import type { ResolvedConfig } from '../config/load.js';
-import { DispatchError } from '../protocol/errors.js';
+import { DispatchError, SlotError } from '../protocol/errors.js';
 import { slotTypePhrase } from '../protocol/vocabulary.js';
 import type { GpuArbiter } from '../slots/gpu-arbiter.js';
 import type { ReadySlot, SlotSupervisor } from '../slots/supervisor.js';
 import { slotCandidates } from './candidates.js';
-import { failureCode, LOCAL_TIMEOUT_MS, shareColdStream } from './cold-stream.js';
+import { type ColdHead, ColdWaiters, failureCode, LOCAL_TIMEOUT_MS, shareColdStream } from './cold-stream.js';
+import { readErrorAnswer, sendErrorAnswer } from './error-answer.js';
 import { callUpstream, checkContentType, ClientGone, endWithError, relayBody, relayHead, upstreamError, UpstreamPools } from './forward.js';
 import type { MeterTap, SlotMetrics } from './metrics.js';
 import { npuDirectRoute } from './npu-route.js';
 import { resolveTarget } from './resolve.js';
 import { StreamFlights } from './single-flight.js';
+import { StartFailures } from './start-failures.js';
 import { waitForSlot } from './slot-wait.js';
-import type { ClientExchange, DispatchTarget, Forwarded, V1Route } from './types.js';
+import type { ClientExchange, DispatchTarget, Forwarded, SlotCandidate, V1Route } from './types.js';
 import type { UpstreamDirectory } from './upstreams.js';
 
 export interface DispatcherDeps {
@@ -39,19 +42,34 @@ interface Hop {
 
 export class Dispatcher {
   readonly pools = new UpstreamPools();
-  private readonly flights = new StreamFlights();
+  private readonly flights = new StreamFlights<ColdHead>();
+  private readonly coldWaiters = new ColdWaiters();
+  private readonly startFailures = new StartFailures();
 
   constructor(private readonly deps: DispatcherDeps) {}
 
-  /** The slot or upstream serving `model` on `route`; model.not_found or dispatch.wrong_slot_type otherwise. */
+  /** The slots as resolution sees them now (config joined with state; failed starts marked). */
+  candidates(): SlotCandidate[] {
+    const config = this.deps.config();
+    return slotCandidates(config, this.deps.supervisor.list({ memory: false }), (view) => this.startFailures.has(view.name, config, view.started_at));
+  }
+
+  /** slot.disabled for a request naming a disabled slot (by name, svc/<name> or model id). */
+  disabledError(slot: string, model: string): SlotError {
+    const file = this.deps.config().slots.find((e) => e.name === slot)?.file ?? `slots/${slot}.toml`;
+    return new SlotError('slot.disabled', `slot ${slot} serves "${model}" but is disabled in ${file} (enabled = false); set enabled = true there to route requests to it`, { slot, model, file });
+  }
+
+  /** The slot or upstream serving `model` on `route`; model.not_found, slot.disabled or dispatch.wrong_slot_type otherwise. */
   async resolve(model: string, route: V1Route): Promise<DispatchTarget> {
-    const slots = slotCandidates(this.deps.config(), this.deps.supervisor.list({ memory: false }));
+    const slots = this.candidates();
     let result = resolveTarget(model, route, slots, [], { suggest: false });
     // Remote model lists are only consulted (and fetched when cold) for ids no slot serves.
-    if (result.kind === 'not_found') result = resolveTarget(model, route, slots, await this.deps.upstreams.catalogs());
+    if (result.kind === 'not_found' || result.kind === 'disabled') result = resolveTarget(model, route, slots, await this.deps.upstreams.catalogs());
     if (result.kind === 'not_found') {
       throw new DispatchError('model.not_found', `no slot, svc/* name or upstream serves the model "${model}"`, { model, candidates: result.candidates });
     }
+    if (result.kind === 'disabled') throw this.disabledError(result.slot, model);
     if (result.kind === 'wrong_type') {
       throw new DispatchError('dispatch.wrong_slot_type', `slot ${result.slot} is ${slotTypePhrase(result.slotType)}; this route needs ${result.accepts.map(slotTypePhrase).join(' or ')}`, { slot: result.slot, slot_type: result.slotType, route: result.route, accepts: result.accepts });
     }
@@ -85,15 +103,23 @@ export class Dispatcher {
         if (this.deps.arbiter.mode === 'image') await this.deps.arbiter.beforeInference(target.slot);
         // Identical streams that find their slot cold share one upstream call (SPEC.md, Streaming).
         const cold = forwarded.stream && this.deps.supervisor.view(target.slot, { memory: false }).state !== 'ready';
-        const ready = await waitForSlot(this.deps.supervisor, target.slot, forwarded.stream, client, gone);
-        if (cold) {
-          const startedAt = tap!.startedAt;
-          tap = undefined; // the shared flight meters itself, once
-          const deps = { ...this.deps, pools: this.pools, flights: this.flights };
-          return await shareColdStream(deps, { slot: target.slot, model: target.model, origin: ready.baseUrl, forwarded, startedAt }, client, gone.signal);
+        const joined = cold ? this.coldWaiters.add(target.slot) : undefined;
+        try {
+          const ready = await waitForSlot(this.deps.supervisor, target.slot, forwarded.stream, client, gone).catch((error: unknown) => {
+            if (!gone.aborted) this.startFailures.record(target.slot, this.deps.config(), error);
+            throw error;
+          });
+          if (joined) {
+            const startedAt = tap!.startedAt;
+            tap = undefined; // the shared flight meters itself, once
+            const deps = { ...this.deps, pools: this.pools, flights: this.flights, coldWaiters: this.coldWaiters };
+            return await shareColdStream(deps, { slot: target.slot, model: target.model, origin: ready.baseUrl, forwarded, startedAt, joined }, client, gone.signal);
+          }
+          release = this.deps.supervisor.acquire(target.slot);
+          hop = { origin: ready.baseUrl, path: `/v1${forwarded.upstreamPath}`, headers: { 'content-type': forwarded.contentType }, timeoutMs: LOCAL_TIMEOUT_MS, model: target.model };
+        } finally {
+          joined?.(); // shareColdStream calls it as soon as it joined; this covers the failures
         }
-        release = this.deps.supervisor.acquire(target.slot);
-        hop = { origin: ready.baseUrl, path: `/v1${forwarded.upstreamPath}`, headers: { 'content-type': forwarded.contentType }, timeoutMs: LOCAL_TIMEOUT_MS, model: target.model };
       } else {
         hop = this.upstreamHop(target.upstream, target.model, forwarded);
       }
@@ -103,6 +129,13 @@ export class Dispatcher {
       });
       checkContentType(upstream, forwarded.accepts, targetDetails);
       tap?.head(upstream.statusCode, upstream.headers['content-type']);
+      if (upstream.statusCode >= 400) {
+        // The engine's own error, in the envelope (error-answer.ts); counted as http_<status>.
+        const answer = await readErrorAnswer(upstream, target.kind === 'slot' ? { slot: target.slot } : { upstream_name: target.upstream });
+        tap?.end('ok');
+        client.takeOver();
+        return sendErrorAnswer(res, answer, forwarded.stream);
+      }
       client.takeOver();
       if (!res.headersSent) relayHead(res, upstream);
       await relayBody(res, upstream.body, tap);
@@ -144,3 +177,4 @@ export class Dispatcher {
     };
   }
 }
+

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildModelList, findModel, nearModelIds, SERVED_STATES } from './model-list.js';
+import { buildModelList, describeModel, findModel, SERVED_STATES } from './model-list.js';
 import type { SlotCandidate, UpstreamCatalog } from './types.js';
 
 const NOW = 1_700_000_000_123;
@@ -43,7 +43,7 @@ describe('buildModelList', () => {
     expect(ids([slot('chat', { enabled: false, state: 'disabled' })])).toEqual([]);
     expect(ids([slot('chat', { state: 'stopped' })])).toEqual(['svc/primary', 'svc/utility', 'svc/npu']);
     const kinds = [slot('r', { type: 'reranking' }), slot('s', { type: 'transcription' }), slot('t', { type: 'tts' }), slot('i', { type: 'image' })];
-    expect(ids(kinds)).toEqual(['svc/rerank', 'svc/stt', 'svc/tts', 'svc/image']);
+    expect(ids(kinds)).toEqual(['r-model', 's-model', 't-model', 'i-model', 'svc/rerank', 'svc/stt', 'svc/tts', 'svc/image']);
   });
 
   it('a virtual name follows the resolver: svc/utility prefers the utility role', () => {
@@ -63,11 +63,62 @@ describe('buildModelList', () => {
     expect(remote).toEqual(['a:off', 'a:chat-model', 'a:shared', 'b:only-b']);
   });
 
-  it('findModel and nearModelIds', () => {
+  it('findModel', () => {
     const list = buildModelList([slot('chat')], [{ name: 'lab', modelIds: ['llama-3.1-8b'] }], NOW);
     expect(findModel(list, 'llama-3.1-8b')).toEqual({ id: 'llama-3.1-8b', object: 'model', created: CREATED, owned_by: 'lab' });
     expect(findModel(list, 'nope')).toBeUndefined();
-    expect(nearModelIds(list, 'llama-3.1')).toEqual(['llama-3.1-8b']);
-    expect(nearModelIds(list, 'svc/primry')).toContain('svc/primary');
+  });
+});
+
+describe('buildModelList (b): the raw ids the local engines advertise', () => {
+  it('each served non-chat slot lists its model id, owned_by the slot, after the aliases and before remote ids', () => {
+    const slots = [
+      slot('chat', { modelId: 'svc-tiny' }),
+      slot('emb', { type: 'embedding', modelId: 'bge-small' }),
+      slot('rr', { type: 'reranking', modelId: 'svc-tiny-rerank', state: 'warming' }),
+      slot('ears', { type: 'transcription', modelId: 'moonshine-tiny-en', state: 'stopped' }),
+      slot('off', { type: 'embedding', modelId: 'e5', enabled: false, state: 'disabled' }),
+      slot('bad', { type: 'tts', modelId: 'kokoro', state: 'error' }),
+    ];
+    const list = buildModelList(slots, [{ name: 'lab', modelIds: ['bge-small', 'remote-x'] }], NOW);
+    const raw = list.data.filter((m) => !('name' in m) && !('_hal0' in m)).map((m) => `${m.owned_by}:${m.id}`);
+    // The chat slot's id is covered by its alias; stopped, disabled and failed engines advertise nothing;
+    // the remote's bge-small is the local slot's (routing tries slots first).
+    expect(raw).toEqual(['emb:bge-small', 'rr:svc-tiny-rerank', 'lab:remote-x']);
+    expect(list.data.map((m) => m.id).indexOf('bge-small')).toBe(1);
+    expect(findModel(list, 'bge-small')).toEqual({ id: 'bge-small', object: 'model', created: CREATED, owned_by: 'emb' });
+  });
+
+  it('no duplicates: two slots serving one id list it once (the first), and a slot name or role wins', () => {
+    const slots = [slot('a', { type: 'embedding', modelId: 'same' }), slot('b', { type: 'embedding', modelId: 'same' }), slot('c', { type: 'embedding', modelId: 'a' })];
+    expect(ids(slots).filter((id) => id === 'same' || id === 'a')).toEqual(['same']);
+  });
+});
+
+describe('describeModel (GET /v1/models/{id})', () => {
+  const slots = [
+    slot('chat', { modelId: 'svc-tiny', role: 'primary', state: 'stopped', contextLength: 2048 }),
+    slot('emb', { type: 'embedding', modelId: 'bge-small', state: 'stopped', contextLength: 512 }),
+    slot('old', { type: 'embedding', modelId: 'e5', enabled: false, state: 'disabled' }),
+  ];
+  const catalogs = [{ name: 'lab', modelIds: ['remote-x'] }];
+  const describe_ = (id: string) => describeModel(id, slots, catalogs, NOW);
+
+  it('answers every routable id, listed or not, in the shape of its kind', () => {
+    expect(describe_('chat')).toEqual({ id: 'chat', object: 'model', created: CREATED, owned_by: 'svc', name: 'chat · svc-tiny', context_length: 2048 });
+    expect(describe_('primary')).toEqual({ id: 'primary', object: 'model', created: CREATED, owned_by: 'svc', name: 'chat · svc-tiny', context_length: 2048 });
+    expect(describe_('emb')).toMatchObject({ id: 'emb', owned_by: 'svc', name: 'emb · bge-small' });
+    expect(describe_('svc-tiny')).toEqual({ id: 'svc-tiny', object: 'model', created: CREATED, owned_by: 'chat' });
+    expect(describe_('bge-small')).toEqual({ id: 'bge-small', object: 'model', created: CREATED, owned_by: 'emb' });
+    expect(describe_('svc/emb')).toEqual({ id: 'svc/emb', object: 'model', created: CREATED, owned_by: 'svc', context_length: 512, _hal0: { virtual: true, kind: 'live-resolve', resolves_to: 'emb', device: 'cpu' } });
+    expect(describe_('svc/embed')).toMatchObject({ id: 'svc/embed', _hal0: { resolves_to: 'emb' } });
+    expect(describe_('remote-x')).toEqual({ id: 'remote-x', object: 'model', created: CREATED, owned_by: 'lab' });
+  });
+
+  it('a disabled slot says so; anything else is unknown', () => {
+    expect(describe_('old')).toEqual({ disabled: 'old' });
+    expect(describe_('e5')).toEqual({ disabled: 'old' });
+    expect(describe_('nope')).toBeUndefined();
+    expect(describe_('svc/image')).toBeUndefined();
   });
 });

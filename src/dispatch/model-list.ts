@@ -1,10 +1,12 @@
 // GET /v1/models: the aggregated catalog, built from the slots and the remote model lists.
-// Pure: it reads only its arguments. Order and shapes follow REFERENCE §6 (docs/api.md,
-// "GET /v1/models"):
+// Pure: it reads only its arguments. Order and shapes follow SPEC.md rule 1 and REFERENCE
+// §6 (docs/api.md, "GET /v1/models"):
 //   (a) one alias entry per enabled llm slot that is served now (SERVED_STATES);
-//   (b) each remote endpoint's ids, owned_by the endpoint's name;
+//   (b) the raw model ids each upstream advertises: first the local slots' engines (each
+//       enabled slot served now, owned_by the slot's name; an llm slot's id is suppressed,
+//       its alias covers it), then each remote endpoint's ids, owned_by the endpoint's name;
 //   (c) the svc/* virtual names that resolve to an enabled slot right now.
-import { nearMatches } from '../protocol/near-matches.js';
+// GET /v1/models/{id} (describeModel) also answers ids that are routable but not listed.
 import { resolveTarget, VIRTUAL_NAMES } from './resolve.js';
 import type { SlotCandidate, UpstreamCatalog, V1Route } from './types.js';
 
@@ -81,31 +83,56 @@ export function buildModelList(slots: readonly SlotCandidate[], catalogs: readon
     if (target.kind !== 'slot') continue;
     const slot = slots.find((s) => s.name === target.slot);
     if (!slot?.enabled) continue;
-    virtuals.push({
-      id, object: 'model', created, owned_by: OWNED_BY_SVC, context_length: slot.contextLength,
-      _hal0: { virtual: true, kind: 'live-resolve', resolves_to: slot.name, device: slot.device },
-    });
+    virtuals.push(virtualEntry(id, slot, created));
   }
 
   const live = slots.filter((s) => s.enabled && s.state !== 'disabled');
   const taken = new Set<string>([...live.map((s) => s.name), ...live.flatMap((s) => (s.role !== null ? [s.role] : [])), ...virtuals.map((v) => v.id)]);
-  const remote: UpstreamModelEntry[] = [];
-  for (const catalog of catalogs) {
+  // The local engines advertise the model they serve: a stopped one advertises nothing.
+  const local = live.filter((s) => s.type !== 'llm' && SERVED_STATES.has(s.state) && s.modelId !== '').map((s) => ({ name: s.name, modelIds: [s.modelId] }));
+  const raw: UpstreamModelEntry[] = [];
+  for (const catalog of [...local, ...catalogs]) {
     for (const id of catalog.modelIds) {
       if (taken.has(id)) continue;
       taken.add(id);
-      remote.push({ id, object: 'model', created, owned_by: catalog.name });
+      raw.push({ id, object: 'model', created, owned_by: catalog.name });
     }
   }
-  return { object: 'list', data: [...aliases, ...remote, ...virtuals] };
+  return { object: 'list', data: [...aliases, ...raw, ...virtuals] };
 }
 
-/** The entry with this exact id (GET /v1/models/{id}). */
+/** The entry with this exact id in the list. */
 export function findModel(list: ModelList, id: string): ModelEntry | undefined {
   return list.data.find((m) => m.id === id);
 }
 
-/** Listed ids close to `id`, best first, for a 404's details.candidates. */
-export function nearModelIds(list: ModelList, id: string, limit = 10): string[] {
-  return nearMatches(id, list.data.map((m) => m.id), limit);
+/** Routes tried, in order, to find what an id names (completions is chat's twin). */
+const DESCRIBE_ROUTES: readonly V1Route[] = ['chat', 'embeddings', 'rerank', 'transcriptions', 'speech', 'images'];
+
+/**
+ * GET /v1/models/{id}: the listed entry, else an entry for any id a request could be routed
+ * with (a stopped slot's name, an llm slot's model id, `svc/<slot>`, …), shaped like the
+ * list's entries of that kind; `{disabled}` when only a disabled slot would serve it;
+ * undefined when nothing does.
+ */
+export function describeModel(id: string, slots: readonly SlotCandidate[], catalogs: readonly UpstreamCatalog[], nowMs: number): ModelEntry | { disabled: string } | undefined {
+  const listed = findModel(buildModelList(slots, catalogs, nowMs), id);
+  if (listed) return listed;
+  const created = Math.floor(nowMs / 1000);
+  let disabled: string | undefined;
+  for (const route of DESCRIBE_ROUTES) {
+    const target = resolveTarget(id, route, slots, catalogs, { suggest: false });
+    if (target.kind === 'upstream') return { id, object: 'model', created, owned_by: target.upstream };
+    if (target.kind === 'disabled') disabled ??= target.slot;
+    if (target.kind !== 'slot') continue;
+    const slot = slots.find((s) => s.name === target.slot)!;
+    if (target.via === 'model-id') return { id, object: 'model', created, owned_by: slot.name };
+    if (target.via === 'virtual') return virtualEntry(id, slot, created);
+    return { id, object: 'model', created, owned_by: OWNED_BY_SVC, name: `${slot.name} · ${slot.modelId}`, context_length: slot.contextLength };
+  }
+  return disabled === undefined ? undefined : { disabled };
+}
+
+function virtualEntry(id: string, slot: SlotCandidate, created: number): VirtualModelEntry {
+  return { id, object: 'model', created, owned_by: OWNED_BY_SVC, context_length: slot.contextLength, _hal0: { virtual: true, kind: 'live-resolve', resolves_to: slot.name, device: slot.device } };
 }

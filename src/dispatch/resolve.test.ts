@@ -36,10 +36,11 @@ describe('resolveTarget: 1. slot name', () => {
     expect(resolve('broken', [slot('broken', { state: 'error' }), slot('fine')])).toMatchObject({ kind: 'slot', slot: 'broken' });
   });
 
-  it('never matches a disabled slot; the name falls through to later steps', () => {
-    expect(resolve('old', [off('old')]).kind).toBe('not_found');
+  it('never matches a disabled slot; the name falls through to later steps, and only then says disabled', () => {
+    expect(resolve('old', [off('old')])).toEqual({ kind: 'disabled', slot: 'old' });
     expect(resolve('old', [off('old'), slot('b', { modelId: 'old' })])).toMatchObject({ slot: 'b', via: 'model-id' });
-    expect(resolve('old', [slot('old', { enabled: false })]).kind).toBe('not_found');
+    expect(resolve('old', [off('old')], 'chat', [{ name: 'remote', modelIds: ['old'] }])).toEqual({ kind: 'upstream', upstream: 'remote', model: 'old' });
+    expect(resolve('old', [slot('old', { enabled: false })])).toEqual({ kind: 'disabled', slot: 'old' });
   });
 
   it('wrong type: an llm slot on the embeddings route', () => {
@@ -143,7 +144,7 @@ describe('resolveTarget: 3. virtual svc/* names', () => {
 
   it('svc/<slot name> is that slot', () => {
     expect(resolve('svc/chat', [slot('chat', { modelId: 'q' }), slot('a')])).toEqual({ kind: 'slot', slot: 'chat', model: 'q', via: 'virtual' });
-    expect(resolve('svc/old', [off('old')]).kind).toBe('not_found');
+    expect(resolve('svc/old', [off('old')])).toEqual({ kind: 'disabled', slot: 'old' });
   });
 
   it('fixed virtual names win over svc/<slot name>', () => {
@@ -180,6 +181,21 @@ describe('resolveTarget: 4. model id served by a slot', () => {
     expect(chosen('m', [m('b', 'ready'), m('a', 'ready')])).toBe('a');
     expect(chosen('m', [m('a', 'error')])).toBe('a');
     expect(chosen('m', [off('a', { modelId: 'm' }), m('b', 'error')])).toBe('b');
+  });
+
+  it('a slot whose last start failed loses to one that can start, as a slot in error does', () => {
+    const m = (name: string, over: Partial<SlotCandidate>) => slot(name, { modelId: 'm', ...over });
+    expect(chosen('m', [m('a', { state: 'stopped', failed: true }), m('b', { state: 'stopped' })])).toBe('b');
+    expect(chosen('m', [m('a', { state: 'stopped', failed: true }), m('b', { state: 'stopping' })])).toBe('b');
+    expect(chosen('m', [m('a', { state: 'stopped', failed: true })])).toBe('a'); // nothing else: it is tried again
+    expect(chosen('m', [m('a', { state: 'stopped', failed: true }), m('b', { state: 'error' })])).toBe('a'); // both failed: by name
+    // A chain step whose only slot failed is passed over, as for one in error.
+    expect(chosen('svc/utility', [slot('u', { role: 'utility', state: 'stopped', failed: true }), slot('p', { role: 'primary', state: 'stopped' })])).toBe('p');
+    expect(chosen('primary', [slot('a', { role: 'primary', state: 'stopped', failed: true }), slot('b', { role: 'primary', state: 'stopped' })])).toBe('b');
+  });
+
+  it('the model id of a disabled slot that nothing else serves is refused as disabled', () => {
+    expect(resolve('hidden', [off('secret', { modelId: 'hidden' }), slot('chat')])).toEqual({ kind: 'disabled', slot: 'secret' });
   });
 
   it('among several, only slots whose type fits the route compete', () => {
@@ -252,8 +268,9 @@ describe('resolveTarget: 6. not found', () => {
 
   it('lists only virtual names that resolve, and never disabled slots', () => {
     expect([...candidates('svc/')].sort()).toEqual(['svc/chat', 'svc/emb', 'svc/embed', 'svc/npu', 'svc/primary', 'svc/small', 'svc/utility']);
-    expect(candidates('secret')).toEqual([]);
-    expect(candidates('hidden-model')).toEqual([]);
+    expect(candidates('secre')).toEqual([]); // near the disabled slot's name: not suggested
+    expect(candidates('hidden-mode')).toEqual([]);
+    expect(resolve('secret', slots, 'chat', upstreams)).toEqual({ kind: 'disabled', slot: 'secret' }); // named exactly: disabled
   });
 
   it('caps the list at 10 and answers with nothing close as an empty list', () => {

@@ -16,9 +16,14 @@ const STATE_RANK: Readonly<Record<SlotCandidate['state'], number>> = {
 /** Disabled slots never match anything, not even by name. */
 const isLive = (s: SlotCandidate): boolean => s.enabled && s.state !== 'disabled';
 
-/** Preference order among slots that could serve: state rank, then name (code-point order). */
+/** In error, or its last start failed: chosen only when nothing else can serve. */
+const isFailed = (s: SlotCandidate): boolean => s.state === 'error' || s.failed === true;
+
+const rank = (s: SlotCandidate): number => (s.failed === true ? Math.max(STATE_RANK[s.state], STATE_RANK.error) : STATE_RANK[s.state]);
+
+/** Preference order among slots that could serve: state rank (a failed start ranks as error), then name (code-point order). */
 function byPreference(a: SlotCandidate, b: SlotCandidate): number {
-  return STATE_RANK[a.state] - STATE_RANK[b.state] || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  return rank(a) - rank(b) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 }
 
 function best(slots: readonly SlotCandidate[]): SlotCandidate | undefined {
@@ -61,7 +66,7 @@ function walkChain(chain: readonly Step[], live: readonly SlotCandidate[]): Slot
   for (const step of chain) {
     const pick = best(live.filter(step));
     if (pick === undefined) continue;
-    if (pick.state !== 'error') return pick;
+    if (!isFailed(pick)) return pick;
     inError ??= pick;
   }
   return inError;
@@ -121,7 +126,11 @@ export function resolveTarget(
   const upstream = upstreams.find((u) => u.modelIds.includes(model));
   if (upstream !== undefined) return { kind: 'upstream', upstream: upstream.name, model };
 
-  // 6. Nothing: the ids that could have been meant.
+  // 6. A disabled slot the request names: it is refused as disabled, not as unknown.
+  const disabled = slots.find((s) => !isLive(s) && (s.name === model || VIRTUAL_PREFIX + s.name === model || s.modelId === model));
+  if (disabled !== undefined) return { kind: 'disabled', slot: disabled.name };
+
+  // 7. Nothing: the ids that could have been meant.
   return { kind: 'not_found', candidates: options.suggest === false ? [] : nearMatches(model, knownIds(live, upstreams)) };
 }
 

@@ -1,5 +1,13 @@
-import { describe, expect, it } from 'vitest';
-import { StreamFlights, type FlightSource } from './single-flight.js';
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import { request } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SvcError } from '../protocol/errors.js';
+import { FLIGHT_BOUND_BYTES, StreamFlights, type FlightSource } from './single-flight.js';
+
+const HEAD = { statusCode: 200, headers: { 'content-type': 'text/event-stream' } };
 
 /** A controllable upstream: push chunks, end or fail, and see whether it was aborted. */
 function upstream() {
@@ -26,7 +34,7 @@ function upstream() {
         yield item;
       }
     }
-    return { head: { statusCode: 200, headers: { 'content-type': 'text/event-stream' } }, body: body() };
+    return { head: HEAD, body: body() };
   };
   return { start, push, calls: () => calls, aborted: () => aborted };
 }
@@ -35,6 +43,32 @@ async function collect(body: AsyncIterable<Buffer>): Promise<string> {
   let text = '';
   for await (const chunk of body) text += chunk.toString();
   return text;
+}
+
+/** A real HTTP engine streaming `count` chunks of `size` bytes (chunk i filled with a letter), with back-pressure. */
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((r) => { s.closeAllConnections(); s.close(r); })));
+});
+
+async function engine(count: number, size: number): Promise<{ start: (signal: AbortSignal) => Promise<FlightSource>; expected: string; calls: () => number }> {
+  let calls = 0;
+  const piece = (i: number) => String.fromCharCode(97 + (i % 26)).repeat(size);
+  const server = createServer(async (_req, res) => {
+    calls++;
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    for (let i = 0; i < count && !res.destroyed; i++) if (!res.write(piece(i))) await once(res, 'drain');
+    res.end();
+  });
+  servers.push(server);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const start = async (signal: AbortSignal): Promise<FlightSource> => {
+    const answer = await request(url, { signal });
+    return { head: { statusCode: answer.statusCode, headers: answer.headers }, body: answer.body };
+  };
+  return { start, expected: Array.from({ length: count }, (_, i) => piece(i)).join(''), calls: () => calls };
 }
 
 describe('StreamFlights', () => {
@@ -51,23 +85,7 @@ describe('StreamFlights', () => {
     expect(up.calls()).toBe(1);
     expect((await subs[7]!.head()).statusCode).toBe(200);
     expect(flights.size).toBe(0);
-  });
-
-  it('a late joiner gets the chunks it missed', async () => {
-    const flights = new StreamFlights();
-    const up = upstream();
-    const first = flights.join('k', up.start);
-    const firstText = collect(first.body());
-    up.push(Buffer.from('a'));
-    await first.head();
-    await new Promise((r) => setTimeout(r, 10));
-    const late = flights.join('k', up.start);
-    expect(late.leader).toBe(false);
-    const lateText = collect(late.body());
-    up.push(Buffer.from('b'));
-    up.push(null);
-    expect(await firstText).toBe('ab');
-    expect(await lateText).toBe('ab');
+    expect(flights.retainedBytes).toBe(0);
   });
 
   it('one subscriber leaving does not cancel the others; the last one leaving aborts', async () => {
@@ -77,11 +95,12 @@ describe('StreamFlights', () => {
     await a.head();
     a.leave();
     expect(up.aborted()).toBe(false);
-    const bText = collect(b.body());
+    const bBody = b.body()[Symbol.asyncIterator]();
     up.push(Buffer.from('x'));
+    expect((await bBody.next()).value!.toString()).toBe('x');
     b.leave();
     expect(up.aborted()).toBe(true);
-    await expect(bText).rejects.toThrow('aborted');
+    expect(await bBody.next()).toEqual({ done: true, value: undefined }); // it left: no error for it
   });
 
   it('an upstream failure reaches every subscriber where it broke, and keys stay separate', async () => {
@@ -95,5 +114,105 @@ describe('StreamFlights', () => {
     up.push(Buffer.from('partial'));
     up.push(new Error('engine died'));
     for (const result of await results) expect(result).toMatchObject({ status: 'rejected', reason: { message: 'engine died' } });
+  });
+});
+
+describe('late joiners', () => {
+  it('a late joiner gets the whole stream from the first byte, then the live chunks', async () => {
+    const flights = new StreamFlights();
+    const up = await engine(40, 1000);
+    const { start, expected } = up;
+    const first = flights.join('k', start, { mayJoinLater: () => true });
+    let late: ReturnType<typeof flights.join> | undefined;
+    let firstText = '';
+    for await (const chunk of first.body()) {
+      firstText += chunk.toString();
+      // Well into the stream (the upstream's chunks may be merged: at least 10 pieces read).
+      if (!late && firstText.length >= 10_000) late = flights.join('k', start, { mayJoinLater: () => true });
+    }
+    expect(late!.leader).toBe(false);
+    expect(await collect(late!.body())).toBe(expected);
+    expect(firstText).toBe(expected);
+    expect(up.calls()).toBe(1);
+  });
+
+  it('once the beginning no longer fits the bound, a new request starts its own flight', async () => {
+    const flights = new StreamFlights();
+    const { start, expected, calls } = await engine(40, 1000);
+    const first = flights.join('k', start, { mayJoinLater: () => true, boundBytes: 8_000 });
+    let text = '';
+    const body = first.body()[Symbol.asyncIterator]();
+    while (text.length <= 8_000) text += (await body.next()).value!.toString();
+    const second = flights.join('k', start, { mayJoinLater: () => true, boundBytes: 8_000 });
+    expect(second.leader).toBe(true);
+    expect(await collect(second.body())).toBe(expected);
+    for (let next = await body.next(); !next.done; next = await body.next()) text += next.value.toString();
+    expect(text).toBe(expected);
+    expect(calls()).toBe(2);
+  });
+
+  it('while a request may still join, chunks are kept by reference, not copied', async () => {
+    const flights = new StreamFlights();
+    const sent = [Buffer.from('one'), Buffer.from('two'), Buffer.from('three')];
+    const sub = flights.join('k', async () => ({ head: HEAD, body: Readable.from(sent) }), { mayJoinLater: () => true });
+    const got: Buffer[] = [];
+    for await (const chunk of sub.body()) got.push(chunk);
+    expect(got).toHaveLength(3);
+    got.forEach((chunk, i) => expect(chunk).toBe(sent[i])); // the same objects
+  });
+});
+
+describe('memory', () => {
+  it('one subscriber that nobody can join: nothing is held once it took each chunk', async () => {
+    const flights = new StreamFlights();
+    const { start, expected } = await engine(200, 1000);
+    const sub = flights.join('k', start, { mayJoinLater: () => false });
+    let text = '';
+    let largest = 0;
+    for await (const chunk of sub.body()) {
+      text += chunk.toString();
+      largest = Math.max(largest, chunk.length);
+      // At most the next chunk, read ahead while this one was handed over.
+      expect(flights.retainedBytes).toBeLessThanOrEqual(largest);
+    }
+    expect(text).toBe(expected);
+    expect(flights.retainedBytes).toBe(0);
+  });
+
+  it('a slow reader is dropped with dispatch.client_too_slow past the bound; the fast one gets every byte; held bytes stay within the bound plus a chunk', async () => {
+    const bound = 64 * 1024;
+    const flights = new StreamFlights();
+    const { start, expected } = await engine(400, 1024);
+    // Both join while joining is possible (the dispatcher counts the second as a cold waiter), then nobody else can.
+    let joining = true;
+    const options = { mayJoinLater: () => joining, boundBytes: bound };
+    const [fast, slow] = [flights.join('k', start, options), flights.join('k', start, options)];
+    joining = false;
+    expect(slow.leader).toBe(false);
+    const slowBody = slow.body()[Symbol.asyncIterator]();
+    const slowFirst = (await slowBody.next()).value!.toString();
+    // The slow reader now pauses until the fast one has read the whole stream.
+    let fastText = '';
+    let largest = 0;
+    let highest = 0;
+    for await (const chunk of fast.body()) {
+      fastText += chunk.toString();
+      largest = Math.max(largest, chunk.length);
+      highest = Math.max(highest, flights.retainedBytes);
+    }
+    expect(fastText).toBe(expected);
+    expect(highest).toBeGreaterThan(bound / 2); // the slow reader's backlog was really held...
+    expect(highest).toBeLessThanOrEqual(bound + largest); // ...within the bound
+    const error = await slowBody.next().then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(SvcError);
+    expect(error).toMatchObject({ code: 'dispatch.client_too_slow', details: { bound_bytes: bound } });
+    expect(expected.startsWith(slowFirst)).toBe(true);
+    slow.leave();
+    fast.leave();
+    expect(flights.retainedBytes).toBe(0);
+  });
+
+  it('the default bound is 1 MiB', () => {
+    expect(FLIGHT_BOUND_BYTES).toBe(1024 * 1024);
   });
 });

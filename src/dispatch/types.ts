@@ -26,6 +26,12 @@ export interface SlotCandidate {
   enabled: boolean;
   /** Supervisor state; 'disabled' for disabled slots. */
   state: 'stopped' | 'starting' | 'warming' | 'ready' | 'stopping' | 'error' | 'disabled';
+  /**
+   * Its last start failed and nothing started it since (a stopped slot with a last_error,
+   * or one whose start a request saw fail, e.g. a missing engine binary): ranked with
+   * slots in error, after every slot that can start.
+   */
+  failed?: boolean;
   /** The model id the slot serves (running model, else its configured default). */
   modelId: string;
   /** Context window, when known, for /v1/models. */
@@ -45,6 +51,8 @@ export type Resolution =
   | { kind: 'slot'; slot: string; model: string; via: 'slot-name' | 'role' | 'virtual' | 'model-id' | 'npu-direct' }
   | { kind: 'upstream'; upstream: string; model: string }
   | { kind: 'wrong_type'; slot: string; slotType: SlotType; route: V1Route; accepts: readonly SlotType[] }
+  /** Nothing else serves `model`, but a disabled slot would: by name, `svc/<name>`, or model id. */
+  | { kind: 'disabled'; slot: string }
   | { kind: 'not_found'; candidates: string[] };
 
 /** Virtual names resolved live to a role or a slot type (docs/routing.md). */

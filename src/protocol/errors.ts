@@ -16,6 +16,8 @@ export const ERROR_CODES = {
   'request.unsupported_media_type': { status: 415, when: 'The Content-Type is not one this route accepts.' },
   'request.unknown_route': { status: 404, when: 'No route has this path.' },
   'request.method_not_allowed': { status: 405, when: 'The path exists but not with this method.' },
+  'request.context_exceeded': { status: 400, when: "The prompt (or an embedding or rerank input) is longer than the engine's context; details carry n_prompt_tokens and n_ctx." },
+  'request.not_supported': { status: 501, when: 'The engine does not serve this route in the mode it runs in (e.g. chat on an embedding engine).' },
 
   'model.not_found': { status: 404, when: 'No slot, alias, virtual name or upstream serves this model id; details lists near matches. On /api/models: no registry entry has this id (or name).' },
   'model.invalid_id': { status: 400, when: 'A model id does not follow the id grammar (letters, digits, ".", "_", ":", "-"; starts with a letter or digit; at most 128).' },
@@ -49,6 +51,22 @@ export const ERROR_CODES = {
   'dispatch.upstream_unreachable': { status: 502, when: 'The slot engine or remote upstream refused or dropped the connection.' },
   'dispatch.upstream_timeout': { status: 504, when: 'The slot engine or remote upstream did not answer in time.' },
   'dispatch.upstream_bad_response': { status: 502, when: 'The slot engine or remote upstream answered something that is not HTTP, or a success whose Content-Type does not fit the route (e.g. HTML for a chat request).' },
+  'dispatch.client_too_slow': { status: 503, when: 'A client sharing a cold stream fell more than the replay bound behind the fastest one; its stream ends with this error event.' },
+
+  // An engine's or remote upstream's own error answer that is not already this envelope,
+  // rewritten into it (src/dispatch/error-answer.ts). The status is always the one the
+  // upstream sent: for the two class codes (client_error, error) it is any status of the
+  // class, and the status listed here is the class's first.
+  'upstream.bad_request': { status: 400, when: 'The engine or remote upstream answered 400; details.upstream is its body.' },
+  'upstream.unauthorized': { status: 401, when: 'The engine or remote upstream answered 401 (e.g. a wrong API key in the environment variable it is read from).' },
+  'upstream.forbidden': { status: 403, when: 'The engine or remote upstream answered 403.' },
+  'upstream.not_found': { status: 404, when: 'The engine or remote upstream answered 404 (e.g. a route it does not have).' },
+  'upstream.too_large': { status: 413, when: 'The engine or remote upstream answered 413.' },
+  'upstream.unprocessable': { status: 422, when: 'The engine or remote upstream answered 422.' },
+  'upstream.rate_limited': { status: 429, when: 'The engine or remote upstream answered 429; its Retry-After is relayed.' },
+  'upstream.client_error': { status: 400, when: 'The engine or remote upstream answered another 4xx; sent with that status (details.status).' },
+  'upstream.unavailable': { status: 503, when: 'The engine or remote upstream answered 503; its Retry-After is relayed.' },
+  'upstream.error': { status: 500, when: 'The engine or remote upstream answered another 5xx; sent with that status (details.status).' },
 
   'image.prompt_required': { status: 422, when: '`prompt` is missing or empty on /v1/images/generations.' },
   'image.model_not_curated': { status: 404, when: 'The image model is not one of the curated image models; details.curated lists them.' },
@@ -156,6 +174,17 @@ export class SystemError extends SvcError {
     super(code, message, details, options);
     this.name = 'SystemError';
   }
+}
+
+/**
+ * An envelope whose code is in this catalogue, with a string message and an object of
+ * details: what svc's own engines and another svc send. An OpenAI-style error with a
+ * string code of its own (`"invalid_api_key"`) is not one.
+ */
+export function isCatalogueEnvelope(value: unknown): value is ErrorEnvelope {
+  if (!isErrorEnvelope(value)) return false;
+  const { code, message, details } = value.error as { code: string; message?: unknown; details?: unknown };
+  return Object.hasOwn(ERROR_CODES, code) && typeof message === 'string' && typeof details === 'object' && details !== null && !Array.isArray(details);
 }
 
 export function isErrorEnvelope(value: unknown): value is ErrorEnvelope {

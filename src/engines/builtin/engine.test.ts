@@ -44,7 +44,10 @@ describe('generation limits', () => {
         return thrown;
       }
     })();
-    expect(error).toMatchObject({ status: 400, type: 'exceed_context_size_error', extra: { n_prompt_tokens: 600, n_ctx: 512 } });
+    expect(error).toMatchObject({ status: 400, code: 'request.context_exceeded', type: 'exceed_context_size_error', extra: { n_prompt_tokens: 600, n_ctx: 512 } });
+    expect(JSON.parse(JSON.stringify(error))).toEqual({
+      error: { code: 'request.context_exceeded', message: expect.stringContaining('600 prompt tokens'), details: { type: 'exceed_context_size_error', n_prompt_tokens: 600, n_ctx: 512 } },
+    });
   });
 
   it('choice seeds: the seed plus the choice index, or random', () => {

@@ -37,7 +37,7 @@ export interface GenerationTarget {
 
 /** llama-server's error for a prompt that does not fit (type exceed_context_size_error). */
 function exceedsContext(promptTokens: number, contextSize: number): ApiError {
-  return new ApiError(400, 'exceed_context_size_error', `the request exceeds the available context size (${promptTokens} prompt tokens, ${contextSize} in the context), try increasing it`, {
+  return new ApiError('request.context_exceeded', 'exceed_context_size_error', `the request exceeds the available context size (${promptTokens} prompt tokens, ${contextSize} in the context), try increasing it`, {
     n_prompt_tokens: promptTokens, n_ctx: contextSize,
   });
 }

@@ -1,25 +1,30 @@
-// HTTP plumbing of the built-in engine: OpenAI-style errors shaped like llama-server's
-// ({"error":{"code":400,"message":...,"type":"invalid_request_error"}}), JSON bodies read with
-// a size limit, and server-sent events. The engine speaks llama-server's dialect so the
-// gateway treats both engines alike; these bodies are relayed to clients byte for byte.
+// HTTP plumbing of the built-in engine: errors in svc's envelope
+// ({"error":{"code":"request.invalid","message":...,"details":{"type":"invalid_request_error"}}},
+// codes from the one catalogue, llama-server's OpenAI error type kept in details.type for
+// clients that read it), JSON bodies read with a size limit, and server-sent events. The
+// routes and success answers are llama-server's, so the gateway treats both engines alike;
+// its error envelopes are relayed by the gateway as they are (src/dispatch/error-answer.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type ErrorCode, type ErrorEnvelope, SvcError } from '../../protocol/errors.js';
 
-/** A failure the client is told about; `extra` fields sit beside code/message/type. */
-export class ApiError extends Error {
-  constructor(readonly status: number, readonly type: string, message: string, readonly extra: Record<string, unknown> = {}) {
-    super(message);
+/** A failure the client is told about: a catalogue code, its status, `type` and `extra` in details. */
+export class ApiError extends SvcError {
+  constructor(code: ErrorCode, readonly type: string, message: string, readonly extra: Record<string, unknown> = {}) {
+    super(code, message, { type, ...extra });
+    this.name = 'ApiError';
   }
 
-  toJSON(): { error: Record<string, unknown> } {
-    return { error: { code: this.status, message: this.message, type: this.type, ...this.extra } };
+  toJSON(): ErrorEnvelope {
+    return this.toEnvelope();
   }
 }
 
-export const invalidRequest = (message: string, extra?: Record<string, unknown>) => new ApiError(400, 'invalid_request_error', message, extra);
-export const notSupported = (message: string) => new ApiError(501, 'not_supported_error', message);
-export const notFound = () => new ApiError(404, 'not_found_error', 'File Not Found');
-export const unavailable = (message: string) => new ApiError(503, 'unavailable_error', message);
-export const serverError = (message: string) => new ApiError(500, 'server_error', message);
+export const invalidRequest = (message: string, extra?: Record<string, unknown>) => new ApiError('request.invalid', 'invalid_request_error', message, extra);
+export const notSupported = (message: string) => new ApiError('request.not_supported', 'not_supported_error', message);
+export const notFound = (method: string, path: string) => new ApiError('request.unknown_route', 'not_found_error', `No route ${method} ${path}`, { method, path });
+/** llama-server's 503 while the model loads; the gateway's health probe reads only the status. */
+export const loading = () => new ApiError('slot.not_ready', 'unavailable_error', 'Loading model', { state: 'warming' });
+export const serverError = (message: string) => new ApiError('system.internal', 'server_error', message);
 
 /** Bodies beyond this are refused: prompts are text, and 32 MiB of text is a lot of tokens. */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -41,16 +46,19 @@ export async function readJsonObject(req: IncomingMessage, limit = MAX_BODY_BYTE
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > limit) throw new ApiError(413, 'invalid_request_error', `the request body is larger than ${limit} bytes`);
+    if (size > limit) throw new ApiError('request.too_large', 'invalid_request_error', `the request body is larger than ${limit} bytes`, { limit_bytes: limit });
     chunks.push(chunk);
   }
   let value: unknown;
   try {
     value = JSON.parse(Buffer.concat(chunks).toString('utf8'));
   } catch (error) {
-    throw invalidRequest(`the request body is not valid JSON: ${(error as Error).message}`);
+    throw new ApiError('request.invalid_json', 'invalid_request_error', `the request body is not valid JSON: ${(error as Error).message}`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalidRequest('the request body must be a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    const got = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+    throw new ApiError('request.not_an_object', 'invalid_request_error', 'the request body must be a JSON object', { got });
+  }
   return value as Record<string, unknown>;
 }
 
@@ -86,8 +94,8 @@ export class SseWriter {
 
   /**
    * A failure: before the first event a plain JSON error; after it one `data:` event with
-   * the error object (OpenAI clients raise it), and no [DONE], so nobody mistakes it for a
-   * finished answer.
+   * the envelope (SPEC.md, Events 1; OpenAI clients raise it), and no [DONE], so nobody
+   * mistakes it for a finished answer.
    */
   fail(error: ApiError): void {
     if (this.res.destroyed) return;

@@ -24,7 +24,7 @@ describe('readSampling', () => {
       try {
         readSampling(body);
       } catch (error) {
-        expect(error).toMatchObject({ status: 400, type: 'invalid_request_error' });
+        expect(error).toMatchObject({ status: 400, code: 'request.invalid', type: 'invalid_request_error' });
         expect((error as Error).message).toMatch(message);
         return;
       }
@@ -60,6 +60,16 @@ describe('readChatRequest', () => {
     expect(() => readChatRequest({ messages, tools: [{ type: 'function', function: { name: 'f' } }] })).toThrow(/'tools' is not supported by the built-in engine/);
     expect(() => readChatRequest({ messages, response_format: { type: 'json_object' } })).toThrow(/'response_format' "json_object" is not supported/);
     expect(readChatRequest({ messages, tools: [], response_format: { type: 'text' } }).messages).toHaveLength(1);
+  });
+
+  it('reads enable_thinking from chat_template_kwargs, else the top level; null when absent', () => {
+    const messages = [{ role: 'user', content: 'x' }];
+    expect(readChatRequest({ messages }).enableThinking).toBeNull();
+    expect(readChatRequest({ messages, chat_template_kwargs: { enable_thinking: false } }).enableThinking).toBe(false);
+    expect(readChatRequest({ messages, chat_template_kwargs: { other: 1 }, enable_thinking: true }).enableThinking).toBe(true);
+    expect(readChatRequest({ messages, chat_template_kwargs: { enable_thinking: false }, enable_thinking: true }).enableThinking).toBe(false);
+    expect(() => readChatRequest({ messages, chat_template_kwargs: 'no' })).toThrow(/'chat_template_kwargs' must be an object/);
+    expect(() => readChatRequest({ messages, chat_template_kwargs: { enable_thinking: 'no' } })).toThrow(/'chat_template_kwargs.enable_thinking' must be a boolean/);
   });
 });
 

@@ -38,6 +38,8 @@ interface Common {
 
 export interface ChatRequest extends Common {
   messages: ChatMessage[];
+  /** `chat_template_kwargs.enable_thinking`, else a top-level `enable_thinking`; null = the template's default. */
+  enableThinking: boolean | null;
 }
 
 export interface CompletionRequest extends Common {
@@ -131,6 +133,16 @@ function refuseUnsupported(body: Body): void {
   if (format.type !== undefined && format.type !== 'text') throw invalidRequest(`'response_format' ${JSON.stringify(format.type)} is not supported by the built-in engine yet; only "text"`);
 }
 
+/** llama-server's chat template variables: only enable_thinking is read (thinking.ts). */
+function enableThinking(body: Body): boolean | null {
+  const kwargs = body.chat_template_kwargs;
+  if (kwargs !== undefined && kwargs !== null && (typeof kwargs !== 'object' || Array.isArray(kwargs))) throw invalidRequest("'chat_template_kwargs' must be an object");
+  const value = (kwargs as Body | null | undefined)?.enable_thinking ?? body.enable_thinking;
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'boolean') throw invalidRequest("'chat_template_kwargs.enable_thinking' must be a boolean");
+  return value;
+}
+
 export function readChatRequest(body: Body): ChatRequest {
   refuseUnsupported(body);
   if (body.messages === undefined) throw invalidRequest("'messages' is required");
@@ -142,7 +154,7 @@ export function readChatRequest(body: Body): ChatRequest {
     if (!role) throw invalidRequest(`'messages[${i}].role' must be one of system, developer, user, assistant; got ${JSON.stringify(message.role)}`);
     return { role, content: contentText(message.content, `messages[${i}]`) };
   });
-  return { ...common(body), messages };
+  return { ...common(body), messages, enableThinking: enableThinking(body) };
 }
 
 export function readCompletionRequest(body: Body): CompletionRequest {

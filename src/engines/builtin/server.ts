@@ -1,10 +1,10 @@
 // The built-in engine's HTTP surface, llama-server's routes and answers: /health is 503
-// "Loading model" until the model is loaded and then 200 {"status":"ok"}, so the gateway's
-// one health probe serves both engines. Every route also answers without the /v1 prefix,
+// "Loading model" (slot.not_ready) until the model is loaded and then 200 {"status":"ok"},
+// so the gateway's one health probe serves both engines. Every route also answers without the /v1 prefix,
 // as llama-server's do. Plain node:http: nothing between the socket and the model.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { LoadedEngine } from './engine.js';
-import { ApiError, clientGone, notFound, readJsonObject, sendError, sendJson, serverError, SseWriter, unavailable } from './http-io.js';
+import { ApiError, clientGone, loading, notFound, readJsonObject, sendError, sendJson, serverError, SseWriter } from './http-io.js';
 import type { RequestLog } from './request-log.js';
 import { chatCompletions, completions, type RouteContext } from './text-routes.js';
 import { embeddings, rerank } from './vector-routes.js';
@@ -17,8 +17,6 @@ const POST_ROUTES: Readonly<Record<string, (ctx: RouteContext) => Promise<void>>
   '/reranking': rerank,
   '/rerankings': rerank,
 };
-
-const LOADING = () => unavailable('Loading model');
 
 export interface EngineState {
   /** The loaded engine, or null while the model loads. */
@@ -51,11 +49,11 @@ function modelList(engine: LoadedEngine) {
 async function handle(state: EngineState, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const route = path(req);
   const engine = state.engine();
-  if (req.method === 'GET' && route === '/health') return engine ? sendJson(res, 200, { status: 'ok' }) : sendError(res, LOADING());
-  if (req.method === 'GET' && route === '/models') return engine ? sendJson(res, 200, modelList(engine)) : sendError(res, LOADING());
+  if (req.method === 'GET' && route === '/health') return engine ? sendJson(res, 200, { status: 'ok' }) : sendError(res, loading());
+  if (req.method === 'GET' && route === '/models') return engine ? sendJson(res, 200, modelList(engine)) : sendError(res, loading());
   const handler = req.method === 'POST' ? POST_ROUTES[route] : undefined;
-  if (!handler) return sendError(res, notFound());
-  if (!engine) return sendError(res, LOADING());
+  if (!handler) return sendError(res, notFound(req.method ?? 'GET', route));
+  if (!engine) return sendError(res, loading());
   const signal = clientGone(res);
   const reply = new SseWriter(res);
   try {

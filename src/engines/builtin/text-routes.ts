@@ -8,6 +8,7 @@ import { notSupported, sendJson, type SseWriter } from './http-io.js';
 import type { WorkerPool } from './pool.js';
 import { readChatRequest, readCompletionRequest } from './request.js';
 import type { RequestLog } from './request-log.js';
+import { thinkingWrapper } from './thinking.js';
 
 export interface RouteContext {
   engine: LoadedEngine;
@@ -40,8 +41,9 @@ function usageOf(results: readonly Generated[], n: number) {
 }
 
 export async function chatCompletions(ctx: RouteContext): Promise<void> {
-  const { sequences, wrapper } = chatEngine(ctx.engine);
+  const { sequences, wrapper: base } = chatEngine(ctx.engine);
   const request = readChatRequest(ctx.body);
+  const wrapper = thinkingWrapper(base, request.enableThinking, ctx.engine.model.tokenizer);
   const { sampling } = request;
   const meta = answerMeta('chatcmpl', request.model ?? ctx.engine.modelName);
   const stream = request.stream ? ctx.reply : null;

@@ -34,7 +34,7 @@ export function encodeVector(vector: readonly number[], encoding: 'float' | 'bas
 }
 
 function tooLong(tokens: number, contextSize: number, what: string): ApiError {
-  return new ApiError(400, 'exceed_context_size_error', `${what} is ${tokens} tokens, more than the ${contextSize} the context holds; try increasing it`, { n_prompt_tokens: tokens, n_ctx: contextSize });
+  return new ApiError('request.context_exceeded', 'exceed_context_size_error', `${what} is ${tokens} tokens, more than the ${contextSize} the context holds; try increasing it`, { n_prompt_tokens: tokens, n_ctx: contextSize });
 }
 
 export async function embeddings(ctx: RouteContext): Promise<void> {

@@ -2,8 +2,9 @@
 // docs/routing.md, "Images").
 // - `model` is a curated image model (sdxl-turbo, sd-1.5-pruned-emaonly, flux-schnell), an
 //   image slot's name or alias, or svc/image; absent means svc/image. A curated model no slot
-//   names as its own goes to the image slot svc/image finds. Anything else a remote upstream
-//   serves is forwarded to it as an OpenAI images request; otherwise 404 image.model_not_curated.
+//   names as its own goes to the image slot svc/image finds (none: 404 dispatch.no_route
+//   naming the model asked for). Anything else a remote upstream serves is forwarded to it
+//   as an OpenAI images request; otherwise 404 image.model_not_curated.
 // - For an image slot (ComfyUI): the request is normalised (dispatch/images/request.ts), the
 //   GPU arbiter puts the GPU in image mode, the slot is made ready, the workflow is submitted
 //   and polled, and every PNG is cached; the answer lists `url`s into the cache (or
@@ -15,7 +16,7 @@ import { runComfyWorkflow } from '../../dispatch/images/comfy-client.js';
 import { normaliseImageRequest } from '../../dispatch/images/request.js';
 import { buildWorkflow, CURATED_IMAGE_MODELS, curatedImageModel, DEFAULT_IMAGE_MODEL, type CuratedImageModel } from '../../dispatch/images/workflow.js';
 import type { DispatchTarget } from '../../dispatch/types.js';
-import { ImageError, RequestError, SvcError } from '../../protocol/errors.js';
+import { DispatchError, ImageError, RequestError, SvcError } from '../../protocol/errors.js';
 import { objectBody } from '../request.js';
 import type { ServerContext } from '../context.js';
 import { clientOf, dispatchOn } from './v1-client.js';
@@ -32,14 +33,26 @@ export function registerV1ImageRoutes(app: FastifyInstance, ctx: ServerContext):
 const notCurated = (model: string) =>
   new ImageError('image.model_not_curated', `"${model}" is not a curated image model (${CURATED_IMAGE_MODELS.map((m) => m.id).join(', ')})`, { model, curated: CURATED_IMAGE_MODELS.map((m) => m.id) });
 
+/** No image slot for a curated model or svc/image: say so, naming what the client asked for. */
+const noImageSlot = (model: string) => {
+  const asked = model === 'svc/image' ? 'svc/image (any image slot)' : `the curated image model ${model}`;
+  const create = `svc slot create <name> --type image -m ${model === 'svc/image' ? DEFAULT_IMAGE_MODEL : model}`;
+  return new DispatchError('dispatch.no_route', `no image slot serves ${asked}; create one with \`${create}\``, { model, route: 'images', needs: 'image slot' });
+};
+
 /** The slot (or upstream) a request goes to; curated ids fall back to svc/image. */
 async function imageTarget(ctx: ServerContext, model: string): Promise<DispatchTarget> {
   try {
     return await ctx.dispatcher.resolve(model, 'images');
   } catch (error) {
     if (!(error instanceof SvcError) || error.code !== 'model.not_found') throw error;
-    if (!curatedImageModel(model)) throw notCurated(model);
-    return ctx.dispatcher.resolve('svc/image', 'images');
+    if (model !== 'svc/image' && !curatedImageModel(model)) throw notCurated(model);
+  }
+  try {
+    return await ctx.dispatcher.resolve('svc/image', 'images');
+  } catch (error) {
+    if (error instanceof SvcError && error.code === 'model.not_found') throw noImageSlot(model);
+    throw error;
   }
 }
 

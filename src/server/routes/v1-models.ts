@@ -1,29 +1,37 @@
 // GET /v1/models and GET /v1/models/{id}: the aggregated model catalog (docs/api.md). The
 // remote model lists come through ctx.upstreams (cached, single-flight, bounded by
-// [dispatcher].prefetch_timeout_s); the rest is src/dispatch/model-list.ts.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { slotCandidates } from '../../dispatch/candidates.js';
-import { buildModelList, findModel, nearModelIds, type ModelList } from '../../dispatch/model-list.js';
+// [dispatcher].prefetch_timeout_s); the slots as the dispatcher resolves them; the rest is
+// src/dispatch/model-list.ts.
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { buildModelList, describeModel } from '../../dispatch/model-list.js';
+import { resolveTarget } from '../../dispatch/resolve.js';
+import type { SlotCandidate, UpstreamCatalog } from '../../dispatch/types.js';
 import { DispatchError } from '../../protocol/errors.js';
 import type { ServerContext } from '../context.js';
 
 export function registerV1ModelRoutes(app: FastifyInstance, ctx: ServerContext): void {
   // Listed as public in the spec's allowlist; declared 'v1' here, the auth guard opens it.
-  app.get('/v1/models', { config: { access: 'v1' } }, async (request, reply) => modelList(ctx, request, reply));
+  app.get('/v1/models', { config: { access: 'v1' } }, async (_request, reply) => {
+    const { slots, catalogs } = await sources(ctx, reply);
+    return buildModelList(slots, catalogs, Date.now());
+  });
 
   // Ids may contain "/" (svc/primary, org/model, a provider's prefix/model): a wildcard, not :id.
+  // Any id a request could be routed with answers, listed or not (a stopped slot's name, say).
   app.get('/v1/models/*', { config: { access: 'v1' } }, async (request, reply) => {
     const id = (request.params as { '*': string })['*'];
-    const list = await modelList(ctx, request, reply);
-    const entry = findModel(list, id);
-    if (!entry) {
-      throw new DispatchError('model.not_found', `no slot, svc/* name or upstream lists the model "${id}"`, { model: id, candidates: nearModelIds(list, id) });
+    const { slots, catalogs } = await sources(ctx, reply);
+    const found = describeModel(id, slots, catalogs, Date.now());
+    if (found && 'disabled' in found) throw ctx.dispatcher.disabledError(found.disabled, id);
+    if (!found) {
+      const near = resolveTarget(id, 'chat', slots, catalogs);
+      throw new DispatchError('model.not_found', `no slot, svc/* name or upstream serves the model "${id}"`, { model: id, candidates: near.kind === 'not_found' ? near.candidates : [] });
     }
-    return entry;
+    return found;
   });
 }
 
-async function modelList(ctx: ServerContext, _request: FastifyRequest, reply: FastifyReply): Promise<ModelList> {
+async function sources(ctx: ServerContext, reply: FastifyReply): Promise<{ slots: SlotCandidate[]; catalogs: UpstreamCatalog[] }> {
   // A client that leaves stops waiting for cold remote lists (the shared fetches go on).
   const abort = new AbortController();
   const onClose = () => reply.raw.writableEnded || abort.abort();
@@ -34,8 +42,7 @@ async function modelList(ctx: ServerContext, _request: FastifyRequest, reply: Fa
       if (abort.signal.aborted) return ctx.upstreams.cachedCatalogs();
       throw error;
     });
-    const slots = slotCandidates(ctx.config, ctx.supervisor.list({ memory: false }));
-    return buildModelList(slots, catalogs, Date.now());
+    return { slots: ctx.dispatcher.candidates(), catalogs: [...catalogs] };
   } finally {
     reply.raw.off('close', onClose);
   }

@@ -3,6 +3,7 @@
 // the model id, and relay the upstream's answer byte for byte (docs/routing.md). The work
 // is the dispatcher's (src/dispatch/dispatcher.ts); these handlers only read the body.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { withThinking } from '../../dispatch/thinking.js';
 import type { V1Route } from '../../dispatch/types.js';
 import { RequestError } from '../../protocol/errors.js';
 import type { ServerContext } from '../context.js';
@@ -35,12 +36,19 @@ async function dispatch(ctx: ServerContext, route: V1Route, upstreamPath: string
   if (route === 'chat') delete body.omni; // the client-side tool loop arrives with tool servers (docs/routing.md)
   const stream = body.stream === true;
   const target = await ctx.dispatcher.resolve(body.model, route);
+  // A chat request to a slot gets the slot's reasoning default (dispatch/thinking.ts).
+  const thinking = route === 'chat' && target.kind === 'slot' ? slotThinking(ctx, target.slot) : undefined;
   return dispatchOn(reply, stream, (client) => ctx.dispatcher.forward(target, {
     upstreamPath,
     contentType: 'application/json',
     accepts: JSON_OR_SSE,
     stream,
     // Slot names and aliases become the backing model id; a provider's model_prefix comes off.
-    body: (model) => JSON.stringify({ ...body, model }),
+    body: (model) => JSON.stringify(thinking === undefined ? { ...body, model } : withThinking({ ...body, model }, thinking)),
   }, client));
+}
+
+/** The slot's [slot].enable_thinking (null when its file is gone, e.g. mid-reload). */
+function slotThinking(ctx: ServerContext, slot: string): boolean | null {
+  return ctx.config.slots.find((e) => e.name === slot)?.config.slot.enable_thinking ?? null;
 }

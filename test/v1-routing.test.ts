@@ -1,0 +1,61 @@
+// Routing choices through the real gateway (docs/routing.md): a slot whose start fails
+// loses to a twin serving the same model that can start; a slot's [slot].enable_thinking
+// reaches its engine as chat_template_kwargs.enable_thinking unless the request sets it.
+import { afterEach, describe, expect, it } from 'vitest';
+import { homeWithFaultSlots } from './helpers/faults.js';
+import { api, useTempGateways, type Gateway } from './helpers/gateway.js';
+import { homeWithTinySlots } from './helpers/llama.js';
+
+const { gateway } = useTempGateways(afterEach);
+
+describe('two slots serving one model, one of which cannot start', () => {
+  it('after its start failed (no llama-server binary), requests for the model go to the twin on the built-in engine', async () => {
+    // "a-broken" sorts first, so it is the first choice while both are stopped.
+    const home = await homeWithTinySlots([{ name: 'a-broken' }, { name: 'b-works', provider: 'builtin' }]);
+    const gw = await gateway(home, { env: { PATH: '/usr/bin:/bin' } }); // no llama-server anywhere
+    const chat = () => api(gw.url, '/v1/chat/completions', { method: 'POST', body: { model: 'tiny', messages: [{ role: 'user', content: 'hi' }], max_tokens: 2 } });
+    const first = await chat();
+    expect(first.status).toBe(500);
+    expect(first.json.error.code).toBe('slot.binary_missing');
+    const a = (await api(gw.url, '/api/slots/a-broken')).json;
+    expect([a.state, a.last_error]).toEqual(['stopped', null]); // nothing in its view says it failed
+    for (let i = 0; i < 2; i++) {
+      const answer = await chat();
+      expect(answer.status, answer.text).toBe(200);
+      expect(answer.json.object).toBe('chat.completion');
+    }
+    expect((await api(gw.url, '/api/slots/b-works')).json.state).toBe('ready');
+    expect((await api(gw.url, '/api/slots/a-broken')).json.state).toBe('stopped');
+    // Named by its own name, the broken slot is still what the client gets.
+    expect((await api(gw.url, '/v1/chat/completions', { method: 'POST', body: { model: 'a-broken', messages: [] } })).json.error.code).toBe('slot.binary_missing');
+  }, 60_000);
+});
+
+describe('[slot].enable_thinking', () => {
+  /** What the engine received: the bodies the fault engine logged, newest last. */
+  const received = async (gw: Gateway, slot: string) =>
+    ((await api(gw.url, `/api/slots/${slot}/logs?lines=200`)).json.lines as string[])
+      .filter((l) => l.startsWith('fault-engine: chat request '))
+      .map((l) => JSON.parse(l.slice('fault-engine: chat request '.length)) as Record<string, unknown>);
+
+  it('is sent as chat_template_kwargs.enable_thinking when the request does not set it; the request\'s own value wins', async () => {
+    const home = await homeWithFaultSlots([
+      { name: 'quiet', knobs: '--log-requests', extra: 'enable_thinking = false' },
+      { name: 'plain', knobs: '--log-requests' },
+    ]);
+    const gw = await gateway(home, { env: home.env });
+    const chat = async (model: string, extra: Record<string, unknown> = {}) => {
+      const answer = await api(gw.url, '/v1/chat/completions', { method: 'POST', body: { model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 2, ...extra } });
+      expect(answer.status, answer.text).toBe(200);
+    };
+    await chat('quiet');
+    await chat('quiet', { chat_template_kwargs: { enable_thinking: true, other: 'kept' } });
+    await chat('quiet', { enable_thinking: true, stream: true });
+    await chat('plain');
+    const quiet = await received(gw, 'quiet');
+    expect(quiet.map((b) => b.chat_template_kwargs)).toEqual([{ enable_thinking: false }, { enable_thinking: true, other: 'kept' }, { enable_thinking: true }]);
+    expect(quiet[0]).toMatchObject({ messages: [{ role: 'user', content: 'hi' }], max_tokens: 2 });
+    // A slot with enable_thinking unset (null) gets nothing added.
+    expect((await received(gw, 'plain'))[0]).not.toHaveProperty('chat_template_kwargs');
+  }, 60_000);
+});
