@@ -5,6 +5,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, runSvc, startGateway, type Gateway } from './helpers/gateway.js';
 import { homeWithTinySlots } from './helpers/llama.js';
+import { freeSlotPort } from './helpers/ports.js';
 import { sseData } from './helpers/sse.js';
 import type { TempHome } from './helpers/gateway.js';
 
@@ -194,7 +195,9 @@ describe('slots on the built-in engine', () => {
   }, 60_000);
 
   it('`svc slot create --provider builtin` makes a slot that serves chat', async () => {
-    const created = runSvc(['slot', 'create', 'made', '--provider', 'builtin', '--hardware', 'cpu', '-m', 'tiny', '--ctx-size', '512'], { home: home.home, env: { SVC_API_URL: gw.url } });
+    // A port of this worker's block: the pool's 8081.. may be taken by another test file's engine.
+    const port = String(await freeSlotPort());
+    const created = runSvc(['slot', 'create', 'made', '--provider', 'builtin', '--hardware', 'cpu', '-m', 'tiny', '--ctx-size', '512', '-p', port], { home: home.home, env: { SVC_API_URL: gw.url } });
     expect(created.stderr).toBe('');
     expect(created.status).toBe(0);
     expect(created.stdout).toMatch(/created slot made .*provider builtin/);

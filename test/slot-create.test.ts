@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, runSvc, startGateway, type Gateway, type TempHome } from './helpers/gateway.js';
 import { homeWithTinySlots, llamaServerPath, llamaServerSkipReason } from './helpers/llama.js';
+import { freeSlotPort } from './helpers/ports.js';
 
 const LLAMA_SERVER = llamaServerPath();
 /** No llama-server anywhere: PATH without it, and no SVC_LLAMA_SERVER. */
@@ -15,6 +16,8 @@ const NO_LLAMA = { PATH: '/usr/bin:/bin' };
 let home: TempHome;
 let gw: Gateway;
 const svc = (...args: string[]) => runSvc(args, { home: home.home, env: { SVC_API_URL: gw.url } });
+/** `-p <port>` from this worker's block: the pool's 8081.. may be taken by another test file's engine. */
+const port = async () => ['-p', String(await freeSlotPort())];
 
 beforeAll(async () => {
   home = await homeWithTinySlots([]);
@@ -25,8 +28,8 @@ afterAll(async () => {
 });
 
 describe('slot create without --provider, and no llama-server', () => {
-  it('picks the built-in engine for an llm slot, says why, and warns that 4096 is above the tiny model\'s 2048', () => {
-    const created = svc('slot', 'create', 'chat', '--model', 'tiny', '--hardware', 'cpu');
+  it('picks the built-in engine for an llm slot, says why, and warns that 4096 is above the tiny model\'s 2048', async () => {
+    const created = svc('slot', 'create', 'chat', '--model', 'tiny', '--hardware', 'cpu', ...(await port()));
     expect(created.status, created.stderr).toBe(0);
     expect(created.stdout).toContain('provider builtin');
     expect(created.stdout).toMatch(/provider builtin: no llama-server binary was found/);
@@ -40,8 +43,8 @@ describe('slot create without --provider, and no llama-server', () => {
     expect(answer.json.choices[0].message.role).toBe('assistant');
   }, 60_000);
 
-  it('embedding and reranking slots get the built-in engine too; no warning at the native size', () => {
-    const created = svc('slot', 'create', 'embed', '--type', 'embedding', '--model', 'tiny', '--hardware', 'cpu', '--ctx-size', '2048');
+  it('embedding and reranking slots get the built-in engine too; no warning at the native size', async () => {
+    const created = svc('slot', 'create', 'embed', '--type', 'embedding', '--model', 'tiny', '--hardware', 'cpu', '--ctx-size', '2048', ...(await port()));
     expect(created.status, created.stderr).toBe(0);
     expect(created.stdout).toContain('provider builtin');
     expect(created.stderr).toBe('');
@@ -52,14 +55,14 @@ describe('slot create without --provider, and no llama-server', () => {
     writeFileSync(gone, 'soon gone');
     expect((await api(gw.url, '/api/models', { method: 'POST', body: { id: 'gone', path: gone } })).status).toBe(201);
     rmSync(gone);
-    const created = await api(gw.url, '/api/slots', { method: 'POST', body: { name: 'ghost', model: 'gone', device: 'cpu', ctx_size: 512 } });
+    const created = await api(gw.url, '/api/slots', { method: 'POST', body: { name: 'ghost', model: 'gone', device: 'cpu', ctx_size: 512, port: await freeSlotPort() } });
     expect(created.status).toBe(201);
     expect(created.json.provider).toBe('builtin');
     expect(created.json.warnings).toEqual([expect.stringMatching(/^it cannot start as configured \(slot\.model_missing\): .*gone\.gguf/)]);
   });
 
   it('a tts slot prints no context size and writes none', async () => {
-    const created = svc('slot', 'create', 'voice', '--type', 'tts', '--model', 'kokoro', '--hardware', 'cpu');
+    const created = svc('slot', 'create', 'voice', '--type', 'tts', '--model', 'kokoro', '--hardware', 'cpu', ...(await port()));
     expect(created.status, created.stderr).toBe(0);
     expect(created.stdout).toContain('provider kokoro');
     expect(created.stdout).not.toMatch(/context/);
@@ -75,7 +78,7 @@ describe.skipIf(!LLAMA_SERVER)('slot create without --provider, with llama-serve
     const other = await homeWithTinySlots([]);
     const g = await startGateway(other.home, { env: { ...NO_LLAMA, SVC_LLAMA_SERVER: LLAMA_SERVER! } });
     try {
-      const created = runSvc(['slot', 'create', 'big', '--model', 'tiny', '--hardware', 'cpu', '--ctx-size', '1024'], { home: other.home, env: { SVC_API_URL: g.url } });
+      const created = runSvc(['slot', 'create', 'big', '--model', 'tiny', '--hardware', 'cpu', '--ctx-size', '1024', ...(await port())], { home: other.home, env: { SVC_API_URL: g.url } });
       expect(created.status, created.stderr).toBe(0);
       expect(created.stdout).toContain('provider llama-server');
       expect(created.stdout).toContain(`provider llama-server: llama-server found at ${LLAMA_SERVER} (from SVC_LLAMA_SERVER)`);
