@@ -70,7 +70,7 @@ export function failureCode(error: unknown, slot: string): string {
 export async function shareColdStream(deps: ColdStreamDeps, stream: ColdStream, client: ClientExchange, signal: AbortSignal): Promise<void> {
   const { slot, forwarded } = stream;
   const path = `/v1${forwarded.upstreamPath}`;
-  const body = forwarded.body(stream.model);
+  const body = forwarded.body(stream.model, { kind: 'slot', slot, model: stream.model, via: 'slot-name' });
   const subscription = deps.flights.join(`${slot}\n${path}\n${body.toString()}`, async (flightSignal): Promise<FlightSource<ColdHead>> => {
     const release = deps.supervisor.acquire(slot);
     const tap = deps.metrics.start(slot, stream.startedAt);

@@ -77,6 +77,30 @@ export class Dispatcher {
     return npuDirectRoute(result, route, slots);
   }
 
+  /**
+   * Resolve and forward. A slot that turns out unable to start as configured (no engine
+   * binary, no model file: the start failed before anything was sent) is passed over once
+   * for what resolution picks next, so the first request to a broken slot with a working
+   * twin is answered by the twin instead of failing (docs/routing.md, Preference).
+   */
+  async dispatch(model: string, route: V1Route, forwarded: Forwarded, client: ClientExchange): Promise<void> {
+    const target = await this.resolve(model, route);
+    try {
+      return await this.forward(target, forwarded, client);
+    } catch (error) {
+      if (target.kind !== 'slot' || client.res.headersSent || !this.cannotStart(target.slot)) throw error;
+      const next = await this.resolve(model, route).catch(() => target);
+      if (next.kind === 'slot' && (next.slot === target.slot || this.cannotStart(next.slot))) throw error;
+      return this.forward(next, forwarded, client);
+    }
+  }
+
+  /** Whether a start of `slot` failed for a reason that stays until its configuration changes. */
+  private cannotStart(slot: string): boolean {
+    const view = this.deps.supervisor.view(slot, { memory: false });
+    return this.startFailures.has(slot, this.deps.config(), view.started_at);
+  }
+
   /** Make a slot ready for a request (see slot-wait.ts), for routes that talk to the engine themselves (images). */
   waitForSlot(slot: string, stream: boolean, client: ClientExchange, gone: { readonly signal: AbortSignal }): Promise<ReadySlot> {
     return waitForSlot(this.deps.supervisor, slot, stream, client, gone);
@@ -124,7 +148,7 @@ export class Dispatcher {
         hop = this.upstreamHop(target.upstream, target.model, forwarded);
       }
       const upstream = await callUpstream(this.pools, {
-        origin: hop.origin, path: hop.path, headers: hop.headers, body: forwarded.body(hop.model), signal: gone,
+        origin: hop.origin, path: hop.path, headers: hop.headers, body: forwarded.body(hop.model, target), signal: gone,
         headersTimeoutMs: hop.timeoutMs, bodyTimeoutMs: hop.timeoutMs, target: targetDetails,
       });
       checkContentType(upstream, forwarded.accepts, targetDetails);

@@ -82,8 +82,9 @@ export interface Forwarded {
   /** Whether the client asked for a stream (SSE keep-alive while a slot loads, final error event). */
   stream: boolean;
   /**
-   * The bytes to send, given the model id the target expects: a slot's backing model id, or
-   * an upstream's id with any provider model_prefix removed. Called once the slot is ready.
+   * The bytes to send, given the model id the target expects (a slot's backing model id, or
+   * an upstream's id with any provider model_prefix removed) and the target itself (the
+   * one resolved, or the twin that serves in its place). Called once the slot is ready.
    */
-  body(upstreamModel: string): string | Buffer;
+  body(upstreamModel: string, target: DispatchTarget): string | Buffer;
 }

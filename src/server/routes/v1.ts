@@ -35,16 +35,17 @@ async function dispatch(ctx: ServerContext, route: V1Route, upstreamPath: string
   }
   if (route === 'chat') delete body.omni; // the client-side tool loop arrives with tool servers (docs/routing.md)
   const stream = body.stream === true;
-  const target = await ctx.dispatcher.resolve(body.model, route);
-  // A chat request to a slot gets the slot's reasoning default (dispatch/thinking.ts).
-  const thinking = route === 'chat' && target.kind === 'slot' ? slotThinking(ctx, target.slot) : undefined;
-  return dispatchOn(reply, stream, (client) => ctx.dispatcher.forward(target, {
+  return dispatchOn(reply, stream, (client) => ctx.dispatcher.dispatch(body.model as string, route, {
     upstreamPath,
     contentType: 'application/json',
     accepts: JSON_OR_SSE,
     stream,
     // Slot names and aliases become the backing model id; a provider's model_prefix comes off.
-    body: (model) => JSON.stringify(thinking === undefined ? { ...body, model } : withThinking({ ...body, model }, thinking)),
+    // A chat request to a slot gets the slot's reasoning default (dispatch/thinking.ts).
+    body: (model, target) => {
+      const thinking = route === 'chat' && target.kind === 'slot' ? slotThinking(ctx, target.slot) : null;
+      return JSON.stringify(thinking === null ? { ...body, model } : withThinking({ ...body, model }, thinking));
+    },
   }, client));
 }
 
