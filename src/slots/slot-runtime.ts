@@ -6,7 +6,7 @@ import { mkdirSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SerialQueue } from '../config/serial-queue.js';
 import type { LaunchSpec, EngineAdapter } from '../engines/types.js';
-import { SlotError } from '../protocol/errors.js';
+import { SlotError, type SvcError } from '../protocol/errors.js';
 import type { SlotFailurePayload } from '../protocol/slots.js';
 import { EngineLog } from './engine-log.js';
 import { isAlive, sleep, spawnEngine, stopProcessGroup } from './process.js';
@@ -182,6 +182,8 @@ export class SlotRuntime {
     for (let poll = 0; Date.now() < deadline; poll++) {
       if (signal.aborted) return;
       const exit = await Promise.race([exited, sleep(healthPollDelay(poll, this.options.healthIntervalMs)).then(() => undefined)]);
+      // A binary that cannot be executed is a host or configuration problem: no automatic retry.
+      if (exit?.error) throw this.failStart('slot.spawn_failed', `engine ${describeExit(exit)}`, exit, false);
       if (exit) throw this.failStart('slot.load_failed', `engine exited while loading (${describeExit(exit)})`, exit);
       const health = await plan.engine.health(plan.spec.baseUrl, AbortSignal.timeout(3_000)).catch(() => 'down' as const);
       if (signal.aborted) return;
@@ -192,12 +194,21 @@ export class SlotRuntime {
     throw this.failStart('slot.load_failed', `engine did not become healthy within ${Math.round(plan.loadTimeoutMs / 1000)} s ([slot].load_timeout_s)`);
   }
 
-  private failStart(code: 'slot.load_failed', message: string, exit?: Exit): SlotError {
+  private failStart(code: 'slot.load_failed' | 'slot.spawn_failed', message: string, exit?: Exit, retry = true): SlotError {
     const failure = this.recordFailure(code, message, exit);
     const error = new SlotError(code, `slot ${this.name}: ${failure.message}`, { slot: this.name, ...failure });
     this.transition('error', message, failure as unknown as Record<string, unknown>);
-    this.scheduleRestart();
+    if (retry) this.scheduleRestart();
     return error;
+  }
+
+  /**
+   * A start refused before any engine ran (no binary, no model, a bad profile, the port taken,
+   * no capacity): the state does not move, but the view says why the slot is not running.
+   */
+  refused(error: SvcError): void {
+    this.lastError = { code: error.code, message: error.message, at: new Date().toISOString() };
+    this.persist();
   }
 
   private onExit(child: ChildProcess, exit: Exit): void {

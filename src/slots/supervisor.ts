@@ -7,7 +7,7 @@ import { isNpuShadow, npuAnchorOf, shadowCapability } from '../config/npu.js';
 import { resolveProfile } from '../config/profiles.js';
 import type { EngineAdapter } from '../engines/types.js';
 import { availableMemoryMb } from '../host/memory.js';
-import { SlotError } from '../protocol/errors.js';
+import { SlotError, SvcError } from '../protocol/errors.js';
 import { planEviction, type EvictionReason, type SlotUsage } from './eviction.js';
 import { resolveSlotModel, slotModelId } from './model.js';
 import { commandLine, isAlive, portIsFree, residentMemoryMb, signalGroup } from './process.js';
@@ -185,8 +185,14 @@ export class SlotSupervisor {
   private async startNow(entry: SlotEntry, runtime: SlotRuntime): Promise<void> {
     if (runtime.state === 'ready') return;
     runtime.port = entry.config.slot.port; // an edit may have moved it since the last start
-    await this.makeRoom(entry.name);
-    const plan = await this.plan(entry, true);
+    let plan: StartPlan;
+    try {
+      await this.makeRoom(entry.name);
+      plan = await this.plan(entry, true);
+    } catch (error) {
+      if (error instanceof SvcError) runtime.refused(error);
+      throw error;
+    }
     await runtime.start(plan);
   }
 
