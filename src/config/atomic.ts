@@ -2,7 +2,7 @@
 // over the target, fsync the directory. A crash at any point leaves either the old file or
 // the new one, never a torn one. The target's mode is kept.
 import { closeSync, fsyncSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -13,15 +13,44 @@ export interface AtomicWriteOptions {
   mode?: number;
 }
 
+/** The same steps as writeFileAtomicSync, without blocking the event loop (state files written while requests flow). */
 export async function writeFileAtomic(target: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
-  await mkdir(dirname(target), { recursive: true });
-  writeFileAtomicSync(target, data, options);
+  const dir = dirname(target);
+  await mkdir(dir, { recursive: true });
+  const mode = (await stat(target).then((s) => s.mode & 0o7777, () => undefined)) ?? options.mode ?? 0o644;
+  const temp = tempPathFor(target);
+  const file = await open(temp, 'wx', mode);
+  try {
+    await file.writeFile(data);
+    await file.sync();
+  } catch (error) {
+    await file.close();
+    await unlink(temp);
+    throw aboutTarget(error, target);
+  }
+  await file.close();
+  try {
+    await rename(temp, target);
+  } catch (error) {
+    await unlink(temp);
+    throw aboutTarget(error, target);
+  }
+  await fsyncDirectoryAsync(dir);
+}
+
+const tempPathFor = (target: string) => join(dirname(target), `.${basename(target)}${TEMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}`);
+
+async function fsyncDirectoryAsync(dir: string): Promise<void> {
+  const handle = await open(dir, 'r').catch(() => undefined);
+  // Some filesystems refuse fsync on directories; the rename is still atomic.
+  await handle?.sync().catch(() => undefined);
+  await handle?.close();
 }
 
 export function writeFileAtomicSync(target: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): void {
   const dir = dirname(target);
   const mode = existingMode(target) ?? options.mode ?? 0o644;
-  const temp = join(dir, `.${basename(target)}${TEMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}`);
+  const temp = tempPathFor(target);
   const fd = openSync(temp, 'wx', mode);
   try {
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;

@@ -2,17 +2,18 @@
 // its in-flight count. Start and stop run through a per-slot queue, so two callers never
 // interleave a check-then-act; callers use the supervisor's ensureReady.
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, statfsSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SerialQueue } from '../config/serial-queue.js';
 import type { LaunchSpec, EngineAdapter } from '../engines/types.js';
 import { SlotError, type SvcError } from '../protocol/errors.js';
 import type { SlotFailurePayload } from '../protocol/slots.js';
 import { EngineLog } from './engine-log.js';
-import { isAlive, sleep, spawnEngine, stopProcessGroup } from './process.js';
+import { isRunning, residentMemoryMb, sleep, spawnEngine, stopProcessGroup } from './process.js';
 import { decideRestart, type RestartPolicy } from './restart-policy.js';
-import { slotStateDir, writeSlotState } from './state-file.js';
-import { assertTransition, type SlotState } from './state-machine.js';
+import { slotStateDir, SlotStateWriter } from './state-file.js';
+import { assertTransition, isLive, type SlotState } from './state-machine.js';
 
 /** The last failure of a slot, as the API shows it. */
 export type SlotFailure = SlotFailurePayload;
@@ -69,8 +70,11 @@ export class SlotRuntime {
   inFlight = 0;
   lastError: SlotFailure | null = null;
   restarts = 0;
+  /** Resident memory of the engine at the last tick's sample (MiB); null when unknown. */
+  memoryMb: number | null = null;
   readonly log: EngineLog;
   readonly queue = new SerialQueue();
+  private readonly stateFile: SlotStateWriter;
   private crashTimes: number[] = [];
   private child: ChildProcess | null = null;
   private exited: Promise<Exit> | null = null;
@@ -83,6 +87,7 @@ export class SlotRuntime {
     const dir = slotStateDir(options.stateRoot, name);
     mkdirSync(dir, { recursive: true });
     this.log = new EngineLog(join(dir, 'engine.log'));
+    this.stateFile = new SlotStateWriter(options.stateRoot, (error) => process.stderr.write(`svc: cannot write state of slot ${name}: ${error.message}\n`));
   }
 
   /** Start the engine and wait until it is healthy; throws a SlotError on failure. */
@@ -129,10 +134,17 @@ export class SlotRuntime {
   }
 
   /** For adopted engines (no exit event): notice that the process died. */
-  checkAdoptedAlive(): void {
-    if (!this.detached && this.state === 'ready' && !this.child && this.pid !== null && !isAlive(this.pid)) {
-      this.crashed({ code: null, signal: null }, 'the adopted engine process is gone');
-    }
+  async checkAdoptedAlive(): Promise<void> {
+    const pid = this.pid;
+    if (this.detached || this.state !== 'ready' || this.child || pid === null) return;
+    if (!(await isRunning(pid))) await this.crashed({ code: null, signal: null }, 'the adopted engine process is gone', pid);
+  }
+
+  /** Sample the engine's resident memory (the tick does, so views and eviction never read /proc themselves). */
+  async sampleMemory(): Promise<void> {
+    const pid = this.pid;
+    const memory = pid !== null && isLive(this.state) ? await residentMemoryMb(pid) : undefined;
+    if (this.pid === pid) this.memoryMb = memory ?? null;
   }
 
   acquire(): () => void {
@@ -165,6 +177,7 @@ export class SlotRuntime {
     this.baseUrl = spec.baseUrl;
     this.modelId = plan.modelId;
     this.command = [spec.command, ...spec.args];
+    this.memoryMb = null;
     this.startedAt = Date.now();
     this.lastUsedAt = Date.now();
     const child = spawned.child;
@@ -183,19 +196,19 @@ export class SlotRuntime {
       if (signal.aborted) return;
       const exit = await Promise.race([exited, sleep(healthPollDelay(poll, this.options.healthIntervalMs)).then(() => undefined)]);
       // A binary that cannot be executed is a host or configuration problem: no automatic retry.
-      if (exit?.error) throw this.failStart('slot.spawn_failed', `engine ${describeExit(exit)}`, exit, false);
-      if (exit) throw this.failStart('slot.load_failed', `engine exited while loading (${describeExit(exit)})`, exit);
+      if (exit?.error) throw await this.failStart('slot.spawn_failed', `engine ${describeExit(exit)}`, exit, false);
+      if (exit) throw await this.failStart('slot.load_failed', `engine exited while loading (${describeExit(exit)})`, exit);
       const health = await plan.engine.health(plan.spec.baseUrl, AbortSignal.timeout(3_000)).catch(() => 'down' as const);
       if (signal.aborted) return;
       if (health === 'loading' && this.state === 'starting') this.transition('warming', 'engine answering, model loading');
       if (health === 'ready') return this.transition('ready', 'healthy', { pid: this.pid, startup_ms: Date.now() - (this.startedAt ?? Date.now()) });
     }
     await this.terminate();
-    throw this.failStart('slot.load_failed', `engine did not become healthy within ${Math.round(plan.loadTimeoutMs / 1000)} s ([slot].load_timeout_s)`);
+    throw await this.failStart('slot.load_failed', `engine did not become healthy within ${Math.round(plan.loadTimeoutMs / 1000)} s ([slot].load_timeout_s)`);
   }
 
-  private failStart(code: 'slot.load_failed' | 'slot.spawn_failed', message: string, exit?: Exit, retry = true): SlotError {
-    const failure = this.recordFailure(code, message, exit);
+  private async failStart(code: 'slot.load_failed' | 'slot.spawn_failed', message: string, exit?: Exit, retry = true): Promise<SlotError> {
+    const failure = this.recordFailure(code, await this.withDiskHint(message), exit);
     const error = new SlotError(code, `slot ${this.name}: ${failure.message}`, { slot: this.name, ...failure });
     this.transition('error', message, failure as unknown as Record<string, unknown>);
     if (retry) this.scheduleRestart();
@@ -215,24 +228,35 @@ export class SlotRuntime {
     if (child !== this.child || this.detached) return; // an older engine, or no longer ours
     this.child = null;
     if (this.stopping || this.startAbort || this.state === 'stopped' || this.state === 'error') return;
-    if (this.state === 'ready') this.crashed(exit, `engine exited (${describeExit(exit)})`);
+    if (this.state === 'ready') void this.crashed(exit, `engine exited (${describeExit(exit)})`, this.pid);
     // starting/warming: waitHealthy sees the exit and fails the start itself.
   }
 
-  private crashed(exit: Exit, message: string): void {
-    const failure = this.recordFailure('slot.load_failed', message, exit);
+  /** A ready engine (pid) died: error, then a restart after the backoff. */
+  private async crashed(exit: Exit, message: string, pid: number | null): Promise<void> {
+    const detailed = await this.withDiskHint(message);
+    // A stop, or a new engine, may have come while the log was read: then this is old news.
+    if (this.state !== 'ready' || this.pid !== pid || this.detached) return;
+    const failure = this.recordFailure('slot.load_failed', detailed, exit);
     this.transition('error', message, failure as unknown as Record<string, unknown>);
     this.scheduleRestart();
   }
 
+  /** Read the engine's last lines into the ring (for the stderr tail) and add a full-disk hint. */
+  private async withDiskHint(message: string): Promise<string> {
+    await this.log.pump();
+    return `${message}${await fullDiskHint(this.options.stateRoot)}`;
+  }
+
+  /** Call after withDiskHint, so the stderr tail holds the engine's last lines. */
   private recordFailure(code: string, message: string, exit?: Exit): SlotFailure {
     this.crashTimes.push(Date.now());
     this.lastError = {
       code,
-      message: `${message}${fullDiskHint(this.options.stateRoot)}`,
+      message,
       at: new Date().toISOString(),
       ...(exit && { exit_code: exit.code, signal: exit.signal }),
-      stderr_tail: this.log.tailText(20),
+      stderr_tail: this.log.recent(20).join('\n'),
     };
     return this.lastError;
   }
@@ -268,7 +292,7 @@ export class SlotRuntime {
     try {
       const result = await stopProcessGroup(this.pid, this.options.stopGraceMs, this.exited ?? undefined);
       if (!result.stopped) throw new SlotError('slot.spawn_failed', `slot ${this.name}: engine pid ${this.pid} survived SIGKILL`, { slot: this.name, pid: this.pid });
-      if (result.escalated) this.log.pump();
+      if (result.escalated) await this.log.pump();
     } finally {
       this.stopping = false;
       this.child = null;
@@ -285,23 +309,24 @@ export class SlotRuntime {
     this.persist();
   }
 
+  /** Resolves when state.json holds the latest state (before a graceful exit). */
+  flushState(): Promise<void> {
+    return this.stateFile.flush();
+  }
+
   private persist(): void {
-    try {
-      writeSlotState(this.options.stateRoot, {
-        name: this.name,
-        state: this.state,
-        pid: this.pid,
-        port: this.port,
-        model_id: this.modelId,
-        base_url: this.baseUrl,
-        command: this.command,
-        started_at: this.startedAt ? new Date(this.startedAt).toISOString() : null,
-        updated_at: new Date().toISOString(),
-        message: this.lastError?.message ?? null,
-      });
-    } catch (error) {
-      process.stderr.write(`svc: cannot write state of slot ${this.name}: ${(error as Error).message}\n`);
-    }
+    this.stateFile.write({
+      name: this.name,
+      state: this.state,
+      pid: this.pid,
+      port: this.port,
+      model_id: this.modelId,
+      base_url: this.baseUrl,
+      command: this.command,
+      started_at: this.startedAt ? new Date(this.startedAt).toISOString() : null,
+      updated_at: new Date().toISOString(),
+      message: this.lastError?.message ?? null,
+    });
   }
 }
 
@@ -309,13 +334,9 @@ export class SlotRuntime {
  * An engine whose log sits on a full filesystem dies or stalls with nothing in its stderr
  * tail; say why, so the user does not chase the engine. Empty when there is room.
  */
-export function fullDiskHint(stateRoot: string): string {
-  try {
-    const fs = statfsSync(stateRoot);
-    return fs.bavail * fs.bsize < 1024 * 1024 ? ` (the filesystem of ${stateRoot} is full, so the engine cannot write its log: free some space)` : '';
-  } catch {
-    return '';
-  }
+export async function fullDiskHint(stateRoot: string): Promise<string> {
+  const fs = await statfs(stateRoot).catch(() => undefined);
+  return fs && fs.bavail * fs.bsize < 1024 * 1024 ? ` (the filesystem of ${stateRoot} is full, so the engine cannot write its log: free some space)` : '';
 }
 
 export function describeExit(exit: Exit): string {

@@ -18,6 +18,7 @@ describe('SlotSupervisor', () => {
     const view = supervisor.view('chat');
     expect(view).toMatchObject({ state: 'ready', enabled: true });
     expect(isAlive(view.pid!)).toBe(true);
+    await supervisor.flushState();
     const saved = JSON.parse(readFileSync(join(paths.stateRoot, 'slots/chat/state.json'), 'utf8'));
     expect(saved).toMatchObject({ name: 'chat', state: 'ready', pid: view.pid });
   });
@@ -68,7 +69,7 @@ describe('SlotSupervisor', () => {
     expect((error as SlotError).code).toBe('slot.load_failed');
     expect((error as SlotError).message).toMatch(/did not become healthy within 1 s/);
     expect(transitions.map((t) => t.to)).toEqual(['starting', 'warming', 'error']);
-    const pid = Number(/pid (\d+)/.exec(supervisor.logs('chat', 50).join('\n'))?.[1]);
+    const pid = Number(/pid (\d+)/.exec((await supervisor.logs('chat', 50)).join('\n'))?.[1]);
     expect(isAlive(pid)).toBe(false);
   });
 
@@ -79,7 +80,7 @@ describe('SlotSupervisor', () => {
     await supervisor.unload('chat');
     expect(isAlive(pid)).toBe(false);
     expect(supervisor.view('chat').state).toBe('stopped');
-    expect(supervisor.logs('chat', 20).join('\n')).toContain('ignoring SIGTERM');
+    expect((await supervisor.logs('chat', 20)).join('\n')).toContain('ignoring SIGTERM');
   });
 
   it('evicts a slot idle past idle_timeout_s and wakes it on the next request', async () => {
@@ -129,6 +130,7 @@ describe('SlotSupervisor', () => {
     await supervisor.ensureReady('chat');
     const pid = supervisor.view('chat').pid!;
     supervisors.splice(supervisors.indexOf(supervisor), 1);
+    await supervisor.flushState();
     supervisor.detach(); // the first gateway "crashes": it stops nothing and watches nothing
     const second = make();
     await second.init();

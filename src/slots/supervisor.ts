@@ -10,7 +10,7 @@ import { availableMemoryMb } from '../host/memory.js';
 import { SlotError, SvcError } from '../protocol/errors.js';
 import { planEviction, type EvictionReason, type SlotUsage } from './eviction.js';
 import { resolveSlotModel, slotModelId } from './model.js';
-import { commandLine, isAlive, portIsFree, residentMemoryMb, signalGroup } from './process.js';
+import { commandLine, isRunning, portIsFree, signalGroup } from './process.js';
 import { DEFAULT_RESTART_POLICY, type RestartPolicy } from './restart-policy.js';
 import { SlotRuntime, type StartPlan, type Transition } from './slot-runtime.js';
 import { readSlotState, slotStateDir } from './state-file.js';
@@ -39,6 +39,7 @@ export class SlotSupervisor {
   private readonly runtimes = new Map<string, SlotRuntime>();
   private readonly modelOverrides = new Map<string, string>();
   private timer: NodeJS.Timeout | null = null;
+  private ticking: Promise<void> | null = null;
 
   constructor(private readonly options: SupervisorOptions) {}
 
@@ -133,7 +134,7 @@ export class SlotSupervisor {
     return this.load(name);
   }
 
-  logs(name: string, lines: number): string[] {
+  async logs(name: string, lines: number): Promise<string[]> {
     return this.runtimeFor(this.entry(name)).log.tail(lines);
   }
 
@@ -179,7 +180,13 @@ export class SlotSupervisor {
       runtime.interruptStart();
       await runtime.queue.run(() => runtime.stop('gateway shutdown')).catch(() => undefined);
       runtime.dispose();
+      await runtime.flushState(); // state.json says stopped before the process exits
     }));
+  }
+
+  /** Resolves when every slot's state.json holds its latest state. */
+  async flushState(): Promise<void> {
+    await Promise.all([...this.runtimes.values()].map((runtime) => runtime.flushState()));
   }
 
   private async startNow(entry: SlotEntry, runtime: SlotRuntime): Promise<void> {
@@ -229,11 +236,17 @@ export class SlotSupervisor {
     await Promise.all(plan.stop.map((s) => this.evict(s.name, s.reason)));
   }
 
-  private async tick(): Promise<void> {
-    for (const runtime of this.runtimes.values()) {
-      runtime.log.pump();
-      runtime.checkAdoptedAlive();
-    }
+  /** Never two at once: a slow disk makes a tick late, never piles ticks up. */
+  private tick(): Promise<void> {
+    return (this.ticking ??= this.tickOnce().finally(() => (this.ticking = null)));
+  }
+
+  private async tickOnce(): Promise<void> {
+    await Promise.all([...this.runtimes.values()].map(async (runtime) => {
+      await runtime.log.pump();
+      await runtime.checkAdoptedAlive();
+      await runtime.sampleMemory();
+    }));
     const config = this.options.config();
     const memory = (this.options.memAvailableMb ?? availableMemoryMb)();
     const plan = planEviction({ ...this.usage(), maxSlots: 0, memAvailableMb: memory, pressureFloorMb: config.svc.slots.evict_pressure_mb });
@@ -261,7 +274,7 @@ export class SlotSupervisor {
         inFlight: runtime.inFlight,
         lastUsedAt: runtime.lastUsedAt,
         idleTimeoutS: this.effectiveIdleTimeout(entry),
-        ...(runtime.pid !== null && { memoryMb: residentMemoryMb(runtime.pid) }),
+        ...(runtime.memoryMb !== null && { memoryMb: runtime.memoryMb }),
       });
     }
     return { now: Date.now(), running };
@@ -271,7 +284,7 @@ export class SlotSupervisor {
     const saved = readSlotState(this.options.config().paths.stateRoot, runtime.name);
     if (!saved?.pid || !saved.base_url || !['ready', 'warming', 'starting'].includes(saved.state)) return;
     const engine = this.options.engineFor(this.entry(runtime.name).config.slot.provider);
-    const sameProcess = isAlive(saved.pid) && sameCommand(commandLine(saved.pid), saved.command);
+    const sameProcess = (await isRunning(saved.pid)) && sameCommand(await commandLine(saved.pid), saved.command);
     if (sameProcess && engine && (await engine.health(saved.base_url, AbortSignal.timeout(3_000)).catch(() => 'down')) === 'ready') {
       runtime.adopt(saved.pid, saved.base_url, saved.model_id, saved.command);
       return;

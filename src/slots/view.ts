@@ -2,7 +2,6 @@
 // summary joined with its runtime state.
 import type { SlotEntry } from '../config/load.js';
 import type { SlotViewPayload } from '../protocol/slots.js';
-import { residentMemoryMb } from './process.js';
 import type { SlotRuntime } from './slot-runtime.js';
 import { isLive } from './state-machine.js';
 
@@ -14,7 +13,8 @@ export type SlotView = SlotViewPayload;
  * swap --no-persist, else [model].default, else the engine's default id). A stopped slot
  * shows it, not the model its last run had. `servedBy` is the runtime of the engine that
  * serves a shadow slot (the NPU anchor's): its state, process and address are the slot's.
- * `withMemory: false` skips reading /proc (the /v1 hot path builds views per request).
+ * Memory is the supervisor tick's last sample: building a view never reads /proc (the /v1
+ * hot path builds views per request); `withMemory: false` leaves it out.
  */
 export function slotView(entry: SlotEntry, own: SlotRuntime, idleTimeoutS: number, nextModel?: string, withMemory = true, servedBy?: SlotRuntime): SlotView {
   const { slot, model } = entry.config;
@@ -39,7 +39,7 @@ export function slotView(entry: SlotEntry, own: SlotRuntime, idleTimeoutS: numbe
     started_at: iso(runtime.startedAt),
     idle_timeout_s: idleTimeoutS,
     restarts: own.restarts,
-    memory_mb: withMemory && isLive(runtime.state) && runtime.pid !== null ? (residentMemoryMb(runtime.pid) ?? null) : null,
+    memory_mb: withMemory && isLive(runtime.state) ? runtime.memoryMb : null,
     last_error: runtime.lastError,
   };
 }
