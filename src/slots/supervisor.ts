@@ -6,7 +6,7 @@ import type { ResolvedConfig, SlotEntry } from '../config/load.js';
 import { isNpuShadow, npuAnchorOf, shadowCapability } from '../config/npu.js';
 import { resolveProfile } from '../config/profiles.js';
 import type { EngineAdapter } from '../engines/types.js';
-import { availableMemoryMb } from '../host/memory.js';
+import { readAvailableMemoryMb } from '../host/memory.js';
 import { SlotError, SvcError } from '../protocol/errors.js';
 import { planEviction, type EvictionReason, type SlotUsage } from './eviction.js';
 import { resolveSlotModel, slotModelId } from './model.js';
@@ -26,7 +26,7 @@ export interface SupervisorOptions {
   stopGraceMs?: number;
   healthIntervalMs?: number;
   tickMs?: number;
-  memAvailableMb?: () => number;
+  memAvailableMb?: () => number | Promise<number>;
 }
 
 export interface ReadySlot {
@@ -248,7 +248,7 @@ export class SlotSupervisor {
       await runtime.sampleMemory();
     }));
     const config = this.options.config();
-    const memory = (this.options.memAvailableMb ?? availableMemoryMb)();
+    const memory = await (this.options.memAvailableMb ?? readAvailableMemoryMb)();
     const plan = planEviction({ ...this.usage(), maxSlots: 0, memAvailableMb: memory, pressureFloorMb: config.svc.slots.evict_pressure_mb });
     await Promise.all(plan.stop.map((s) => this.evict(s.name, s.reason)));
   }
