@@ -129,3 +129,21 @@ describe('a start that fails for a configuration reason', () => {
     expect(view.last_error).toMatchObject({ code: 'slot.spawn_failed', message: expect.stringMatching(/could not run/) });
   }, 30_000);
 });
+
+describe('an engine that hangs while ready (its process alive)', () => {
+  it('is noticed by the health watch: error with slot.unhealthy, killed, and a new engine (another pid) becomes ready', async () => {
+    const home = await homeWithFaultSlots([{ name: 'hung', knobs: '--hang-after 500' }], { 'svc.toml': '[slots]\nhealth_interval_s = 0.2\nhealth_failures = 2\n' });
+    const gw = await start(home, { env: home.env });
+    expect((await api(gw.url, '/api/slots/hung/load', { method: 'POST' })).status).toBe(200);
+    const first = (await slot(gw, 'hung')).pid as number;
+    expect(await eventually(async () => (await slot(gw, 'hung')).last_error?.code === 'slot.unhealthy', 300, 100)).toBe(true);
+    const failed = (await slot(gw, 'hung')).last_error;
+    expect(failed.message).toMatch(/health probe/);
+    expect(failed.stderr_tail).toContain('fault-engine: hanging');
+    expect(await eventually(async () => { const s = await slot(gw, 'hung'); return s.state === 'ready' && s.pid !== first; }, 300, 100)).toBe(true);
+    expect((await slot(gw, 'hung')).restarts).toBeGreaterThanOrEqual(1);
+    expect(processAlive(first)).toBe(false);
+    const rows = (await api(gw.url, '/api/activity?target=hung&limit=50')).json;
+    expect(JSON.stringify(rows)).toContain('slot.unhealthy');
+  }, 60_000);
+});

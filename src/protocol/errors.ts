@@ -41,6 +41,7 @@ export const ERROR_CODES = {
   'slot.capacity': { status: 503, when: 'max_slots is reached and no running slot is idle enough to evict.' },
   'slot.binary_missing': { status: 503, when: 'The engine binary (e.g. llama-server) is not configured, not in SVC_LLAMA_SERVER and not on PATH; the message says how to get one.' },
   'slot.model_missing': { status: 409, when: 'The slot has no model, or its model id is not in the registry, or the model file is gone.' },
+  'slot.unhealthy': { status: 503, when: 'A ready engine stopped answering its health probes while its process lived; it was killed and is restarted with the crash backoff. Seen in a slot\'s last_error.' },
   'slot.crash_loop': { status: 502, when: 'The engine crashed repeatedly and automatic restarts stopped; details carry the last exit and stderr tail.' },
   'slot.already_exists': { status: 409, when: 'Creating a slot whose name is already taken (a slot file with that name exists).' },
   'slot.npu_exclusivity_violation': { status: 409, when: 'Creating or changing a slot would leave more than one enabled NPU llm slot; details name the slot, the conflicting_slots and a hint.' },

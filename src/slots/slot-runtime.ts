@@ -6,11 +6,13 @@ import { mkdirSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SerialQueue } from '../config/serial-queue.js';
+import { HEALTH_TIMEOUT_MS } from '../engines/llama-server/health.js';
 import type { LaunchSpec, EngineAdapter } from '../engines/types.js';
 import { SlotError, type SvcError } from '../protocol/errors.js';
 import type { SlotFailurePayload } from '../protocol/slots.js';
 import { EngineLog } from './engine-log.js';
-import { isRunning, residentMemoryMb, sleep, spawnEngine, stopProcessGroup } from './process.js';
+import { HealthWatch, type HealthWatchSettings, type UnhealthyReport } from './health-watch.js';
+import { isRunning, residentMemoryMb, signalGroup, sleep, spawnEngine, stopProcessGroup, waitForExit } from './process.js';
 import { decideRestart, type RestartPolicy } from './restart-policy.js';
 import { slotStateDir, SlotStateWriter } from './state-file.js';
 import { assertTransition, isLive, type SlotState } from './state-machine.js';
@@ -28,6 +30,9 @@ export interface Transition {
 
 /** The first health poll of a start comes this soon; the delay then doubles up to the interval. */
 export const FIRST_HEALTH_POLL_MS = 10;
+
+/** How long to wait for a SIGKILLed engine to be gone before restarting it. */
+const KILL_WAIT_MS = 5_000;
 
 /**
  * How long to wait before health poll number `poll` (0-based): 10, 20, 40, ... ms, capped at
@@ -47,6 +52,8 @@ export interface RuntimeOptions {
   onTransition: (t: Transition) => void;
   /** Called when a crashed slot's backoff ends; the supervisor starts it again. */
   onRestartDue: (slot: string) => void;
+  /** [slots].health_interval_s and health_failures, read at each probe of a ready engine. */
+  watch: () => HealthWatchSettings;
 }
 
 /** What a start needs, prepared by the supervisor (model, profile, argv). */
@@ -82,11 +89,19 @@ export class SlotRuntime {
   private detached = false;
   private startAbort: AbortController | null = null;
   private restartTimer: NodeJS.Timeout | null = null;
+  /** The adapter of the engine running now, for the health watch. */
+  private engine: EngineAdapter | null = null;
+  private readonly watch: HealthWatch;
 
   constructor(readonly name: string, public port: number, private readonly options: RuntimeOptions) {
     const dir = slotStateDir(options.stateRoot, name);
     mkdirSync(dir, { recursive: true });
     this.log = new EngineLog(join(dir, 'engine.log'));
+    this.watch = new HealthWatch({
+      settings: options.watch,
+      probe: () => (this.engine && this.baseUrl ? this.engine.health(this.baseUrl, AbortSignal.timeout(HEALTH_TIMEOUT_MS)) : Promise.resolve('ready')),
+      onUnhealthy: (report) => void this.unhealthy(report),
+    });
     this.stateFile = new SlotStateWriter(options.stateRoot, (error) => process.stderr.write(`svc: cannot write state of slot ${name}: ${error.message}\n`));
   }
 
@@ -96,6 +111,7 @@ export class SlotRuntime {
     this.cancelRestart();
     const abort = (this.startAbort = new AbortController());
     this.transition('starting', 'start', { model: plan.modelId });
+    this.engine = plan.engine;
     this.spawn(plan);
     try {
       await this.waitHealthy(plan, abort.signal);
@@ -123,7 +139,8 @@ export class SlotRuntime {
   }
 
   /** Take over an engine a previous gateway left running (state.json); true when adopted. */
-  adopt(pid: number, baseUrl: string, modelId: string | null, command: string[] | null): void {
+  adopt(pid: number, baseUrl: string, modelId: string | null, command: string[] | null, engine: EngineAdapter): void {
+    this.engine = engine;
     this.pid = pid;
     this.baseUrl = baseUrl;
     this.modelId = modelId;
@@ -161,11 +178,13 @@ export class SlotRuntime {
 
   dispose(): void {
     this.cancelRestart();
+    this.watch.stop();
   }
 
   /** Stop watching the engine (it keeps running): no exit handling, no restarts. */
   detach(): void {
     this.cancelRestart();
+    this.watch.stop();
     this.detached = true;
   }
 
@@ -198,7 +217,7 @@ export class SlotRuntime {
       // A binary that cannot be executed is a host or configuration problem: no automatic retry.
       if (exit?.error) throw await this.failStart('slot.spawn_failed', `engine ${describeExit(exit)}`, exit, false);
       if (exit) throw await this.failStart('slot.load_failed', `engine exited while loading (${describeExit(exit)})`, exit);
-      const health = await plan.engine.health(plan.spec.baseUrl, AbortSignal.timeout(3_000)).catch(() => 'down' as const);
+      const health = await plan.engine.health(plan.spec.baseUrl, AbortSignal.timeout(HEALTH_TIMEOUT_MS)).catch(() => 'down' as const);
       if (signal.aborted) return;
       if (health === 'loading' && this.state === 'starting') this.transition('warming', 'engine answering, model loading');
       if (health === 'ready') return this.transition('ready', 'healthy', { pid: this.pid, startup_ms: Date.now() - (this.startedAt ?? Date.now()) });
@@ -240,6 +259,26 @@ export class SlotRuntime {
     const failure = this.recordFailure('slot.load_failed', detailed, exit);
     this.transition('error', message, failure as unknown as Record<string, unknown>);
     this.scheduleRestart();
+  }
+
+  /**
+   * The health watch gave up on a ready engine whose process lives: error (slot.unhealthy),
+   * kill its process group (a hung engine may ignore SIGTERM), then restart it with the crash
+   * backoff; it counts toward the crash loop.
+   */
+  private async unhealthy(report: UnhealthyReport): Promise<void> {
+    const pid = this.pid;
+    const message = `engine stopped answering: ${report.failures} health probe(s) in a row failed (last: ${report.last}; [slots].health_failures)`;
+    const detailed = await this.withDiskHint(message);
+    if (this.state !== 'ready' || this.pid !== pid || this.detached) return;
+    const failure = this.recordFailure('slot.unhealthy', detailed);
+    this.transition('error', message, failure as unknown as Record<string, unknown>);
+    if (pid !== null) {
+      signalGroup(pid, 'SIGKILL');
+      await waitForExit(pid, KILL_WAIT_MS, this.exited ?? undefined);
+    }
+    // Unless a stop came while the engine was being killed (the compiler cannot see it change).
+    if ((this.state as SlotState) === 'error' && !this.detached) this.scheduleRestart();
   }
 
   /** Read the engine's last lines into the ring (for the stderr tail) and add a full-disk hint. */
@@ -305,6 +344,8 @@ export class SlotRuntime {
     assertTransition(this.name, from, to);
     this.state = to;
     if (to === 'ready') this.lastError = null;
+    if (to === 'ready') this.watch.start();
+    else this.watch.stop();
     this.options.onTransition({ slot: this.name, from, to, reason, ...(details && { details }) });
     this.persist();
   }

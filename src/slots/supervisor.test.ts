@@ -118,6 +118,20 @@ describe('SlotSupervisor', () => {
     await until(() => supervisor.view('chat').state === 'stopped', 'pressure eviction');
   });
 
+  it('a ready engine that stops answering (its process alive) goes to error with slot.unhealthy, is killed and restarted', async () => {
+    const { supervisor, transitions } = await setup({ chat: '[server]\nextra_args = "--hang-after 200"' }, '[slots]\nhealth_interval_s = 0.1\nhealth_failures = 2\n');
+    await supervisor.ensureReady('chat');
+    const first = supervisor.view('chat').pid!;
+    await until(() => supervisor.view('chat').last_error?.code === 'slot.unhealthy', 'slot.unhealthy', 20_000);
+    expect(supervisor.view('chat').last_error?.message).toMatch(/2 health probe\(s\) in a row failed \(last: down/);
+    expect(supervisor.view('chat').last_error?.stderr_tail).toContain('fault-engine: hanging');
+    await until(() => supervisor.view('chat').state === 'ready' && supervisor.view('chat').pid !== first, 'restart after unhealthy', 20_000);
+    expect(isAlive(first)).toBe(false);
+    expect(supervisor.view('chat').restarts).toBe(1);
+    const moves = transitions.map((t) => `${t.from}>${t.to}`);
+    expect(moves.slice(moves.indexOf('ready>error'), moves.indexOf('ready>error') + 2)).toEqual(['ready>error', 'error>starting']);
+  }, 40_000);
+
   it('refuses disabled and unknown slots with clear errors', async () => {
     const { supervisor } = await setup({ off: 'enabled = false' });
     await expect(supervisor.ensureReady('off')).rejects.toMatchObject({ code: 'slot.disabled' });

@@ -5,6 +5,7 @@
 import type { ResolvedConfig, SlotEntry } from '../config/load.js';
 import { isNpuShadow, npuAnchorOf, shadowCapability } from '../config/npu.js';
 import { resolveProfile } from '../config/profiles.js';
+import { HEALTH_TIMEOUT_MS } from '../engines/llama-server/health.js';
 import type { EngineAdapter } from '../engines/types.js';
 import { readAvailableMemoryMb } from '../host/memory.js';
 import { SlotError, SvcError } from '../protocol/errors.js';
@@ -285,8 +286,8 @@ export class SlotSupervisor {
     if (!saved?.pid || !saved.base_url || !['ready', 'warming', 'starting'].includes(saved.state)) return;
     const engine = this.options.engineFor(this.entry(runtime.name).config.slot.provider);
     const sameProcess = (await isRunning(saved.pid)) && sameCommand(await commandLine(saved.pid), saved.command);
-    if (sameProcess && engine && (await engine.health(saved.base_url, AbortSignal.timeout(3_000)).catch(() => 'down')) === 'ready') {
-      runtime.adopt(saved.pid, saved.base_url, saved.model_id, saved.command);
+    if (sameProcess && engine && (await engine.health(saved.base_url, AbortSignal.timeout(HEALTH_TIMEOUT_MS)).catch(() => 'down')) === 'ready') {
+      runtime.adopt(saved.pid, saved.base_url, saved.model_id, saved.command, engine);
       return;
     }
     if (sameProcess) signalGroup(saved.pid, 'SIGKILL');
@@ -334,6 +335,10 @@ export class SlotSupervisor {
         healthIntervalMs: this.options.healthIntervalMs ?? 250,
         onTransition: this.options.onTransition,
         onRestartDue: (name) => void this.ensureReady(name).catch(() => undefined),
+        watch: () => {
+          const { health_interval_s, health_failures } = this.options.config().svc.slots;
+          return { intervalMs: health_interval_s * 1000, failures: health_failures };
+        },
       });
       this.runtimes.set(entry.name, runtime);
     }
