@@ -39,6 +39,7 @@ export const ERROR_CODES = {
   'slot.spawn_failed': { status: 503, when: 'The engine process could not be run (the binary cannot be executed) or could not be stopped; a configuration or host problem, so the start is not retried automatically.' },
   'slot.load_failed': { status: 502, when: 'The engine exited or failed its health check while loading; details carry the stderr tail.' },
   'slot.capacity': { status: 503, when: 'max_slots is reached and no running slot is idle enough to evict.' },
+  'slot.memory_pressure': { status: 503, when: 'An enabled slot was not started with the gateway because host available memory was under [slots].evict_pressure_mb; seen in its last_error. It starts on its first request.' },
   'slot.binary_missing': { status: 503, when: 'The engine binary (e.g. llama-server) is not configured, not in SVC_LLAMA_SERVER and not on PATH; the message says how to get one.' },
   'slot.model_missing': { status: 409, when: 'The slot has no model, or its model id is not in the registry, or the model file is gone.' },
   'slot.unhealthy': { status: 503, when: 'A ready engine stopped answering its health probes while its process lived; it was killed and is restarted with the crash backoff. Seen in a slot\'s last_error.' },
@@ -62,7 +63,7 @@ export const ERROR_CODES = {
   'image.cache_miss': { status: 404, when: 'No cached image has this name under /api/images/cache/.' },
 
   'gpu.image_mode': { status: 503, when: 'The GPU is in image mode with image requests in flight, so an LLM GPU slot cannot start now; retry after details.retry_after_s.' },
-  'gpu.inference_mode': { status: 503, when: 'The GPU is busy with inference requests in flight on LLM GPU slots, so image mode cannot start now; retry after details.retry_after_s.' },
+  'gpu.inference_mode': { status: 503, when: 'The GPU is busy with inference requests in flight on LLM GPU slots, so image mode cannot start now; retry after details.retry_after_s. Also an image slot\'s last_error when it was not started with the gateway because enabled inference slots share its GPU.' },
 
   'config.invalid': { status: 400, when: 'A configuration file or a settings change fails validation; details.problems names each file and field path.' },
   'config.parse_error': { status: 400, when: 'A configuration file is not valid TOML; details carry the file, line and column.' },

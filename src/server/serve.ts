@@ -75,6 +75,8 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
   const port = typeof address === 'object' && address ? address.port : options.port;
   ctx.listening = { host: options.host, port };
   ctx.record({ action: 'system.start', kind: 'event', details: { version: ctx.version, host: options.host, port } });
+  // [slot].enabled means "start at startup": in the background, so nothing slow comes before listen.
+  void ctx.supervisor.startEnabled();
 
   let closing: Promise<void> | undefined;
   const close = () =>

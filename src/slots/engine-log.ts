@@ -18,6 +18,8 @@ export class EngineLog {
   private generation = 0;
   private pumping: Promise<void> | null = null;
   private pumpWanted = false;
+  /** Lines read since openForChild: the running engine's own, at the end of the ring. */
+  private linesSinceOpen = 0;
   private readonly listeners = new Set<(line: string) => void>();
 
   constructor(
@@ -30,6 +32,7 @@ export class EngineLog {
     const fd = openSync(this.path, 'a', 0o640);
     this.offset = fstatSync(fd).size; // a fresh start reads only what the new engine writes
     this.partial = '';
+    this.linesSinceOpen = 0;
     this.generation++;
     return fd;
   }
@@ -52,6 +55,11 @@ export class EngineLog {
   /** The lines already in the ring, without reading the file. */
   recent(lines: number): string[] {
     return this.ring.slice(-lines);
+  }
+
+  /** The lines the running engine wrote that are still in the ring (all of them for an adopted engine). */
+  currentEngineLines(): string[] {
+    return this.linesSinceOpen === 0 ? [] : this.ring.slice(-this.linesSinceOpen);
   }
 
   subscribe(listener: (line: string) => void): () => void {
@@ -96,6 +104,7 @@ export class EngineLog {
   private accept(text: string): void {
     const lines = (this.partial + text).split('\n');
     this.partial = lines.pop() ?? '';
+    this.linesSinceOpen += lines.length;
     for (const line of lines) {
       this.ring.push(line);
       for (const listener of this.listeners) listener(line);

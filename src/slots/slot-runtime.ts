@@ -7,7 +7,7 @@ import { statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SerialQueue } from '../config/serial-queue.js';
 import { HEALTH_TIMEOUT_MS } from '../engines/llama-server/health.js';
-import type { LaunchSpec, EngineAdapter } from '../engines/types.js';
+import type { EngineAdapter, EngineRuntimeInfo, LaunchSpec } from '../engines/types.js';
 import { SlotError, type SvcError } from '../protocol/errors.js';
 import type { SlotFailurePayload } from '../protocol/slots.js';
 import { EngineLog } from './engine-log.js';
@@ -77,6 +77,8 @@ export class SlotRuntime {
   inFlight = 0;
   lastError: SlotFailure | null = null;
   restarts = 0;
+  /** What the running engine reported it computes on (backend, GPU layers); null until known. */
+  runtimeInfo: EngineRuntimeInfo | null = null;
   /** Resident memory of the engine at the last tick's sample (MiB); null when unknown. */
   memoryMb: number | null = null;
   readonly log: EngineLog;
@@ -197,6 +199,7 @@ export class SlotRuntime {
     this.modelId = plan.modelId;
     this.command = [spec.command, ...spec.args];
     this.memoryMb = null;
+    this.runtimeInfo = null;
     this.startedAt = Date.now();
     this.lastUsedAt = Date.now();
     const child = spawned.child;
@@ -220,10 +223,27 @@ export class SlotRuntime {
       const health = await plan.engine.health(plan.spec.baseUrl, AbortSignal.timeout(HEALTH_TIMEOUT_MS)).catch(() => 'down' as const);
       if (signal.aborted) return;
       if (health === 'loading' && this.state === 'starting') this.transition('warming', 'engine answering, model loading');
-      if (health === 'ready') return this.transition('ready', 'healthy', { pid: this.pid, startup_ms: Date.now() - (this.startedAt ?? Date.now()) });
+      if (health === 'ready') return this.turnReady(plan, exited, signal);
     }
     await this.terminate();
     throw await this.failStart('slot.load_failed', `engine did not become healthy within ${Math.round(plan.loadTimeoutMs / 1000)} s ([slot].load_timeout_s)`);
+  }
+
+  /** Healthy: learn what the engine really runs on (its view shows it from the start), then ready. */
+  private async turnReady(plan: StartPlan, exited: Promise<Exit>, signal: AbortSignal): Promise<void> {
+    const exit = await Promise.race([exited, this.learnRuntime(plan.engine, plan.spec.baseUrl, plan.spec.args).then(() => undefined)]);
+    if (signal.aborted) return;
+    if (exit) throw await this.failStart('slot.load_failed', `engine exited while loading (${describeExit(exit)})`, exit);
+    const info = this.runtimeInfo ? { backend: this.runtimeInfo.backend, gpu_layers: this.runtimeInfo.gpuLayers } : {};
+    this.transition('ready', 'healthy', { pid: this.pid, startup_ms: Date.now() - (this.startedAt ?? Date.now()), ...info });
+  }
+
+  /** Ask the engine's adapter what it runs on (bounded; unknown on any failure). */
+  async learnRuntime(engine: EngineAdapter, baseUrl: string, args: readonly string[]): Promise<void> {
+    if (!engine.runtimeInfo) return;
+    await this.log.pump();
+    const context = { baseUrl, args, logLines: this.log.currentEngineLines(), signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) };
+    this.runtimeInfo = await engine.runtimeInfo(context).catch(() => null);
   }
 
   private async failStart(code: 'slot.load_failed' | 'slot.spawn_failed', message: string, exit?: Exit, retry = true): Promise<SlotError> {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SlotError } from '../protocol/errors.js';
 import { setup, stopSupervisors, supervisors, until } from '../../test/helpers/supervisor.js';
+import { sameCommand } from './supervisor.js';
 import { isAlive, sleep } from './process.js';
 
 afterEach(stopSupervisors);
@@ -151,5 +152,19 @@ describe('SlotSupervisor', () => {
     expect(second.view('chat')).toMatchObject({ state: 'ready', pid });
     process.kill(pid, 'SIGKILL');
     await until(() => second.view('chat').state !== 'ready' || second.view('chat').pid !== pid, 'adopted engine death noticed');
+  });
+});
+
+describe('sameCommand (recognising an engine to re-adopt)', () => {
+  const saved = ['/opt/llama/llama-server', '--port', '8081', '--model', '/m/tiny.gguf'];
+  it('matches the same arguments whatever form the executable takes, and behind a wrapper that execs an interpreter', () => {
+    expect(sameCommand(['./llama-server', '--port', '8081', '--model', '/m/tiny.gguf'], saved)).toBe(true);
+    expect(sameCommand(['/usr/bin/node', '/t/fault-engine.mjs', '--port', '8081', '--model', '/m/tiny.gguf'], saved)).toBe(true);
+  });
+  it('refuses other arguments, a shorter argv, and unknown sides', () => {
+    expect(sameCommand(['/opt/llama/llama-server', '--port', '8082', '--model', '/m/tiny.gguf'], saved)).toBe(false);
+    expect(sameCommand(['--model', '/m/tiny.gguf'], saved)).toBe(false);
+    expect(sameCommand(undefined, saved)).toBe(false);
+    expect(sameCommand(['x'], null)).toBe(false);
   });
 });

@@ -6,9 +6,11 @@ import type { ResolvedConfig, SlotEntry } from '../config/load.js';
 import { isNpuShadow, npuAnchorOf, shadowCapability } from '../config/npu.js';
 import { resolveProfile } from '../config/profiles.js';
 import { HEALTH_TIMEOUT_MS } from '../engines/llama-server/health.js';
-import type { EngineAdapter } from '../engines/types.js';
+import type { EngineAdapter, EngineRuntimeInfo } from '../engines/types.js';
 import { readAvailableMemoryMb } from '../host/memory.js';
 import { SlotError, SvcError } from '../protocol/errors.js';
+import { backendWarnings } from './backend.js';
+import { startEnabledSlots } from './boot-start.js';
 import { planEviction, type EvictionReason, type SlotUsage } from './eviction.js';
 import { resolveSlotModel, slotModelId } from './model.js';
 import { commandLine, isRunning, portIsFree, signalGroup } from './process.js';
@@ -23,11 +25,20 @@ export interface SupervisorOptions {
   engineFor: (provider: string) => EngineAdapter | undefined;
   onTransition: (t: Transition) => void;
   onEviction?: (slot: string, reason: EvictionReason) => void;
+  /** A slot turned ready on another backend than its device asks for (backend.ts). */
+  onBackendMismatch?: (slot: string, details: BackendMismatch) => void;
   policy?: RestartPolicy;
   stopGraceMs?: number;
   healthIntervalMs?: number;
   tickMs?: number;
   memAvailableMb?: () => number | Promise<number>;
+}
+
+export interface BackendMismatch {
+  device: string;
+  backend: string | null;
+  gpu_layers: EngineRuntimeInfo['gpuLayers'];
+  warnings: string[];
 }
 
 export interface ReadySlot {
@@ -41,6 +52,8 @@ export class SlotSupervisor {
   private readonly modelOverrides = new Map<string, string>();
   private timer: NodeJS.Timeout | null = null;
   private ticking: Promise<void> | null = null;
+  /** Set by shutdown and detach: boot starts still to come are dropped. */
+  private closing = false;
 
   constructor(private readonly options: SupervisorOptions) {}
 
@@ -50,6 +63,22 @@ export class SlotSupervisor {
     await Promise.all([...this.runtimes.values()].map((runtime) => this.adoptOrRestart(runtime)));
     this.timer = setInterval(() => void this.tick(), this.options.tickMs ?? 1_000);
     this.timer.unref();
+  }
+
+  /**
+   * Start every enabled slot that is not running yet (boot-start.ts): after the API
+   * listens, in the background; never throws.
+   */
+  async startEnabled(): Promise<void> {
+    await startEnabledSlots({
+      config: () => this.options.config(),
+      stateOf: (name) => this.runtimes.get(name)?.state ?? 'stopped',
+      running: () => this.usage().running,
+      memAvailableMb: async () => (this.options.memAvailableMb ?? readAvailableMemoryMb)(),
+      ensureReady: (name) => this.ensureReady(name),
+      refuse: (name, error) => this.runtimes.get(name)?.refused(error),
+      closing: () => this.closing,
+    }).catch(() => undefined);
   }
 
   list(options: { memory?: boolean } = {}): SlotView[] {
@@ -164,18 +193,24 @@ export class SlotSupervisor {
    * running for the next gateway to re-adopt; used for handing over and in tests.
    */
   detach(): void {
+    this.closing = true;
     if (this.timer) clearInterval(this.timer);
     for (const runtime of this.runtimes.values()) runtime.detach();
     this.runtimes.clear();
   }
 
-  /** Make every start in progress give up, so callers waiting on a load return at once. */
+  /**
+   * Make every start in progress give up, so callers waiting on a load return at once (the
+   * first step of a shutdown: boot starts still to come are dropped too).
+   */
   interruptStarts(): void {
+    this.closing = true;
     for (const runtime of this.runtimes.values()) runtime.interruptStart();
   }
 
   /** Stop every engine (graceful gateway shutdown). */
   async shutdown(): Promise<void> {
+    this.closing = true;
     if (this.timer) clearInterval(this.timer);
     await Promise.all([...this.runtimes.values()].map(async (runtime) => {
       runtime.interruptStart();
@@ -288,11 +323,22 @@ export class SlotSupervisor {
     const sameProcess = (await isRunning(saved.pid)) && sameCommand(await commandLine(saved.pid), saved.command);
     if (sameProcess && engine && (await engine.health(saved.base_url, AbortSignal.timeout(HEALTH_TIMEOUT_MS)).catch(() => 'down')) === 'ready') {
       runtime.adopt(saved.pid, saved.base_url, saved.model_id, saved.command, engine);
+      void runtime.learnRuntime(engine, saved.base_url, saved.command?.slice(1) ?? []);
       return;
     }
     if (sameProcess) signalGroup(saved.pid, 'SIGKILL');
     // It was serving before the gateway restarted: bring it back rather than leave it down.
     void this.ensureReady(runtime.name).catch(() => undefined);
+  }
+
+  /** Every transition goes out; a start that turns ready on an unexpected backend also says so. */
+  private transitioned(t: Transition): void {
+    this.options.onTransition(t);
+    if (t.to !== 'ready' || t.reason !== 'healthy') return;
+    const device = this.options.config().slots.find((e) => e.name === t.slot)?.config.slot.device;
+    const info = this.runtimes.get(t.slot)?.runtimeInfo ?? null;
+    const warnings = device ? backendWarnings(device, info) : [];
+    if (device && warnings.length > 0) this.options.onBackendMismatch?.(t.slot, { device, backend: info?.backend ?? null, gpu_layers: info?.gpuLayers ?? null, warnings });
   }
 
   /** For an NPU shadow (src/config/npu.ts), the anchor slot whose engine serves it, if any. */
@@ -333,7 +379,7 @@ export class SlotSupervisor {
         policy: this.options.policy ?? DEFAULT_RESTART_POLICY,
         stopGraceMs: this.options.stopGraceMs ?? 10_000,
         healthIntervalMs: this.options.healthIntervalMs ?? 250,
-        onTransition: this.options.onTransition,
+        onTransition: (t) => this.transitioned(t),
         onRestartDue: (name) => void this.ensureReady(name).catch(() => undefined),
         watch: () => {
           const { health_interval_s, health_failures } = this.options.config().svc.slots;
@@ -346,10 +392,15 @@ export class SlotSupervisor {
   }
 }
 
-function sameCommand(actual: string[] | undefined, saved: string[] | null): boolean {
-  if (!actual || !saved) return false;
-  // Compare the arguments: the executable path may differ in form (symlinks, relative).
-  return actual.slice(1).join('\0') === saved.slice(1).join('\0');
+/**
+ * Is the process running `saved`'s engine? Its arguments end the process's argv: the
+ * executable may differ in form (symlinks, relative), and a wrapper script that execs an
+ * interpreter (`exec node engine.mjs "$@"`) puts the interpreter and the script first.
+ */
+export function sameCommand(actual: string[] | undefined, saved: string[] | null): boolean {
+  if (!actual || !saved || actual.length < saved.length) return false;
+  const args = saved.slice(1);
+  return actual.slice(actual.length - args.length).join('\0') === args.join('\0');
 }
 
 function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {

@@ -3,6 +3,7 @@
 import type { SlotEntry } from '../config/load.js';
 import type { SlotViewPayload } from '../protocol/slots.js';
 import type { SlotRuntime } from './slot-runtime.js';
+import { backendWarnings } from './backend.js';
 import { isLive } from './state-machine.js';
 
 /** A slot as the API shows it; the wire type lives in protocol so the CLI shares it. */
@@ -21,6 +22,7 @@ export function slotView(entry: SlotEntry, own: SlotRuntime, idleTimeoutS: numbe
   const runtime = slot.enabled && servedBy ? servedBy : own;
   const next = nextModel ?? model.default;
   const iso = (ms: number | null) => (ms ? new Date(ms).toISOString() : null);
+  const info = isLive(runtime.state) ? runtime.runtimeInfo : null;
   return {
     name: entry.name,
     state: !slot.enabled && runtime.state === 'stopped' ? 'disabled' : runtime.state,
@@ -40,6 +42,9 @@ export function slotView(entry: SlotEntry, own: SlotRuntime, idleTimeoutS: numbe
     idle_timeout_s: idleTimeoutS,
     restarts: own.restarts,
     memory_mb: withMemory && isLive(runtime.state) ? runtime.memoryMb : null,
+    backend: info?.backend ?? null,
+    gpu_layers: info?.gpuLayers ?? null,
+    warnings: backendWarnings(slot.device, info),
     last_error: runtime.lastError,
   };
 }
