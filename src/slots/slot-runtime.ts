@@ -96,8 +96,8 @@ export class SlotRuntime {
   private readonly watch: HealthWatch;
 
   constructor(readonly name: string, public port: number, private readonly options: RuntimeOptions) {
+    // No disk work here: a view of a slot created while requests flow builds its runtime.
     const dir = slotStateDir(options.stateRoot, name);
-    mkdirSync(dir, { recursive: true });
     this.log = new EngineLog(join(dir, 'engine.log'));
     this.watch = new HealthWatch({
       settings: options.watch,
@@ -192,6 +192,7 @@ export class SlotRuntime {
 
   private spawn(plan: StartPlan): void {
     const { spec } = plan;
+    mkdirSync(slotStateDir(this.options.stateRoot, this.name), { recursive: true }); // spawning is synchronous anyway
     const spawned = spawnEngine(spec.command, spec.args, spec.env, this.log.openForChild());
     this.child = spawned.child;
     this.pid = spawned.pid > 0 ? spawned.pid : null;
