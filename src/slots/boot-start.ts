@@ -20,7 +20,8 @@ export interface BootTarget {
   /** The live slots, for max_slots. */
   running(): SlotUsage[];
   memAvailableMb(): Promise<number>;
-  ensureReady(name: string): Promise<unknown>;
+  /** Start the slot if it is still stopped when its queue comes to it. */
+  start(name: string): Promise<unknown>;
   /** Record why a slot was not started (its last_error). */
   refuse(name: string, error: SvcError): void;
   /** True once the gateway is shutting down: start nothing more. */
@@ -37,7 +38,7 @@ export async function startEnabledSlots(target: BootTarget): Promise<void> {
     if (target.stateOf(name) !== 'stopped') continue; // a request started it meanwhile
     if (refusal) target.refuse(name, refusal);
     // A failed start is the slot's own error, recorded in its view; the next slot goes on.
-    else await target.ensureReady(name).catch(() => undefined);
+    else await target.start(name).catch(() => undefined);
   }
 }
 

@@ -50,8 +50,8 @@ export interface RuntimeOptions {
   stopGraceMs: number;
   healthIntervalMs: number;
   onTransition: (t: Transition) => void;
-  /** Called when a crashed slot's backoff ends; the supervisor starts it again. */
-  onRestartDue: (slot: string) => void;
+  /** Called when a crashed slot's backoff ends, with the failure it answers (see takeRestart). */
+  onRestartDue: (slot: string, failure: number) => void;
   /** [slots].health_interval_s and health_failures, read at each probe of a ready engine. */
   watch: () => HealthWatchSettings;
 }
@@ -77,6 +77,8 @@ export class SlotRuntime {
   inFlight = 0;
   lastError: SlotFailure | null = null;
   restarts = 0;
+  /** Failures recorded so far (starts and crashes); a restart answers one of them. */
+  private failures = 0;
   /** What the running engine reported it computes on (backend, GPU layers); null until known. */
   runtimeInfo: EngineRuntimeInfo | null = null;
   /** Resident memory of the engine at the last tick's sample (MiB); null when unknown. */
@@ -311,6 +313,7 @@ export class SlotRuntime {
   /** Call after withDiskHint, so the stderr tail holds the engine's last lines. */
   private recordFailure(code: string, message: string, exit?: Exit): SlotFailure {
     this.crashTimes.push(Date.now());
+    this.failures++;
     this.lastError = {
       code,
       message,
@@ -328,12 +331,23 @@ export class SlotRuntime {
       this.persist();
       return;
     }
+    const failure = this.failures;
     this.restartTimer = setTimeout(() => {
       this.restartTimer = null;
-      this.restarts++;
-      this.options.onRestartDue(this.name);
+      this.options.onRestartDue(this.name, failure);
     }, decision.delayMs);
     this.restartTimer.unref();
+  }
+
+  /**
+   * Called inside the slot's queue when a restart is due: true (and counted) when the slot is
+   * still in error from that same failure. A start, a stop or a newer failure that came while
+   * the restart waited in the queue takes over, so no start skips its backoff.
+   */
+  takeRestart(failure: number): boolean {
+    if (this.state !== 'error' || this.failures !== failure) return false;
+    this.restarts++;
+    return true;
   }
 
   /** A user's load after a crash loop starts over. */

@@ -75,7 +75,7 @@ export class SlotSupervisor {
       stateOf: (name) => this.runtimes.get(name)?.state ?? 'stopped',
       running: () => this.usage().running,
       memAvailableMb: async () => (this.options.memAvailableMb ?? readAvailableMemoryMb)(),
-      ensureReady: (name) => this.ensureReady(name),
+      start: (name) => this.startIfStopped(name),
       refuse: (name, error) => this.runtimes.get(name)?.refused(error),
       closing: () => this.closing,
     }).catch(() => undefined);
@@ -331,6 +331,28 @@ export class SlotSupervisor {
     void this.ensureReady(runtime.name).catch(() => undefined);
   }
 
+  /**
+   * A boot start: only a slot still stopped when its turn in the queue comes. One that a
+   * request started (or failed to start) meanwhile is left to that request and its backoff.
+   */
+  private async startIfStopped(name: string): Promise<void> {
+    const entry = this.entry(name);
+    const runtime = this.runtimeFor(entry);
+    await runtime.queue.run(async () => {
+      if (runtime.state === 'stopped') await this.startNow(entry, runtime);
+    });
+  }
+
+  /** A crashed slot's backoff ended: start it again unless something newer came meanwhile. */
+  private async restartIfDue(name: string, failure: number): Promise<void> {
+    const runtime = this.runtimes.get(name);
+    const entry = this.options.config().slots.find((s) => s.name === name);
+    if (!runtime || !entry?.config.slot.enabled) return;
+    await runtime.queue.run(async () => {
+      if (runtime.takeRestart(failure)) await this.startNow(entry, runtime);
+    }).catch(() => undefined); // a failed restart is the slot's own error, with its own backoff
+  }
+
   /** Every transition goes out; a start that turns ready on an unexpected backend also says so. */
   private transitioned(t: Transition): void {
     this.options.onTransition(t);
@@ -380,7 +402,7 @@ export class SlotSupervisor {
         stopGraceMs: this.options.stopGraceMs ?? 10_000,
         healthIntervalMs: this.options.healthIntervalMs ?? 250,
         onTransition: (t) => this.transitioned(t),
-        onRestartDue: (name) => void this.ensureReady(name).catch(() => undefined),
+        onRestartDue: (name, failure) => void this.restartIfDue(name, failure),
         watch: () => {
           const { health_interval_s, health_failures } = this.options.config().svc.slots;
           return { intervalMs: health_interval_s * 1000, failures: health_failures };
