@@ -2,6 +2,8 @@
 // never becomes healthy, one that ignores SIGTERM, and a client that leaves mid-stream.
 // Real gateway, real engine processes: llama-server on the tiny model where a real engine
 // can show the fault, the fault engine (test/fixtures/fault-engine.mjs) where none can.
+import { chmodSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { portIsFree } from '../src/slots/process.js';
 import { homeWithFaultSlots, eventually } from './helpers/faults.js';
@@ -99,4 +101,49 @@ describe('a client that disconnects mid-stream', () => {
     // Still serving.
     expect((await chat(gw, { model: 'streamer', messages: [], max_tokens: 2 })).status).toBe(200);
   }, 30_000);
+});
+
+describe('a start that fails for a configuration reason', () => {
+  it('no llama-server binary: a chat request gets 503 slot.binary_missing (never a 500) and the view keeps the error', async () => {
+    const home = await homeWithFaultSlots([{ name: 'nobinary' }]);
+    const missing = join(home.home, 'no-such-llama-server');
+    const gw = await start(home, { env: { SVC_LLAMA_SERVER: missing, PATH: dirname(process.execPath) } });
+    const response = await api(gw.url, '/v1/chat/completions', { method: 'POST', body: { model: 'nobinary', messages: [{ role: 'user', content: 'hi' }] } });
+    expect([response.status, response.json.error.code]).toEqual([503, 'slot.binary_missing']);
+    expect(response.json.error.message).toContain(missing);
+    const view = await slot(gw, 'nobinary');
+    expect(view.state).toBe('stopped');
+    expect(view.last_error).toMatchObject({ code: 'slot.binary_missing', message: expect.stringContaining('SVC_LLAMA_SERVER') });
+  }, 30_000);
+
+  it('a binary that cannot be executed: 503 slot.spawn_failed, the slot in error with the reason', async () => {
+    const home = await homeWithFaultSlots([{ name: 'noexec' }]);
+    const binary = join(home.home, 'not-a-program');
+    writeFileSync(binary, '#!/nonexistent/interpreter\n'); // executable, but exec fails (ENOENT)
+    chmodSync(binary, 0o755);
+    const gw = await start(home, { env: { SVC_LLAMA_SERVER: binary } });
+    const response = await api(gw.url, '/v1/chat/completions', { method: 'POST', body: { model: 'noexec', messages: [{ role: 'user', content: 'hi' }] } });
+    expect([response.status, response.json.error.code]).toEqual([503, 'slot.spawn_failed']);
+    const view = await slot(gw, 'noexec');
+    expect(view.state).toBe('error');
+    expect(view.last_error).toMatchObject({ code: 'slot.spawn_failed', message: expect.stringMatching(/could not run/) });
+  }, 30_000);
+});
+
+describe('an engine that hangs while ready (its process alive)', () => {
+  it('is noticed by the health watch: error with slot.unhealthy, killed, and a new engine (another pid) becomes ready', async () => {
+    const home = await homeWithFaultSlots([{ name: 'hung', knobs: '--hang-after 500' }], { 'svc.toml': '[slots]\nhealth_interval_s = 0.2\nhealth_failures = 2\n' });
+    const gw = await start(home, { env: home.env });
+    expect((await api(gw.url, '/api/slots/hung/load', { method: 'POST' })).status).toBe(200);
+    const first = (await slot(gw, 'hung')).pid as number;
+    expect(await eventually(async () => (await slot(gw, 'hung')).last_error?.code === 'slot.unhealthy', 300, 100)).toBe(true);
+    const failed = (await slot(gw, 'hung')).last_error;
+    expect(failed.message).toMatch(/health probe/);
+    expect(failed.stderr_tail).toContain('fault-engine: hanging');
+    expect(await eventually(async () => { const s = await slot(gw, 'hung'); return s.state === 'ready' && s.pid !== first; }, 300, 100)).toBe(true);
+    expect((await slot(gw, 'hung')).restarts).toBeGreaterThanOrEqual(1);
+    expect(processAlive(first)).toBe(false);
+    const rows = (await api(gw.url, '/api/activity?target=hung&limit=50')).json;
+    expect(JSON.stringify(rows)).toContain('slot.unhealthy');
+  }, 60_000);
 });

@@ -1,6 +1,7 @@
 // GET /api/metrics and the metrics block of /api/status, after real requests through the
 // gateway to a llama-server slot on the tiny model.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from './helpers/faults.js';
 import { api, startGateway, type Gateway } from './helpers/gateway.js';
 import { homeWithTinySlots, llamaServerPath, llamaServerSkipReason } from './helpers/llama.js';
 
@@ -27,10 +28,12 @@ const chat = (stream: boolean) =>
 
 describe.skipIf(!LLAMA_SERVER)('metrics', () => {
   it('before any request: slot state and in-flight gauges, no requests yet', async () => {
+    // The enabled slot starts with the gateway, with no request.
+    expect(await eventually(async () => (await api(gw.url, '/api/slots/chat')).json.state === 'ready', 300, 100)).toBe(true);
     const scrape = await api(gw.url, '/api/metrics');
     expect(scrape.status).toBe(200);
     expect(scrape.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
-    expect(scrape.text).toContain('svc_slot_state{slot="chat",state="stopped"} 1');
+    expect(scrape.text).toContain('svc_slot_state{slot="chat",state="ready"} 1');
     expect(scrape.text).toContain('svc_slot_in_flight{slot="chat"} 0');
     expect(scrape.text).toContain('svc_slot_requests_total{slot="chat",outcome="ok"} 0');
     expect(scrape.text).toContain('process_cpu_user_seconds_total');

@@ -5,6 +5,7 @@
 // tells a direct route (counted on the anchor) from a normal dispatch (on the shadow).
 import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
+import { coldSlot } from './helpers/boot.js';
 import { api, useTempGateways, type Gateway } from './helpers/gateway.js';
 import { audioToolsMissing, enginesToml } from './helpers/fixture-engines.js';
 import { freeSlotPort } from './helpers/ports.js';
@@ -66,6 +67,7 @@ describe.skipIf(MISSING)('NPU slots on the FLM fixture engine', () => {
 
   it('with the anchor stopped, embeddings are dispatched to the shadow, whose start starts the anchor', async () => {
     const gw = await start();
+    await coldSlot(gw, 'npu'); // it started with the gateway
     expect((await view(gw, 'npu')).state).toBe('stopped');
     const answer = await embed(gw, 'svc/embed');
     expect(answer.status).toBe(200);

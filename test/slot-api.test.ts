@@ -329,6 +329,8 @@ describe.skipIf(!LLAMA_SERVER)(LLAMA_SERVER ? 'slots on a real llama-server' : `
     expect(listed.status, listed.stderr).toBe(0);
     const chat = JSON.parse(listed.stdout).slots.find((s: { name: string }) => s.name === 'chat');
     expect(chat).toMatchObject({ state: 'ready', model: 'tiny', port: slotFile(h, 'chat').slot.port, in_flight: 0, last_error: null });
+    // The backend as llama-server's log says it (a CPU build: "no usable GPU found"); device cpu, so no warning.
+    expect(chat).toMatchObject({ backend: 'cpu', gpu_layers: { offloaded: 0, total: null }, warnings: [] });
     expect(chat.pid).toBeGreaterThan(0);
     expect(processAlive(chat.pid)).toBe(true);
     pids.add(chat.pid);
@@ -336,11 +338,13 @@ describe.skipIf(!LLAMA_SERVER)(LLAMA_SERVER ? 'slots on a real llama-server' : `
     expect((await fetch(`${chat.base_url}/health`)).status).toBe(200);
 
     const table = svc('slot', 'list').stdout.split('\n');
-    expect(table[0]).toMatch(/^NAME\s+TYPE\s+DEVICE\s+PROVIDER\s+PORT\s+STATE\s+PID\s+MODEL\s+IN-FLIGHT$/);
-    expect(table.find((l) => l.startsWith('chat'))).toMatch(new RegExp(`^chat\\s+llm\\s+cpu\\s+llama-server\\s+${chat.port}\\s+ready\\s+${chat.pid}\\s+tiny\\s+0$`));
+    expect(table[0]).toMatch(/^NAME\s+TYPE\s+DEVICE\s+PROVIDER\s+PORT\s+STATE\s+BACKEND\s+PID\s+MODEL\s+IN-FLIGHT$/);
+    expect(table.find((l) => l.startsWith('chat'))).toMatch(new RegExp(`^chat\\s+llm\\s+cpu\\s+llama-server\\s+${chat.port}\\s+ready\\s+cpu\\s+${chat.pid}\\s+tiny\\s+0$`));
     const status = svc('slot', 'status', 'chat');
     expect(status.stdout).toMatch(/^state\s+ready$/m);
     expect(status.stdout).toMatch(new RegExp(`^pid\\s+${chat.pid}$`, 'm'));
+    expect(status.stdout).toMatch(/^backend\s+cpu$/m);
+    expect(status.stdout).toMatch(/^gpu layers\s+0$/m);
   }, 120_000);
 
   it('svc slot show prints the config and the command line with --port', () => {

@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
+import { coldSlot } from './helpers/boot.js';
 import { api, useTempGateways, type Gateway } from './helpers/gateway.js';
 import { audioToolsMissing, enginesToml } from './helpers/fixture-engines.js';
 import { freeSlotPort } from './helpers/ports.js';
@@ -51,6 +52,7 @@ const engineLog = async (gw: Gateway): Promise<string[]> => ((await api(gw.url, 
 describe.skipIf(MISSING)('a transcription slot on the Moonshine fixture engine', () => {
   it('starts on demand and gets the multipart bytes verbatim; the answer is what the engine decoded', async () => {
     const gw = await start();
+    await coldSlot(gw, 'ears'); // it started with the gateway
     expect((await slotView(gw)).state).toBe('stopped');
     const audio = tone(1.5);
     const body = await multipart({ model: 'ears', file: { bytes: audio, name: 'tone.wav', type: 'audio/wav' }, response_format: 'verbose_json' });
@@ -81,6 +83,7 @@ describe.skipIf(MISSING)('a transcription slot on the Moonshine fixture engine',
 
   it('a missing model is 400 request.missing_model, and no engine is started for it', async () => {
     const gw = await start();
+    await coldSlot(gw, 'ears');
     const answer = await transcribe(gw, await multipart({ file: { bytes: tone(0.5), name: 'a.wav', type: 'audio/wav' } }));
     expect(answer.status).toBe(400);
     expect(JSON.parse(answer.text).error.code).toBe('request.missing_model');

@@ -4,6 +4,7 @@
 // What the engine received is proven from what it produced (format, duration) and from
 // its own log lines (GET /api/slots/<name>/logs).
 import { afterEach, describe, expect, it } from 'vitest';
+import { coldSlot } from './helpers/boot.js';
 import { api, useTempGateways, type Gateway } from './helpers/gateway.js';
 import { audioToolsMissing, decodedSeconds, enginesToml, probeAudio, until } from './helpers/fixture-engines.js';
 import { freeSlotPort } from './helpers/ports.js';
@@ -34,6 +35,7 @@ const speechLog = async (gw: Gateway, name: string): Promise<string[]> =>
 describe.skipIf(MISSING)('tts slots on the Kokoro and Qwen3-TTS fixture engines', () => {
   it('a stopped kokoro slot starts on the first request; omitted fields take the slot defaults (WAV, bf_emma, 1.5)', async () => {
     const gw = await start();
+    await coldSlot(gw, 'speaker'); // it started with the gateway
     expect((await slotView(gw, 'speaker')).state).toBe('stopped');
     const answer = await speak(gw, { model: 'speaker', input: TEXT });
     expect(answer.status).toBe(200);
@@ -97,13 +99,15 @@ describe.skipIf(MISSING)('tts slots on the Kokoro and Qwen3-TTS fixture engines'
 
   it('a speed outside 0.25-4.0 is 400 before the engine starts', async () => {
     const gw = await start();
+    await coldSlot(gw, 'speaker');
+    const cold = await slotView(gw, 'speaker');
     for (const speed of [0.2, 4.5]) {
       const { status, json } = await api(gw.url, '/v1/audio/speech', { method: 'POST', body: { model: 'speaker', input: TEXT, speed } });
       expect(status).toBe(400);
       expect(json.error.code).toBe('request.invalid');
       expect(json.error.details.problems[0].path).toBe('speed');
     }
-    expect(await slotView(gw, 'speaker')).toMatchObject({ state: 'stopped', pid: null, started_at: null });
+    expect(await slotView(gw, 'speaker')).toMatchObject({ state: 'stopped', pid: null, started_at: cold.started_at });
   });
 
   it('a qwen3tts slot: its profile\'s default voice (Ryan), the language field, speed through atempo', async () => {

@@ -120,7 +120,7 @@ describe('POST /v1/audio/speech', () => {
     const gw = await gateway(await homeWith('http://127.0.0.1:1/v1'));
     for (const model of ['speaker', 'svc/tts']) {
       const { status, json } = await api(gw.url, '/v1/audio/speech', { method: 'POST', body: { model, input: 'hello' } });
-      expect(status).toBe(500);
+      expect(status).toBe(503);
       expect(json.error.code).toBe('slot.binary_missing');
       expect(json.error.message).toMatch(/Set \[engines\]\.kokoro in svc\.toml/);
       expect(json.error.details.slot).toBe('speaker');

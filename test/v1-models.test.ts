@@ -67,7 +67,9 @@ async function homeWith(upstreamUrl: string): Promise<TempHome> {
   return h;
 }
 
-const env = (extra: Record<string, string> = {}) => ({ env: { LAB_KEY: 'sk-lab-secret', ...(LLAMA_SERVER ? { SVC_LLAMA_SERVER: LLAMA_SERVER } : {}), ...extra } });
+/** Without llama-server the gateway cannot start slot chat: it stays stopped (enabled slots start with the gateway otherwise). */
+const env = (extra: Record<string, string> = {}) => ({ env: { LAB_KEY: 'sk-lab-secret', ...extra } });
+const withEngine = () => env(LLAMA_SERVER ? { SVC_LLAMA_SERVER: LLAMA_SERVER } : {});
 
 describe('GET /v1/models', () => {
   it('lists the upstream ids (owned_by the upstream) and svc/* names for slots that exist; a stopped slot has no alias', async () => {
@@ -198,7 +200,7 @@ describe('GET /v1/models with a ready embedding slot on the built-in engine', ()
 describe.skipIf(!LLAMA_SERVER)('GET /v1/models with a ready llama-server slot', () => {
   it('a ready llm slot gets an alias entry first, with its name and context_length', async () => {
     const remote = await remoteUpstream();
-    const gw = await gateway(await homeWith(remote.url), env());
+    const gw = await gateway(await homeWith(remote.url), withEngine());
     const load = await api(gw.url, '/api/slots/chat/load', { method: 'POST', body: {} });
     expect(load.status, load.text).toBe(200);
     const { json } = await api(gw.url, '/v1/models');

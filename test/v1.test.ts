@@ -2,6 +2,7 @@
 // driven by the official `openai` client, plus raw HTTP where bytes matter.
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from './helpers/faults.js';
 import { api, startGateway, type Gateway } from './helpers/gateway.js';
 import { homeWithTinySlots, llamaServerPath, llamaServerSkipReason, processAlive } from './helpers/llama.js';
 
@@ -152,6 +153,9 @@ describe.skipIf(!LLAMA_SERVER)('/v1 through the gateway to llama-server', () => 
   }, 60_000);
 
   it('twenty identical streams on a cold slot make one upstream request and get twenty identical streams', async () => {
+    // Enabled slots start with the gateway: once this one has, unloading it makes it cold.
+    expect(await eventually(async () => (await slot('cold')).state === 'ready', 300, 100)).toBe(true);
+    expect((await api(gw.url, '/api/slots/cold/unload', { method: 'POST' })).status).toBe(200);
     expect((await slot('cold')).state).toBe('stopped');
     const body = JSON.stringify({ model: 'cold', messages: [{ role: 'user', content: 'same' }], max_tokens: 16, stream: true, seed: 7, temperature: 0 });
     const texts = await Promise.all(Array.from({ length: 20 }, async () => {

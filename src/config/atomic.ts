@@ -2,7 +2,7 @@
 // over the target, fsync the directory. A crash at any point leaves either the old file or
 // the new one, never a torn one. The target's mode is kept.
 import { closeSync, existsSync, fsyncSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { access, mkdir, open, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -13,9 +13,37 @@ export interface AtomicWriteOptions {
   mode?: number;
 }
 
+/** The same steps as writeFileAtomicSync, without blocking the event loop (state files written while requests flow). */
 export async function writeFileAtomic(target: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
-  await mkdir(dirname(target), { recursive: true });
-  writeFileAtomicSync(target, data, options);
+  const dir = dirname(target);
+  await mkdir(dir, { recursive: true });
+  const mode = (await stat(target).then((s) => s.mode & 0o7777, () => undefined)) ?? options.mode ?? 0o644;
+  const temp = tempSiblingOf(target);
+  const file = await open(temp, 'wx', mode);
+  try {
+    await file.writeFile(data);
+    await file.sync();
+  } catch (error) {
+    await file.close();
+    await unlink(temp);
+    throw aboutTarget(error, target);
+  }
+  await file.close();
+  await pauseBeforeRenameForTestsAsync(target, temp);
+  try {
+    await rename(temp, target);
+  } catch (error) {
+    await unlink(temp);
+    throw aboutTarget(error, target);
+  }
+  await fsyncDirectoryAsync(dir);
+}
+
+async function fsyncDirectoryAsync(dir: string): Promise<void> {
+  const handle = await open(dir, 'r').catch(() => undefined);
+  // Some filesystems refuse fsync on directories; the rename is still atomic.
+  await handle?.sync().catch(() => undefined);
+  await handle?.close();
 }
 
 /** A fresh temp name beside `target`, of the kind removeStaleTempFiles sweeps after a crash. */
@@ -69,6 +97,15 @@ function pauseBeforeRenameForTests(target: string, temp: string): void {
   writeFileSync(marker, '');
   const nap = new Int32Array(new SharedArrayBuffer(4));
   while (existsSync(marker)) Atomics.wait(nap, 0, 0, 20);
+}
+
+/** The same test hook for the asynchronous writer: it waits without blocking the event loop. */
+async function pauseBeforeRenameForTestsAsync(target: string, temp: string): Promise<void> {
+  const suffix = process.env[PAUSE_BEFORE_RENAME_ENV];
+  if (!suffix || !target.endsWith(suffix)) return;
+  const marker = `${temp}${PAUSED_SUFFIX}`;
+  await writeFile(marker, '');
+  while (await access(marker).then(() => true, () => false)) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 /** Errors of the temp file's write (which carry no path) or rename name the file being replaced. */

@@ -20,7 +20,7 @@ function config(slots: Record<string, { slot?: Record<string, unknown>; model?: 
 function view(name: string, over: Partial<SlotViewPayload> = {}): SlotViewPayload {
   return {
     name, state: 'stopped', type: 'llm', device: 'cpu', provider: 'llama-server', profile: null, port: 8081, enabled: true, model: 'tiny',
-    pid: null, base_url: null, in_flight: 0, last_used_at: null, started_at: null, idle_timeout_s: 300, restarts: 0, memory_mb: null, last_error: null,
+    pid: null, base_url: null, in_flight: 0, last_used_at: null, started_at: null, idle_timeout_s: 300, restarts: 0, memory_mb: null, backend: null, gpu_layers: null, warnings: [], last_error: null,
     ...over,
   };
 }

@@ -5,6 +5,7 @@ import type { ProfileChoice } from '../config/profiles.js';
 import type { SlotType } from '../config/schema/common.js';
 import type { SlotFile } from '../config/schema/slot.js';
 import type { SvcToml } from '../config/schema/svc-toml.js';
+import type { GpuLayersPayload, SlotBackend } from '../protocol/slots.js';
 
 /** The model a slot loads, resolved from [model].path or the registry. */
 export interface ResolvedModel {
@@ -50,6 +51,21 @@ export interface EngineRoute {
   path: string;
 }
 
+/** What an engine really runs on once ready: the backend computing its layers, and how many are on a GPU. */
+export interface EngineRuntimeInfo {
+  backend: SlotBackend | null;
+  gpuLayers: GpuLayersPayload | null;
+}
+
+export interface RuntimeInfoContext {
+  baseUrl: string;
+  /** The engine's arguments (what it was asked for, e.g. -ngl). */
+  args: readonly string[];
+  /** The running engine's log lines still in the supervisor's ring (oldest first). */
+  logLines: readonly string[];
+  signal: AbortSignal;
+}
+
 /** What a health probe saw: down (no answer), loading (answers, not ready), ready. */
 export type HealthState = 'down' | 'loading' | 'ready';
 
@@ -60,6 +76,12 @@ export interface EngineAdapter {
   launch(context: LaunchContext): Promise<LaunchSpec>;
   /** One bounded health probe. */
   health(baseUrl: string, signal: AbortSignal): Promise<HealthState>;
+  /**
+   * Once the engine is healthy: the backend it really uses, by the one mechanism this engine
+   * offers (the built-in engine's GET /v1/models meta.runtime; llama-server's load log).
+   * Absent, or a field null: unknown. It must not throw for an answer it cannot read.
+   */
+  runtimeInfo?(context: RuntimeInfoContext): Promise<EngineRuntimeInfo>;
   /**
    * For engines that name their model by id rather than load a model file (flm, moonshine,
    * kokoro, qwen3tts, comfyui): the id a slot serves when its [model].default is empty, or

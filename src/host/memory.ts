@@ -1,6 +1,7 @@
 // Live facts about the host that slot policy needs: memory above all (memory-pressure
 // eviction compares MemAvailable with [slots].evict_pressure_mb).
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { arch, cpus, freemem, hostname, platform, totalmem } from 'node:os';
 
 export interface HostSnapshot {
@@ -17,13 +18,23 @@ export interface HostSnapshot {
 const MiB = 1024 * 1024;
 
 export function availableMemoryMb(): number {
+  let meminfo: string | undefined;
   try {
-    const match = /^MemAvailable:\s+(\d+) kB$/m.exec(readFileSync('/proc/meminfo', 'utf8'));
-    if (match) return Math.floor(Number(match[1]) / 1024);
+    meminfo = readFileSync('/proc/meminfo', 'utf8');
   } catch {
-    // Not Linux: fall through.
+    // Not Linux: free memory below.
   }
-  return Math.floor(freemem() / MiB);
+  return memAvailableFrom(meminfo);
+}
+
+/** availableMemoryMb without blocking the event loop (the slot supervisor's tick, while requests flow). */
+export async function readAvailableMemoryMb(): Promise<number> {
+  return memAvailableFrom(await readFile('/proc/meminfo', 'utf8').catch(() => undefined));
+}
+
+function memAvailableFrom(meminfo: string | undefined): number {
+  const match = meminfo === undefined ? null : /^MemAvailable:\s+(\d+) kB$/m.exec(meminfo);
+  return match ? Math.floor(Number(match[1]) / 1024) : Math.floor(freemem() / MiB);
 }
 
 export function hostSnapshot(): HostSnapshot {

@@ -34,11 +34,13 @@ export const ERROR_CODES = {
   'slot.config_error': { status: 400, when: 'The slot configuration is incoherent (device, profile, type).' },
   'slot.no_free_port': { status: 409, when: 'Every port of the auto-allocation pool is taken.' },
   'slot.port_in_use': { status: 409, when: "Another process already listens on the slot's port." },
-  'slot.spawn_failed': { status: 500, when: 'The engine process could not be started.' },
+  'slot.spawn_failed': { status: 503, when: 'The engine process could not be run (the binary cannot be executed) or could not be stopped; a configuration or host problem, so the start is not retried automatically.' },
   'slot.load_failed': { status: 502, when: 'The engine exited or failed its health check while loading; details carry the stderr tail.' },
   'slot.capacity': { status: 503, when: 'max_slots is reached and no running slot is idle enough to evict.' },
-  'slot.binary_missing': { status: 500, when: 'The engine binary (e.g. llama-server) is not configured, not in SVC_LLAMA_SERVER and not on PATH; the message says how to get one.' },
+  'slot.memory_pressure': { status: 503, when: 'An enabled slot was not started with the gateway because host available memory was under [slots].evict_pressure_mb; seen in its last_error. It starts on its first request.' },
+  'slot.binary_missing': { status: 503, when: 'The engine binary (e.g. llama-server) is not configured, not in SVC_LLAMA_SERVER and not on PATH; the message says how to get one.' },
   'slot.model_missing': { status: 409, when: 'The slot has no model, or its model id is not in the registry, or the model file is gone.' },
+  'slot.unhealthy': { status: 503, when: 'A ready engine stopped answering its health probes while its process lived; it was killed and is restarted with the crash backoff. Seen in a slot\'s last_error.' },
   'slot.crash_loop': { status: 502, when: 'The engine crashed repeatedly and automatic restarts stopped; details carry the last exit and stderr tail.' },
   'slot.already_exists': { status: 409, when: 'Creating a slot whose name is already taken (a slot file with that name exists).' },
   'slot.npu_exclusivity_violation': { status: 409, when: 'Creating or changing a slot would leave more than one enabled NPU llm slot; details name the slot, the conflicting_slots and a hint.' },
@@ -75,7 +77,7 @@ export const ERROR_CODES = {
   'image.cache_miss': { status: 404, when: 'No cached image has this name under /api/images/cache/.' },
 
   'gpu.image_mode': { status: 503, when: 'The GPU is in image mode with image requests in flight, so an LLM GPU slot cannot start now; retry after details.retry_after_s.' },
-  'gpu.inference_mode': { status: 503, when: 'The GPU is busy with inference requests in flight on LLM GPU slots, so image mode cannot start now; retry after details.retry_after_s.' },
+  'gpu.inference_mode': { status: 503, when: 'The GPU is busy with inference requests in flight on LLM GPU slots, so image mode cannot start now; retry after details.retry_after_s. Also an image slot\'s last_error when it was not started with the gateway because enabled inference slots share its GPU.' },
 
   'events.invalid_query': { status: 400, when: 'A query parameter (or the Last-Event-ID header) of /api/events or /api/events/stream is malformed; details.problems names each parameter.' },
 

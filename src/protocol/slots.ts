@@ -5,6 +5,16 @@
 export const SLOT_VIEW_STATES = ['stopped', 'starting', 'warming', 'ready', 'stopping', 'error', 'disabled'] as const;
 export type SlotViewState = (typeof SLOT_VIEW_STATES)[number];
 
+/** What computes an engine's model layers, as the engine itself reports it (not the configured device). */
+export const SLOT_BACKENDS = ['cpu', 'cuda', 'vulkan', 'rocm', 'metal'] as const;
+export type SlotBackend = (typeof SLOT_BACKENDS)[number];
+
+/** Model layers on a GPU; `total` is null when the engine did not say. */
+export interface GpuLayersPayload {
+  offloaded: number;
+  total: number | null;
+}
+
 export interface SlotFailurePayload {
   code: string;
   message: string;
@@ -34,6 +44,11 @@ export interface SlotViewPayload {
   idle_timeout_s: number;
   restarts: number;
   memory_mb: number | null;
+  /** The backend the running engine really uses; null while stopped or unknown (docs/api.md). */
+  backend: SlotBackend | null;
+  gpu_layers: GpuLayersPayload | null;
+  /** E.g. a gpu-* device whose engine runs on the CPU; empty when all is as configured. */
+  warnings: string[];
   last_error: SlotFailurePayload | null;
 }
 

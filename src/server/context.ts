@@ -72,6 +72,7 @@ export class ServerContext {
         this.events.publish(slotEvictedEvent(slot, reason));
         this.record({ action: 'slot.evict', target: slot, details: { reason } });
       },
+      onBackendMismatch: (slot, details) => this.record({ action: 'slot.backend_mismatch', kind: 'event', target: slot, message: details.warnings.join('; '), details: { severity: 'warn', ...details } }),
     });
     this.arbiter = new GpuArbiter({
       supervisor: this.supervisor,

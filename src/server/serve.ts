@@ -81,6 +81,8 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
   ctx.listening = { host: options.host, port };
   ctx.metricsEvents.start();
   ctx.record({ action: 'system.start', kind: 'event', details: { version: ctx.version, host: options.host, port } });
+  // [slot].enabled means "start at startup": in the background, so nothing slow comes before listen.
+  void ctx.supervisor.startEnabled();
 
   let closing: Promise<void> | undefined;
   const close = () =>

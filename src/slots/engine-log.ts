@@ -2,8 +2,10 @@
 // state directory, never through a pipe: an engine must outlive a gateway crash (to be
 // re-adopted), and a pipe whose reader died would kill it with EPIPE on its next log line.
 // The gateway tails the file into a bounded ring of recent lines and keeps the file under
-// a size cap by rotating it in place (O_APPEND writers follow a truncation).
-import { closeSync, copyFileSync, fstatSync, openSync, readSync, statSync, truncateSync } from 'node:fs';
+// a size cap by rotating it in place (O_APPEND writers follow a truncation). Tailing runs on
+// the supervisor's tick while requests flow, so it reads asynchronously, one pump at a time.
+import { fstatSync, openSync } from 'node:fs';
+import { copyFile, open, stat, truncate } from 'node:fs/promises';
 
 const RING_LINES = 500;
 const READ_CHUNK = 64 * 1024;
@@ -12,6 +14,12 @@ export class EngineLog {
   private readonly ring: string[] = [];
   private offset = 0;
   private partial = '';
+  /** Bumped by openForChild: a pump under way for the previous engine drops what it read. */
+  private generation = 0;
+  private pumping: Promise<void> | null = null;
+  private pumpWanted = false;
+  /** Lines read since openForChild: the running engine's own, at the end of the ring. */
+  private linesSinceOpen = 0;
   private readonly listeners = new Set<(line: string) => void>();
 
   constructor(
@@ -24,30 +32,34 @@ export class EngineLog {
     const fd = openSync(this.path, 'a', 0o640);
     this.offset = fstatSync(fd).size; // a fresh start reads only what the new engine writes
     this.partial = '';
+    this.linesSinceOpen = 0;
+    this.generation++;
     return fd;
   }
 
-  /** Read what the engine wrote since the last call into the ring; rotate when too big. */
-  pump(): void {
-    let size: number;
-    try {
-      size = statSync(this.path).size;
-    } catch {
-      return;
-    }
-    if (size < this.offset) this.offset = 0; // rotated or truncated elsewhere
-    if (size > this.offset) this.readFrom(size);
-    if (size > this.maxBytes) this.rotate();
+  /**
+   * Read what the engine wrote since the last pump into the ring; rotate when too big. Pumps
+   * never overlap: a call during one makes it read once more, so the promise resolves after
+   * a read that began after the call (everything written before it is in the ring).
+   */
+  pump(): Promise<void> {
+    this.pumpWanted = true;
+    return (this.pumping ??= this.drain());
   }
 
-  tail(lines: number): string[] {
-    this.pump();
+  async tail(lines: number): Promise<string[]> {
+    await this.pump();
+    return this.recent(lines);
+  }
+
+  /** The lines already in the ring, without reading the file. */
+  recent(lines: number): string[] {
     return this.ring.slice(-lines);
   }
 
-  /** The last lines as one string, for error details. */
-  tailText(lines = 20): string {
-    return this.tail(lines).join('\n');
+  /** The lines the running engine wrote that are still in the ring (all of them for an adopted engine). */
+  currentEngineLines(): string[] {
+    return this.linesSinceOpen === 0 ? [] : this.ring.slice(-this.linesSinceOpen);
   }
 
   subscribe(listener: (line: string) => void): () => void {
@@ -55,24 +67,44 @@ export class EngineLog {
     return () => this.listeners.delete(listener);
   }
 
-  private readFrom(size: number): void {
-    const fd = openSync(this.path, 'r');
+  private async drain(): Promise<void> {
+    try {
+      while (this.pumpWanted) {
+        this.pumpWanted = false;
+        await this.readNew().catch(() => undefined); // a vanished file or a failed read: next pump tries again
+      }
+    } finally {
+      this.pumping = null;
+    }
+  }
+
+  private async readNew(): Promise<void> {
+    const size = (await stat(this.path)).size;
+    if (size < this.offset) this.offset = 0; // rotated or truncated elsewhere
+    if (size > this.offset) await this.readFrom(size);
+    if (size > this.maxBytes) await this.rotate();
+  }
+
+  private async readFrom(size: number): Promise<void> {
+    const generation = this.generation;
+    const file = await open(this.path, 'r');
     try {
       const buffer = Buffer.alloc(READ_CHUNK);
       while (this.offset < size) {
-        const n = readSync(fd, buffer, 0, Math.min(READ_CHUNK, size - this.offset), this.offset);
-        if (n <= 0) break;
-        this.offset += n;
-        this.accept(buffer.toString('utf8', 0, n));
+        const { bytesRead } = await file.read(buffer, 0, Math.min(READ_CHUNK, size - this.offset), this.offset);
+        if (bytesRead <= 0 || generation !== this.generation) break;
+        this.offset += bytesRead;
+        this.accept(buffer.toString('utf8', 0, bytesRead));
       }
     } finally {
-      closeSync(fd);
+      await file.close();
     }
   }
 
   private accept(text: string): void {
     const lines = (this.partial + text).split('\n');
     this.partial = lines.pop() ?? '';
+    this.linesSinceOpen += lines.length;
     for (const line of lines) {
       this.ring.push(line);
       for (const listener of this.listeners) listener(line);
@@ -80,10 +112,10 @@ export class EngineLog {
     if (this.ring.length > RING_LINES) this.ring.splice(0, this.ring.length - RING_LINES);
   }
 
-  private rotate(): void {
+  private async rotate(): Promise<void> {
     try {
-      copyFileSync(this.path, `${this.path}.1`);
-      truncateSync(this.path, 0);
+      await copyFile(this.path, `${this.path}.1`);
+      await truncate(this.path, 0);
       this.offset = 0;
     } catch {
       // Rotation is best effort; the next pump tries again.

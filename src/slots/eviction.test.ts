@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planEviction, type EvictionInput, type SlotUsage } from './eviction.js';
+import { bootStartDecision, planEviction, type EvictionInput, type SlotUsage } from './eviction.js';
 
 const NOW = 1_000_000;
 const slot = (name: string, over: Partial<SlotUsage> = {}): SlotUsage => ({
@@ -62,5 +62,26 @@ describe('planEviction', () => {
     const running = [slot('b', { lastUsedAt: 5, idleTimeoutS: 1 }), slot('a', { lastUsedAt: 5, idleTimeoutS: 1 })];
     expect(plan({ running }).stop.map((s) => s.name)).toEqual(['a', 'b']);
     expect(plan({ running: [slot('b', { lastUsedAt: NOW - 5 }), slot('a', { lastUsedAt: NOW - 5 })], starting: 'c', maxSlots: 2 }).stop).toEqual([{ name: 'a', reason: 'capacity' }]);
+  });
+});
+
+describe('bootStartDecision', () => {
+  const boot = (over: Partial<Parameters<typeof bootStartDecision>[0]>) =>
+    bootStartDecision({ running: [], starting: 'next', maxSlots: 0, memAvailableMb: 100_000, pressureFloorMb: 0, ...over });
+
+  it('starts when there is room and memory', () => {
+    expect(boot({ running: [slot('a')], maxSlots: 2, pressureFloorMb: 1000 })).toEqual({ start: true });
+    expect(boot({ running: [slot('a'), slot('b'), slot('c')] })).toEqual({ start: true }); // max_slots 0: unlimited
+  });
+
+  it('never evicts to make room: at max_slots it refuses, even when every running slot is idle', () => {
+    const running = [slot('a', { lastUsedAt: 0, idleTimeoutS: 1 }), slot('b', { state: 'starting' })];
+    expect(boot({ running, maxSlots: 2 })).toEqual({ start: false, reason: 'capacity', running: ['a', 'b'] });
+    expect(boot({ running: [slot('next', { state: 'starting' })], maxSlots: 1 })).toEqual({ start: true }); // itself does not count
+  });
+
+  it('refuses under the memory-pressure floor (the next tick would stop an idle slot again); 0 disables the floor', () => {
+    expect(boot({ memAvailableMb: 500, pressureFloorMb: 1000 })).toEqual({ start: false, reason: 'pressure', running: [] });
+    expect(boot({ memAvailableMb: 500, pressureFloorMb: 0 })).toEqual({ start: true });
   });
 });

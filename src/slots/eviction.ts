@@ -82,3 +82,18 @@ export function planEviction(input: EvictionInput): EvictionPlan {
 function sumMemory(slots: readonly SlotUsage[]): number {
   return slots.reduce((total, slot) => total + (slot.memoryMb ?? 0), 0);
 }
+
+export type BootStartDecision = { start: true } | { start: false; reason: 'capacity' | 'pressure'; running: string[] };
+
+/**
+ * At gateway start, slots with `enabled = true` start one at a time; may `starting` start
+ * now? Boot starts never evict: a slot that would need a place under max_slots, or that
+ * would start while MemAvailable is under the pressure floor (where the next tick would stop
+ * it again, being idle), stays stopped until its first request.
+ */
+export function bootStartDecision(input: Omit<EvictionInput, 'now'> & { starting: string }): BootStartDecision {
+  const running = input.running.filter((s) => s.name !== input.starting).map((s) => s.name);
+  if (input.pressureFloorMb > 0 && input.memAvailableMb < input.pressureFloorMb) return { start: false, reason: 'pressure', running };
+  if (input.maxSlots > 0 && running.length >= input.maxSlots) return { start: false, reason: 'capacity', running };
+  return { start: true };
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { competesWithImage, otherImageSlotsToStop, restoreDueAt, sharesGpu, slotsToStopForImage, type GpuSlotFacts } from './gpu-policy.js';
+import { competesWithImage, imageYieldsAtBoot, otherImageSlotsToStop, restoreDueAt, sharesGpu, slotsToStopForImage, type GpuSlotFacts } from './gpu-policy.js';
 
 const slot = (name: string, over: Partial<GpuSlotFacts> = {}): GpuSlotFacts => ({ name, type: 'llm', device: 'gpu-rocm', gpuIndex: null, enabled: true, live: true, inFlight: 0, ...over });
 const image = slot('img', { type: 'image' });
@@ -45,5 +45,18 @@ describe('restoreDueAt', () => {
     expect(restoreDueAt(1_000, 2)).toBe(121_000);
     expect(restoreDueAt(1_000, 0)).toBeNull();
     expect(restoreDueAt(null, 60)).toBeNull();
+  });
+});
+
+describe('imageYieldsAtBoot', () => {
+  it('an image slot on a GPU yields to the enabled inference slots sharing it, live or not yet', () => {
+    const all = [image, slot('chat', { live: false }), slot('off', { enabled: false }), slot('voice', { type: 'tts' }), slot('cpu', { device: 'cpu' })];
+    expect(imageYieldsAtBoot(image, all)).toEqual(['chat']);
+  });
+
+  it('an image slot alone on its GPU, or on the cpu, and every non-image slot start', () => {
+    expect(imageYieldsAtBoot({ ...image, gpuIndex: 0 }, [slot('chat', { gpuIndex: 1 })])).toEqual([]);
+    expect(imageYieldsAtBoot({ ...image, device: 'cpu' }, [slot('chat')])).toEqual([]);
+    expect(imageYieldsAtBoot(slot('chat'), [image, slot('embed', { type: 'embedding' })])).toEqual([]);
   });
 });

@@ -52,3 +52,13 @@ export function restoreDueAt(lastImageUseMs: number | null, idleRestoreMinutes: 
   if (lastImageUseMs === null || idleRestoreMinutes <= 0) return null;
   return lastImageUseMs + idleRestoreMinutes * 60_000;
 }
+
+/**
+ * At gateway start the GPU is in inference mode: an image slot on a GPU that an enabled
+ * inference slot shares is not started then (image mode would stop that slot); it starts on
+ * its first image request, through the arbiter. The names of the slots it yields to.
+ */
+export function imageYieldsAtBoot(image: GpuSlotFacts, slots: readonly GpuSlotFacts[]): string[] {
+  if (image.type !== 'image' || !onGpu(image)) return [];
+  return slots.filter((s) => s.enabled && competesWithImage(s, image)).map((s) => s.name).sort();
+}

@@ -27,7 +27,9 @@ export interface LeftoverOutcome {
 export async function stopLeftoverEngines(stateRoot: string, graceMs = 10_000): Promise<LeftoverOutcome> {
   const holder = liveHolder(stateRoot);
   if (holder) return { heldBy: holder, engines: [] };
-  const leftovers = savedSlotStates(stateRoot).filter((saved) => saved.pid !== null && isAlive(saved.pid) && sameCommand(commandLine(saved.pid), saved.command));
+  const saved = savedSlotStates(stateRoot).filter((state) => state.pid !== null && isAlive(state.pid));
+  const recognised = await Promise.all(saved.map(async (state) => sameCommand(await commandLine(state.pid!), state.command)));
+  const leftovers = saved.filter((_, i) => recognised[i]);
   const engines = await Promise.all(leftovers.map(async (saved) => {
     const pid = saved.pid!;
     const { stopped, escalated } = await stopProcessGroup(pid, graceMs);

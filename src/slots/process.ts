@@ -3,6 +3,7 @@
 // grace period, then SIGKILL to the whole group. Every wait is bounded.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 
 export interface SpawnedEngine {
@@ -20,23 +21,39 @@ export function spawnEngine(command: string, args: string[], env: Record<string,
   return { child, pid: child.pid };
 }
 
+/** Synchronous: for the boot (before the API listens) and for tests. */
 export function isAlive(pid: number): boolean {
+  const signalled = signalZero(pid);
+  return signalled === 'exists' ? !isZombieStatus(readProcSync(pid, 'status')) : signalled;
+}
+
+/** isAlive without blocking the event loop (the supervisor's tick, stops while requests flow). */
+export async function isRunning(pid: number): Promise<boolean> {
+  const signalled = signalZero(pid);
+  return signalled === 'exists' ? !isZombieStatus(await readProc(pid, 'status')) : signalled;
+}
+
+function signalZero(pid: number): 'exists' | boolean {
   if (pid <= 0) return false;
   try {
     process.kill(pid, 0);
-    return !isZombie(pid);
+    return 'exists';
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
-function isZombie(pid: number): boolean {
+const isZombieStatus = (status: string | undefined) => status !== undefined && /^State:\s+Z/m.test(status);
+
+function readProcSync(pid: number, file: string): string | undefined {
   try {
-    return /^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return readFileSync(`/proc/${pid}/${file}`, 'utf8');
   } catch {
-    return false;
+    return undefined;
   }
 }
+
+const readProc = (pid: number, file: string): Promise<string | undefined> => readFile(`/proc/${pid}/${file}`, 'utf8').catch(() => undefined);
 
 /** Signal a whole process group (the engine and anything it forked). */
 export function signalGroup(pid: number, signal: NodeJS.Signals): void {
@@ -54,10 +71,10 @@ export function signalGroup(pid: number, signal: NodeJS.Signals): void {
 export async function waitForExit(pid: number, timeoutMs: number, exited?: Promise<unknown>): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (!isAlive(pid)) return true;
+    if (!(await isRunning(pid))) return true;
     await Promise.race([sleep(50), exited ?? new Promise(() => undefined)]);
   }
-  return !isAlive(pid);
+  return !(await isRunning(pid));
 }
 
 /** SIGTERM, wait `graceMs`, SIGKILL the group, wait again; true when it is gone. */
@@ -69,13 +86,9 @@ export async function stopProcessGroup(pid: number, graceMs: number, exited?: Pr
 }
 
 /** Resident memory of a process in MiB, from /proc; undefined when unknown. */
-export function residentMemoryMb(pid: number): number | undefined {
-  try {
-    const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Math.round(Number(match[1]) / 1024) : undefined;
-  } catch {
-    return undefined;
-  }
+export async function residentMemoryMb(pid: number): Promise<number | undefined> {
+  const match = /^VmRSS:\s+(\d+) kB$/m.exec((await readProc(pid, 'status')) ?? '');
+  return match ? Math.round(Number(match[1]) / 1024) : undefined;
 }
 
 /** Is a TCP port on 127.0.0.1 free to listen on? */
@@ -90,17 +103,17 @@ export function portIsFree(port: number, host = '127.0.0.1'): Promise<boolean> {
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The command line of a process, for checking an adopted pid is still our engine. */
-export function commandLine(pid: number): string[] | undefined {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-  } catch {
-    return undefined;
-  }
+export async function commandLine(pid: number): Promise<string[] | undefined> {
+  return (await readProc(pid, 'cmdline'))?.split('\0').filter(Boolean);
 }
 
-/** Is a process's command line (from /proc) the one saved for an engine in its state.json? */
+/**
+ * Is the process running `saved`'s engine? Its arguments end the process's argv: the
+ * executable may differ in form (symlinks, relative), and a wrapper script that execs an
+ * interpreter (`exec node engine.mjs "$@"`) puts the interpreter and the script first.
+ */
 export function sameCommand(actual: string[] | undefined, saved: string[] | null): boolean {
-  if (!actual || !saved) return false;
-  // Compare the arguments: the executable path may differ in form (symlinks, relative).
-  return actual.slice(1).join('\0') === saved.slice(1).join('\0');
+  if (!actual || !saved || actual.length < saved.length) return false;
+  const args = saved.slice(1);
+  return actual.slice(actual.length - args.length).join('\0') === args.join('\0');
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SlotError } from '../protocol/errors.js';
 import { setup, stopSupervisors, supervisors, until } from '../../test/helpers/supervisor.js';
-import { isAlive } from './process.js';
+import { isAlive, sameCommand } from './process.js';
 
 afterEach(stopSupervisors);
 
@@ -18,6 +18,7 @@ describe('SlotSupervisor', () => {
     const view = supervisor.view('chat');
     expect(view).toMatchObject({ state: 'ready', enabled: true });
     expect(isAlive(view.pid!)).toBe(true);
+    await supervisor.flushState();
     const saved = JSON.parse(readFileSync(join(paths.stateRoot, 'slots/chat/state.json'), 'utf8'));
     expect(saved).toMatchObject({ name: 'chat', state: 'ready', pid: view.pid });
   });
@@ -76,7 +77,7 @@ describe('SlotSupervisor', () => {
     expect((error as SlotError).code).toBe('slot.load_failed');
     expect((error as SlotError).message).toMatch(/did not become healthy within 1 s/);
     expect(transitions.map((t) => t.to)).toEqual(['starting', 'warming', 'error']);
-    const pid = Number(/pid (\d+)/.exec(supervisor.logs('chat', 50).join('\n'))?.[1]);
+    const pid = Number(/pid (\d+)/.exec((await supervisor.logs('chat', 50)).join('\n'))?.[1]);
     expect(isAlive(pid)).toBe(false);
   });
 
@@ -87,7 +88,7 @@ describe('SlotSupervisor', () => {
     await supervisor.unload('chat');
     expect(isAlive(pid)).toBe(false);
     expect(supervisor.view('chat').state).toBe('stopped');
-    expect(supervisor.logs('chat', 20).join('\n')).toContain('ignoring SIGTERM');
+    expect((await supervisor.logs('chat', 20)).join('\n')).toContain('ignoring SIGTERM');
   });
 
   it('evicts a slot idle past idle_timeout_s and wakes it on the next request', async () => {
@@ -130,6 +131,20 @@ describe('SlotSupervisor', () => {
     await until(() => supervisor.view('chat').state === 'stopped', 'pressure eviction');
   });
 
+  it('a ready engine that stops answering (its process alive) goes to error with slot.unhealthy, is killed and restarted', async () => {
+    const { supervisor, transitions } = await setup({ chat: '[server]\nextra_args = "--hang-after 200"' }, '[slots]\nhealth_interval_s = 0.1\nhealth_failures = 2\n');
+    await supervisor.ensureReady('chat');
+    const first = supervisor.view('chat').pid!;
+    await until(() => supervisor.view('chat').last_error?.code === 'slot.unhealthy', 'slot.unhealthy', 20_000);
+    expect(supervisor.view('chat').last_error?.message).toMatch(/2 health probe\(s\) in a row failed \(last: down/);
+    expect(supervisor.view('chat').last_error?.stderr_tail).toContain('fault-engine: hanging');
+    await until(() => supervisor.view('chat').state === 'ready' && supervisor.view('chat').pid !== first, 'restart after unhealthy', 20_000);
+    expect(isAlive(first)).toBe(false);
+    expect(supervisor.view('chat').restarts).toBe(1);
+    const moves = transitions.map((t) => `${t.from}>${t.to}`);
+    expect(moves.slice(moves.indexOf('ready>error'), moves.indexOf('ready>error') + 2)).toEqual(['ready>error', 'error>starting']);
+  }, 40_000);
+
   it('refuses disabled and unknown slots with clear errors', async () => {
     const { supervisor } = await setup({ off: 'enabled = false' });
     await expect(supervisor.ensureReady('off')).rejects.toMatchObject({ code: 'slot.disabled' });
@@ -142,11 +157,26 @@ describe('SlotSupervisor', () => {
     await supervisor.ensureReady('chat');
     const pid = supervisor.view('chat').pid!;
     supervisors.splice(supervisors.indexOf(supervisor), 1);
+    await supervisor.flushState();
     supervisor.detach(); // the first gateway "crashes": it stops nothing and watches nothing
     const second = make();
     await second.init();
     expect(second.view('chat')).toMatchObject({ state: 'ready', pid });
     process.kill(pid, 'SIGKILL');
     await until(() => second.view('chat').state !== 'ready' || second.view('chat').pid !== pid, 'adopted engine death noticed');
+  });
+});
+
+describe('sameCommand (recognising an engine to re-adopt)', () => {
+  const saved = ['/opt/llama/llama-server', '--port', '8081', '--model', '/m/tiny.gguf'];
+  it('matches the same arguments whatever form the executable takes, and behind a wrapper that execs an interpreter', () => {
+    expect(sameCommand(['./llama-server', '--port', '8081', '--model', '/m/tiny.gguf'], saved)).toBe(true);
+    expect(sameCommand(['/usr/bin/node', '/t/fault-engine.mjs', '--port', '8081', '--model', '/m/tiny.gguf'], saved)).toBe(true);
+  });
+  it('refuses other arguments, a shorter argv, and unknown sides', () => {
+    expect(sameCommand(['/opt/llama/llama-server', '--port', '8082', '--model', '/m/tiny.gguf'], saved)).toBe(false);
+    expect(sameCommand(['--model', '/m/tiny.gguf'], saved)).toBe(false);
+    expect(sameCommand(undefined, saved)).toBe(false);
+    expect(sameCommand(['x'], null)).toBe(false);
   });
 });

@@ -5,12 +5,15 @@
 import type { ResolvedConfig, SlotEntry } from '../config/load.js';
 import { isNpuShadow, npuAnchorOf, shadowCapability } from '../config/npu.js';
 import { resolveProfile } from '../config/profiles.js';
-import type { EngineAdapter } from '../engines/types.js';
-import { availableMemoryMb } from '../host/memory.js';
-import { SlotError } from '../protocol/errors.js';
+import { HEALTH_TIMEOUT_MS } from '../engines/llama-server/health.js';
+import type { EngineAdapter, EngineRuntimeInfo } from '../engines/types.js';
+import { readAvailableMemoryMb } from '../host/memory.js';
+import { SlotError, SvcError } from '../protocol/errors.js';
+import { backendWarnings } from './backend.js';
+import { startEnabledSlots } from './boot-start.js';
 import { planEviction, type EvictionReason, type SlotUsage } from './eviction.js';
 import { resolveSlotModel, slotModelId } from './model.js';
-import { commandLine, isAlive, portIsFree, residentMemoryMb, sameCommand, signalGroup } from './process.js';
+import { commandLine, isRunning, portIsFree, sameCommand, signalGroup } from './process.js';
 import { DEFAULT_RESTART_POLICY, type RestartPolicy } from './restart-policy.js';
 import { SlotRuntime, type StartPlan, type Transition } from './slot-runtime.js';
 import { readSlotState, slotStateDir } from './state-file.js';
@@ -22,11 +25,20 @@ export interface SupervisorOptions {
   engineFor: (provider: string) => EngineAdapter | undefined;
   onTransition: (t: Transition) => void;
   onEviction?: (slot: string, reason: EvictionReason) => void;
+  /** A slot turned ready on another backend than its device asks for (backend.ts). */
+  onBackendMismatch?: (slot: string, details: BackendMismatch) => void;
   policy?: RestartPolicy;
   stopGraceMs?: number;
   healthIntervalMs?: number;
   tickMs?: number;
-  memAvailableMb?: () => number;
+  memAvailableMb?: () => number | Promise<number>;
+}
+
+export interface BackendMismatch {
+  device: string;
+  backend: string | null;
+  gpu_layers: EngineRuntimeInfo['gpuLayers'];
+  warnings: string[];
 }
 
 export interface ReadySlot {
@@ -39,6 +51,9 @@ export class SlotSupervisor {
   private readonly runtimes = new Map<string, SlotRuntime>();
   private readonly modelOverrides = new Map<string, string>();
   private timer: NodeJS.Timeout | null = null;
+  private ticking: Promise<void> | null = null;
+  /** Set by shutdown and detach: boot starts still to come are dropped. */
+  private closing = false;
 
   constructor(private readonly options: SupervisorOptions) {}
 
@@ -48,6 +63,22 @@ export class SlotSupervisor {
     await Promise.all([...this.runtimes.values()].map((runtime) => this.adoptOrRestart(runtime)));
     this.timer = setInterval(() => void this.tick(), this.options.tickMs ?? 1_000);
     this.timer.unref();
+  }
+
+  /**
+   * Start every enabled slot that is not running yet (boot-start.ts): after the API
+   * listens, in the background; never throws.
+   */
+  async startEnabled(): Promise<void> {
+    await startEnabledSlots({
+      config: () => this.options.config(),
+      stateOf: (name) => this.runtimes.get(name)?.state ?? 'stopped',
+      running: () => this.usage().running,
+      memAvailableMb: async () => (this.options.memAvailableMb ?? readAvailableMemoryMb)(),
+      start: (name) => this.startIfStopped(name),
+      refuse: (name, error) => this.runtimes.get(name)?.refused(error),
+      closing: () => this.closing,
+    }).catch(() => undefined);
   }
 
   list(options: { memory?: boolean } = {}): SlotView[] {
@@ -133,7 +164,7 @@ export class SlotSupervisor {
     return this.load(name);
   }
 
-  logs(name: string, lines: number): string[] {
+  async logs(name: string, lines: number): Promise<string[]> {
     return this.runtimeFor(this.entry(name)).log.tail(lines);
   }
 
@@ -162,31 +193,49 @@ export class SlotSupervisor {
    * running for the next gateway to re-adopt; used for handing over and in tests.
    */
   detach(): void {
+    this.closing = true;
     if (this.timer) clearInterval(this.timer);
     for (const runtime of this.runtimes.values()) runtime.detach();
     this.runtimes.clear();
   }
 
-  /** Make every start in progress give up, so callers waiting on a load return at once. */
+  /**
+   * Make every start in progress give up, so callers waiting on a load return at once (the
+   * first step of a shutdown: boot starts still to come are dropped too).
+   */
   interruptStarts(): void {
+    this.closing = true;
     for (const runtime of this.runtimes.values()) runtime.interruptStart();
   }
 
   /** Stop every engine (graceful gateway shutdown). */
   async shutdown(): Promise<void> {
+    this.closing = true;
     if (this.timer) clearInterval(this.timer);
     await Promise.all([...this.runtimes.values()].map(async (runtime) => {
       runtime.interruptStart();
       await runtime.queue.run(() => runtime.stop('gateway shutdown')).catch(() => undefined);
       runtime.dispose();
+      await runtime.flushState(); // state.json says stopped before the process exits
     }));
+  }
+
+  /** Resolves when every slot's state.json holds its latest state. */
+  async flushState(): Promise<void> {
+    await Promise.all([...this.runtimes.values()].map((runtime) => runtime.flushState()));
   }
 
   private async startNow(entry: SlotEntry, runtime: SlotRuntime): Promise<void> {
     if (runtime.state === 'ready') return;
     runtime.port = entry.config.slot.port; // an edit may have moved it since the last start
-    await this.makeRoom(entry.name);
-    const plan = await this.plan(entry, true);
+    let plan: StartPlan;
+    try {
+      await this.makeRoom(entry.name);
+      plan = await this.plan(entry, true);
+    } catch (error) {
+      if (error instanceof SvcError) runtime.refused(error);
+      throw error;
+    }
     await runtime.start(plan);
   }
 
@@ -223,13 +272,19 @@ export class SlotSupervisor {
     await Promise.all(plan.stop.map((s) => this.evict(s.name, s.reason)));
   }
 
-  private async tick(): Promise<void> {
-    for (const runtime of this.runtimes.values()) {
-      runtime.log.pump();
-      runtime.checkAdoptedAlive();
-    }
+  /** Never two at once: a slow disk makes a tick late, never piles ticks up. */
+  private tick(): Promise<void> {
+    return (this.ticking ??= this.tickOnce().finally(() => (this.ticking = null)));
+  }
+
+  private async tickOnce(): Promise<void> {
+    await Promise.all([...this.runtimes.values()].map(async (runtime) => {
+      await runtime.log.pump();
+      await runtime.checkAdoptedAlive();
+      await runtime.sampleMemory();
+    }));
     const config = this.options.config();
-    const memory = (this.options.memAvailableMb ?? availableMemoryMb)();
+    const memory = await (this.options.memAvailableMb ?? readAvailableMemoryMb)();
     const plan = planEviction({ ...this.usage(), maxSlots: 0, memAvailableMb: memory, pressureFloorMb: config.svc.slots.evict_pressure_mb });
     await Promise.all(plan.stop.map((s) => this.evict(s.name, s.reason)));
   }
@@ -255,7 +310,7 @@ export class SlotSupervisor {
         inFlight: runtime.inFlight,
         lastUsedAt: runtime.lastUsedAt,
         idleTimeoutS: this.effectiveIdleTimeout(entry),
-        ...(runtime.pid !== null && { memoryMb: residentMemoryMb(runtime.pid) }),
+        ...(runtime.memoryMb !== null && { memoryMb: runtime.memoryMb }),
       });
     }
     return { now: Date.now(), running };
@@ -265,14 +320,47 @@ export class SlotSupervisor {
     const saved = readSlotState(this.options.config().paths.stateRoot, runtime.name);
     if (!saved?.pid || !saved.base_url || !['ready', 'warming', 'starting'].includes(saved.state)) return;
     const engine = this.options.engineFor(this.entry(runtime.name).config.slot.provider);
-    const sameProcess = isAlive(saved.pid) && sameCommand(commandLine(saved.pid), saved.command);
-    if (sameProcess && engine && (await engine.health(saved.base_url, AbortSignal.timeout(3_000)).catch(() => 'down')) === 'ready') {
-      runtime.adopt(saved.pid, saved.base_url, saved.model_id, saved.command);
+    const sameProcess = (await isRunning(saved.pid)) && sameCommand(await commandLine(saved.pid), saved.command);
+    if (sameProcess && engine && (await engine.health(saved.base_url, AbortSignal.timeout(HEALTH_TIMEOUT_MS)).catch(() => 'down')) === 'ready') {
+      runtime.adopt(saved.pid, saved.base_url, saved.model_id, saved.command, engine);
+      void runtime.learnRuntime(engine, saved.base_url, saved.command?.slice(1) ?? []);
       return;
     }
     if (sameProcess) signalGroup(saved.pid, 'SIGKILL');
     // It was serving before the gateway restarted: bring it back rather than leave it down.
     void this.ensureReady(runtime.name).catch(() => undefined);
+  }
+
+  /**
+   * A boot start: only a slot still stopped when its turn in the queue comes. One that a
+   * request started (or failed to start) meanwhile is left to that request and its backoff.
+   */
+  private async startIfStopped(name: string): Promise<void> {
+    const entry = this.entry(name);
+    const runtime = this.runtimeFor(entry);
+    await runtime.queue.run(async () => {
+      if (runtime.state === 'stopped') await this.startNow(entry, runtime);
+    });
+  }
+
+  /** A crashed slot's backoff ended: start it again unless something newer came meanwhile. */
+  private async restartIfDue(name: string, failure: number): Promise<void> {
+    const runtime = this.runtimes.get(name);
+    const entry = this.options.config().slots.find((s) => s.name === name);
+    if (!runtime || !entry?.config.slot.enabled) return;
+    await runtime.queue.run(async () => {
+      if (runtime.takeRestart(failure)) await this.startNow(entry, runtime);
+    }).catch(() => undefined); // a failed restart is the slot's own error, with its own backoff
+  }
+
+  /** Every transition goes out; a start that turns ready on an unexpected backend also says so. */
+  private transitioned(t: Transition): void {
+    this.options.onTransition(t);
+    if (t.to !== 'ready' || t.reason !== 'healthy') return;
+    const device = this.options.config().slots.find((e) => e.name === t.slot)?.config.slot.device;
+    const info = this.runtimes.get(t.slot)?.runtimeInfo ?? null;
+    const warnings = device ? backendWarnings(device, info) : [];
+    if (device && warnings.length > 0) this.options.onBackendMismatch?.(t.slot, { device, backend: info?.backend ?? null, gpu_layers: info?.gpuLayers ?? null, warnings });
   }
 
   /** For an NPU shadow (src/config/npu.ts), the anchor slot whose engine serves it, if any. */
@@ -313,8 +401,12 @@ export class SlotSupervisor {
         policy: this.options.policy ?? DEFAULT_RESTART_POLICY,
         stopGraceMs: this.options.stopGraceMs ?? 10_000,
         healthIntervalMs: this.options.healthIntervalMs ?? 250,
-        onTransition: this.options.onTransition,
-        onRestartDue: (name) => void this.ensureReady(name).catch(() => undefined),
+        onTransition: (t) => this.transitioned(t),
+        onRestartDue: (name, failure) => void this.restartIfDue(name, failure),
+        watch: () => {
+          const { health_interval_s, health_failures } = this.options.config().svc.slots;
+          return { intervalMs: health_interval_s * 1000, failures: health_failures };
+        },
       });
       this.runtimes.set(entry.name, runtime);
     }

@@ -2,8 +2,8 @@
 // summary joined with its runtime state.
 import type { SlotEntry } from '../config/load.js';
 import type { SlotViewPayload } from '../protocol/slots.js';
-import { residentMemoryMb } from './process.js';
 import type { SlotRuntime } from './slot-runtime.js';
+import { backendWarnings } from './backend.js';
 import { isLive } from './state-machine.js';
 
 /** A slot as the API shows it; the wire type lives in protocol so the CLI shares it. */
@@ -14,13 +14,15 @@ export type SlotView = SlotViewPayload;
  * swap --no-persist, else [model].default, else the engine's default id). A stopped slot
  * shows it, not the model its last run had. `servedBy` is the runtime of the engine that
  * serves a shadow slot (the NPU anchor's): its state, process and address are the slot's.
- * `withMemory: false` skips reading /proc (the /v1 hot path builds views per request).
+ * Memory is the supervisor tick's last sample: building a view never reads /proc (the /v1
+ * hot path builds views per request); `withMemory: false` leaves it out.
  */
 export function slotView(entry: SlotEntry, own: SlotRuntime, idleTimeoutS: number, nextModel?: string, withMemory = true, servedBy?: SlotRuntime): SlotView {
   const { slot, model } = entry.config;
   const runtime = slot.enabled && servedBy ? servedBy : own;
   const next = nextModel ?? model.default;
   const iso = (ms: number | null) => (ms ? new Date(ms).toISOString() : null);
+  const info = isLive(runtime.state) ? runtime.runtimeInfo : null;
   return {
     name: entry.name,
     state: !slot.enabled && runtime.state === 'stopped' ? 'disabled' : runtime.state,
@@ -39,7 +41,10 @@ export function slotView(entry: SlotEntry, own: SlotRuntime, idleTimeoutS: numbe
     started_at: iso(runtime.startedAt),
     idle_timeout_s: idleTimeoutS,
     restarts: own.restarts,
-    memory_mb: withMemory && isLive(runtime.state) && runtime.pid !== null ? (residentMemoryMb(runtime.pid) ?? null) : null,
+    memory_mb: withMemory && isLive(runtime.state) ? runtime.memoryMb : null,
+    backend: info?.backend ?? null,
+    gpu_layers: info?.gpuLayers ?? null,
+    warnings: backendWarnings(slot.device, info),
     last_error: runtime.lastError,
   };
 }

@@ -79,8 +79,9 @@ export async function slotList(client: ApiClient, options: Json): Promise<void> 
     print('no slots configured; create one with `svc slot create <name> --model <id>`');
     return;
   }
-  const rows = result.slots.map((s) => [s.name, s.type, s.device, s.provider, String(s.port), s.state, dash(s.pid), dash(s.model), String(s.in_flight)]);
-  for (const line of table(['NAME', 'TYPE', 'DEVICE', 'PROVIDER', 'PORT', 'STATE', 'PID', 'MODEL', 'IN-FLIGHT'], rows)) print(line);
+  // BACKEND is what the engine reports it computes on; "!" marks a mismatch with DEVICE (svc slot status says more).
+  const rows = result.slots.map((s) => [s.name, s.type, s.device, s.provider, String(s.port), s.state, `${dash(s.backend)}${s.warnings.length > 0 ? '!' : ''}`, dash(s.pid), dash(s.model), String(s.in_flight)]);
+  for (const line of table(['NAME', 'TYPE', 'DEVICE', 'PROVIDER', 'PORT', 'STATE', 'BACKEND', 'PID', 'MODEL', 'IN-FLIGHT'], rows)) print(line);
 }
 
 function ago(iso: string | null): string {
@@ -108,6 +109,9 @@ export function describeSlot(s: SlotViewPayload): string[] {
     ['idle timeout', s.idle_timeout_s === 0 ? 'never (0)' : `${s.idle_timeout_s} s`],
     ['restarts', String(s.restarts)],
     ['memory', s.memory_mb === null ? '-' : `${s.memory_mb} MiB`],
+    ['backend', s.backend ?? '- (not running, or the engine does not say)'],
+    ['gpu layers', s.gpu_layers === null ? '-' : `${s.gpu_layers.offloaded}${s.gpu_layers.total === null ? '' : ` of ${s.gpu_layers.total}`}`],
+    ...s.warnings.map((w): [string, string] => ['warning', w]),
   ];
   const e = s.last_error;
   if (e) {

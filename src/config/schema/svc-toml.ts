@@ -45,6 +45,14 @@ export const slotsSection = section({
     description: 'Host available-memory floor in MiB; below it idle slots are stopped, least-recently-used first, until memory recovers. 0 disables.',
     apply: 'live',
   }),
+  health_interval_s: key(z.number().min(0).default(5), {
+    description: 'Seconds between health probes of a ready engine (one at a time per slot; a probe times out after 3 s). 0 disables the watch.',
+    apply: 'live',
+  }),
+  health_failures: key(count(1).default(3), {
+    description: 'Failed health probes in a row (timeouts included) after which a ready engine whose process still runs is killed, marked error with slot.unhealthy, and restarted with the crash backoff.',
+    apply: 'live',
+  }),
   publish_host: key(z.string().min(1).default('127.0.0.1'), {
     description: 'Address slot engines listen on. 0.0.0.0 exposes every slot\'s raw port on the network, bypassing the API. Applies at each slot\'s next start.',
     apply: 'restart:slots',

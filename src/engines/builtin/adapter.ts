@@ -17,7 +17,8 @@ import { ggufContextLength, reachableUrl } from '../llama-server/adapter.js';
 import { buildLlamaArgv, type LlamaArgvInput } from '../llama-server/argv.js';
 import { processEnv } from '../llama-server/env.js';
 import { probeHealth } from '../llama-server/health.js';
-import type { EngineAdapter, LaunchContext, LaunchSpec } from '../types.js';
+import { SLOT_BACKENDS } from '../../protocol/slots.js';
+import type { EngineAdapter, EngineRuntimeInfo, LaunchContext, LaunchSpec } from '../types.js';
 
 export const BUILTIN_PROVIDER = 'builtin';
 export const BUILTIN_SERVES: readonly SlotType[] = ['llm', 'embedding', 'reranking'];
@@ -74,4 +75,15 @@ export const builtinAdapter: EngineAdapter = {
   serves: BUILTIN_SERVES,
   launch,
   health: (baseUrl, signal) => probeHealth(baseUrl, signal),
+  runtimeInfo: ({ baseUrl, signal }) => builtinRuntimeInfo(baseUrl, signal),
 };
+
+/** The engine says what it runs on in GET /v1/models, meta.runtime (engine.ts builtinRuntime). */
+async function builtinRuntimeInfo(baseUrl: string, signal: AbortSignal): Promise<EngineRuntimeInfo> {
+  const response = await fetch(`${baseUrl}/v1/models`, { signal });
+  const body = (await response.json()) as { data?: Array<{ meta?: { runtime?: { backend?: unknown; gpu_layers?: { offloaded?: unknown; total?: unknown } } } }> };
+  const runtime = body.data?.[0]?.meta?.runtime;
+  const backend = SLOT_BACKENDS.find((b) => b === runtime?.backend) ?? null;
+  const { offloaded, total } = runtime?.gpu_layers ?? {};
+  return { backend, gpuLayers: typeof offloaded === 'number' ? { offloaded, total: typeof total === 'number' ? total : null } : null };
+}

@@ -1,6 +1,6 @@
 // The pure parts of loading; loading itself runs in the integration tests (test/builtin*.test.ts).
 import { describe, expect, it } from 'vitest';
-import { engineMode, gpuChoice, gpuLayersOption, missingBuild } from './engine.js';
+import { builtinRuntime, engineMode, gpuChoice, gpuLayersOption, missingBuild } from './engine.js';
 import { choiceSeed, tokenBudget } from './generate.js';
 
 describe('engine options', () => {
@@ -55,5 +55,18 @@ describe('generation limits', () => {
     expect(choiceSeed(2 ** 32 - 1, 1)).toBe(0);
     const random = new Set(Array.from({ length: 8 }, () => choiceSeed(null, 0)));
     expect(random.size).toBeGreaterThan(1);
+  });
+});
+
+describe('builtinRuntime (GET /v1/models meta.runtime)', () => {
+  it('the CPU build, a GPU build that found no device, and no layer asked for all compute on the CPU', () => {
+    expect(builtinRuntime(false, [], 0, 3)).toEqual({ backend: 'cpu', gpu_layers: { offloaded: 0, total: 3 } });
+    expect(builtinRuntime('vulkan', [], 3, 3)).toEqual({ backend: 'cpu', gpu_layers: { offloaded: 0, total: 3 } });
+    expect(builtinRuntime('cuda', ['NVIDIA H100'], 0, 33)).toEqual({ backend: 'cpu', gpu_layers: { offloaded: 0, total: 33 } });
+  });
+
+  it('a GPU build with a device: its backend and the layers on it', () => {
+    expect(builtinRuntime('cuda', ['NVIDIA H100'], 33, 33)).toEqual({ backend: 'cuda', gpu_layers: { offloaded: 33, total: 33 } });
+    expect(builtinRuntime('vulkan', ['AMD Radeon'], 10, 29)).toEqual({ backend: 'vulkan', gpu_layers: { offloaded: 10, total: 29 } });
   });
 });

@@ -28,8 +28,10 @@ export interface LoadedEngine {
   chatWrapper: ChatWrapper | null;
   embedders: WorkerPool<LlamaEmbeddingContext> | null;
   rankers: WorkerPool<LlamaRankingContext> | null;
-  /** 'cpu', or the GPU backend in use (cuda, vulkan, metal). */
+  /** 'cpu', or the GPU backend in use (cuda, vulkan, metal), with its devices: for the log line. */
   backend: string;
+  /** The same, machine-readable: GET /v1/models meta.runtime, read by the slot supervisor. */
+  runtime: BuiltinRuntime;
   /**
    * Where load time went: node-llama-cpp's binding (on Linux it test-loads a prebuilt binary
    * in a child process first), the model, the contexts, and choosing the chat wrapper (it
@@ -37,6 +39,20 @@ export interface LoadedEngine {
    */
   timings: { backendMs: number; modelMs: number; contextMs: number; templateMs: number };
   dispose(): Promise<void>;
+}
+
+export interface BuiltinRuntime {
+  backend: 'cpu' | 'cuda' | 'vulkan' | 'metal';
+  gpu_layers: { offloaded: number; total: number };
+}
+
+/**
+ * What computes the layers: a GPU build that found no device, or that offloads no layer,
+ * computes on the CPU (node-llama-cpp still reports the layers it was asked to offload).
+ */
+export function builtinRuntime(gpu: Llama['gpu'], devices: readonly string[], requestedLayers: number, totalLayers: number): BuiltinRuntime {
+  const onGpu = gpu !== false && devices.length > 0 && requestedLayers > 0;
+  return { backend: onGpu ? gpu : 'cpu', gpu_layers: { offloaded: onGpu ? Math.min(requestedLayers, totalLayers) : 0, total: totalLayers } };
 }
 
 export function engineMode(flags: Pick<BuiltinFlags, 'embedding' | 'reranking'>): EngineMode {
@@ -103,7 +119,9 @@ export async function loadEngine(flags: BuiltinFlags): Promise<LoadedEngine> {
     const perWorker = Math.max(1, Math.floor(total / flags.parallel));
     const options = { contextSize: perWorker, threads: flags.threads };
     const times = Array.from({ length: flags.parallel });
-    const loaded = { mode, llama, model, modelName: flags.alias ?? modelFileName(flags.model), parallel: flags.parallel, backend: await backendName(llama) };
+    const devices = llama.gpu === false ? [] : await llama.getGpuDeviceNames().catch(() => []);
+    const runtime = builtinRuntime(llama.gpu, devices, model.gpuLayers, model.fileInsights.totalLayers);
+    const loaded = { mode, llama, model, modelName: flags.alias ?? modelFileName(flags.model), parallel: flags.parallel, backend: backendName(llama.gpu, devices), runtime };
     const dispose = async () => {
       await model.dispose();
       await llama.dispose();
@@ -136,10 +154,9 @@ function chatWrapperFor(model: LlamaModel, flags: BuiltinFlags): ChatWrapper {
 }
 
 /** The backend that runs the model: a GPU build with no GPU device still computes on the CPU. */
-async function backendName(llama: Llama): Promise<string> {
-  if (llama.gpu === false) return 'cpu';
-  const devices = await llama.getGpuDeviceNames().catch(() => []);
-  return devices.length > 0 ? `${llama.gpu} (${devices.join(', ')})` : `cpu (the ${llama.gpu} build found no GPU)`;
+function backendName(gpu: Llama['gpu'], devices: readonly string[]): string {
+  if (gpu === false) return 'cpu';
+  return devices.length > 0 ? `${gpu} (${devices.join(', ')})` : `cpu (the ${gpu} build found no GPU)`;
 }
 
 function modelFileName(path: string): string {

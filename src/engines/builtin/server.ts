@@ -40,7 +40,7 @@ function modelList(engine: LoadedEngine) {
       owned_by: 'svc-builtin',
       meta: {
         n_ctx: engine.contextSize * engine.parallel, n_ctx_train: model.trainContextSize, n_embd: model.embeddingVectorSize,
-        size: model.size, parallel: engine.parallel, mode: engine.mode, backend: engine.backend,
+        size: model.size, parallel: engine.parallel, mode: engine.mode, backend: engine.backend, runtime: engine.runtime,
       },
     }],
   };

@@ -15,6 +15,7 @@ import { findLlamaServer, findRuntime } from './binary.js';
 import { containerArgs, hostPort, probeHostDevices, type HostDevices } from '../container.js';
 import { baseEnvironment, processEnv, slotEnv } from './env.js';
 import { probeHealth } from './health.js';
+import { parseLlamaServerLog } from './runtime-info.js';
 
 export const LLAMA_SERVER_SERVES: readonly SlotType[] = ['llm', 'embedding', 'reranking'];
 
@@ -112,6 +113,7 @@ export function createLlamaServerAdapter(deps: LlamaServerDeps = {}): EngineAdap
     serves: LLAMA_SERVER_SERVES,
     launch,
     health: (baseUrl, signal) => probeHealth(baseUrl, signal),
+    runtimeInfo: async ({ logLines, args }) => parseLlamaServerLog(logLines, args),
   };
 }
 

@@ -213,7 +213,7 @@ export function registerSlotRoutes(app: FastifyInstance, ctx: ServerContext): vo
     const { name } = params(request);
     const lines = linesQuery(request);
     const follow = booleanQuery(request, 'follow');
-    const tail = ctx.supervisor.logs(name, lines);
+    const tail = await ctx.supervisor.logs(name, lines);
     if (!follow) return { slot: name, lines: tail };
     return followLogs(ctx, name, tail, reply, follows);
   });
@@ -231,8 +231,8 @@ function followLogs(ctx: ServerContext, name: string, tail: string[], reply: Fas
   });
   const send = (line: string) => raw.write(`data: ${JSON.stringify(line)}\n\n`);
   for (const line of tail) send(line);
-  // No pump can run between the tail above and this subscription (one thread), so no line
-  // is lost or sent twice.
+  // The tail and this subscription run in one turn of the event loop (the tail's pump ended
+  // just before it), and a pump adds lines only between turns: no line is lost or sent twice.
   const unsubscribe = ctx.supervisor.subscribeLogs(name, send);
   let ended = false;
   const end = () => {
@@ -244,13 +244,8 @@ function followLogs(ctx: ServerContext, name: string, tail: string[], reply: Fas
     follows.delete(end);
     if (!raw.writableEnded) raw.end();
   };
-  const pump = setInterval(() => {
-    try {
-      ctx.supervisor.logs(name, 1); // reads new lines from the file; subscribers get them
-    } catch {
-      end(); // the slot was deleted
-    }
-  }, FOLLOW_PUMP_MS);
+  // Reads new lines from the file; subscribers get them. A rejection: the slot was deleted.
+  const pump = setInterval(() => void ctx.supervisor.logs(name, 1).catch(end), FOLLOW_PUMP_MS);
   const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), FOLLOW_HEARTBEAT_MS);
   follows.add(end);
   raw.on('close', end);
