@@ -50,6 +50,20 @@ describe('enabled slots start with the gateway', () => {
     expect(status.stdout).toMatch(/^last error\s+slot\.capacity: not started with the gateway/m);
   }, 60_000);
 
+  it('[slots].start_at_boot = false: on demand only; a request starts its slot and the others stay stopped', async () => {
+    const home = await homeWithFaultSlots([{ name: 'a' }, { name: 'b' }], { 'svc.toml': '[slots]\nstart_at_boot = false\nevict_pressure_mb = 0\n' });
+    const gw = await start(home, { env: home.env });
+    // Boot starts go in name order from the moment the gateway listens: had they run, `a`
+    // would be on its way up (or up) by the time `b`, started by this request, has answered.
+    const answer = await api(gw.url, '/v1/chat/completions', { method: 'POST', body: { model: 'b', messages: [{ role: 'user', content: 'hi' }], max_tokens: 2 } });
+    expect(answer.status, answer.text).toBe(200);
+    const after = await slots(gw);
+    expect(states(after)).toEqual({ a: 'stopped', b: 'ready' });
+    expect(after.a!.last_error).toBeNull();
+    const events = (await api(gw.url, '/api/events?type=slot.state')).json.events as Array<{ data: { slot: string } }>;
+    expect(events.filter((e) => e.data.slot === 'a')).toEqual([]);
+  }, 30_000);
+
   it('under the memory-pressure floor nothing starts, and each slot says why', async () => {
     const home = await homeWithFaultSlots([{ name: 'one' }], { 'svc.toml': '[slots]\nevict_pressure_mb = 100000000\n' });
     const gw = await start(home, { env: home.env });

@@ -29,6 +29,8 @@ export interface BootTarget {
 }
 
 export async function startEnabledSlots(target: BootTarget): Promise<void> {
+  // [slots].start_at_boot = false: on demand only (a host with more slots than it can run at once).
+  if (!target.config().svc.slots.start_at_boot) return;
   const names = target.config().slots.map((e) => e.name).sort();
   for (const name of names) {
     if (target.closing()) return;

@@ -49,6 +49,10 @@ export const slotsSection = section({
     description: 'Seconds between health probes of a ready engine (one at a time per slot; a probe times out after 3 s). 0 disables the watch.',
     apply: 'live',
   }),
+  start_at_boot: key(z.boolean().default(true), {
+    description: 'Start every enabled slot when the gateway starts (within max_slots and the memory floor). false: slots start on their first request or `svc slot load` only, for a host with more models configured than it runs at once.',
+    apply: 'restart:svc-api',
+  }),
   health_failures: key(count(1).default(3), {
     description: 'Failed health probes in a row (timeouts included) after which a ready engine whose process still runs is killed, marked error with slot.unhealthy, and restarted with the crash backoff.',
     apply: 'live',
