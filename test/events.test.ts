@@ -54,7 +54,8 @@ const isReady = (e: SvcEvent) => e.type === 'slot.state' && e.data.to === 'ready
 
 async function faultGateway(): Promise<Gateway> {
   // --load-ms: the engine answers "loading" for a while, so warming is seen on the way.
-  const home = await homeWithFaultSlots([{ name: 'chat', knobs: '--load-ms 300' }]);
+  // start_at_boot = false: the slot stays stopped until the test loads it.
+  const home = await homeWithFaultSlots([{ name: 'chat', knobs: '--load-ms 300' }], { 'svc.toml': '[slots]\nstart_at_boot = false\n' });
   return start(home, { env: home.env });
 }
 

@@ -2,7 +2,7 @@
 // loses to a twin serving the same model that can start; a slot's [slot].enable_thinking
 // reaches its engine as chat_template_kwargs.enable_thinking unless the request sets it.
 import { afterEach, describe, expect, it } from 'vitest';
-import { homeWithFaultSlots } from './helpers/faults.js';
+import { eventually, homeWithFaultSlots } from './helpers/faults.js';
 import { api, useTempGateways, type Gateway } from './helpers/gateway.js';
 import { homeWithTinySlots } from './helpers/llama.js';
 
@@ -12,6 +12,8 @@ describe('two slots serving one model, one of which cannot start', () => {
   it('the first request finds the broken one cannot start (no llama-server binary) and is answered by the twin on the built-in engine; so are the next', async () => {
     // "a-broken" sorts first, so it is the first choice while both are stopped.
     const home = await homeWithTinySlots([{ name: 'a-broken' }, { name: 'b-works', provider: 'builtin' }]);
+    // Not at boot: a boot start would find a-broken broken before any request does.
+    home.write('svc.toml', '[slots]\nstart_at_boot = false\n');
     const gw = await gateway(home, { env: { PATH: '/usr/bin:/bin' } }); // no llama-server anywhere
     const chat = () => api(gw.url, '/v1/chat/completions', { method: 'POST', body: { model: 'tiny', messages: [{ role: 'user', content: 'hi' }], max_tokens: 2 } });
     for (let i = 0; i < 3; i++) {
@@ -25,6 +27,21 @@ describe('two slots serving one model, one of which cannot start', () => {
     expect((await api(gw.url, '/api/status')).json.slots.slots.find((s: { name: string }) => s.name === 'a-broken').metrics.requests).toEqual({ ok: 0, error: 1, cancelled: 0 });
     // Named by its own name, the broken slot is still what the client gets.
     expect((await api(gw.url, '/v1/chat/completions', { method: 'POST', body: { model: 'a-broken', messages: [] } })).json.error.code).toBe('slot.binary_missing');
+  }, 60_000);
+});
+
+describe('two slots serving one model, one broken, started with the gateway', () => {
+  it('the boot start finds the broken one (last_error in its view) and every request goes to the twin', async () => {
+    const home = await homeWithTinySlots([{ name: 'a-broken' }, { name: 'b-works', provider: 'builtin' }]);
+    home.write('svc.toml', '[slots]\nevict_pressure_mb = 0\n'); // not the host's free memory
+    const gw = await gateway(home, { env: { PATH: '/usr/bin:/bin' } });
+    const view = async (name: string) => (await api(gw.url, `/api/slots/${name}`)).json;
+    expect(await eventually(async () => (await view('b-works')).state === 'ready', 600, 100)).toBe(true);
+    expect(await view('a-broken')).toMatchObject({ state: 'stopped', last_error: { code: 'slot.binary_missing' } });
+    const answer = await api(gw.url, '/v1/chat/completions', { method: 'POST', body: { model: 'tiny', messages: [{ role: 'user', content: 'hi' }], max_tokens: 2 } });
+    expect(answer.status, answer.text).toBe(200);
+    // No request was sent to a-broken: its start failed at boot, not under a request.
+    expect((await api(gw.url, '/api/status')).json.slots.slots.find((s: { name: string }) => s.name === 'a-broken').metrics.requests).toEqual({ ok: 0, error: 0, cancelled: 0 });
   }, 60_000);
 });
 

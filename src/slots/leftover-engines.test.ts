@@ -33,8 +33,8 @@ async function engine(args: string[]): Promise<ChildProcess> {
   return child;
 }
 
-function save(root: string, name: string, pid: number, command: string[]): void {
-  writeSlotState(root, { name, state: 'ready', pid, port: 8101, model_id: 'm', base_url: 'http://127.0.0.1:8101', command, started_at: null, updated_at: new Date().toISOString(), message: null });
+async function save(root: string, name: string, pid: number, command: string[]): Promise<void> {
+  await writeSlotState(root, { name, state: 'ready', pid, port: 8101, model_id: 'm', base_url: 'http://127.0.0.1:8101', command, started_at: null, updated_at: new Date().toISOString(), message: null });
 }
 
 describe('stopLeftoverEngines', () => {
@@ -42,8 +42,8 @@ describe('stopLeftoverEngines', () => {
     const root = stateRoot();
     const a = await engine(['--port', '1']);
     const b = await engine(['--port', '2']);
-    save(root, 'a', a.pid!, ['node', ...engineArgv(['--port', '1'])]);
-    save(root, 'b', b.pid!, ['node', ...engineArgv(['--port', '2'])]);
+    await save(root, 'a', a.pid!, ['node', ...engineArgv(['--port', '1'])]);
+    await save(root, 'b', b.pid!, ['node', ...engineArgv(['--port', '2'])]);
     const outcome = await stopLeftoverEngines(root, 2_000);
     expect(outcome.heldBy).toBeUndefined();
     expect(outcome.engines.sort((x, y) => x.slot.localeCompare(y.slot))).toEqual([
@@ -57,11 +57,11 @@ describe('stopLeftoverEngines', () => {
   it('leaves alone a pid that is now another program, and a slot whose engine is gone', async () => {
     const root = stateRoot();
     const stranger = await engine(['--port', '3']);
-    save(root, 'reused', stranger.pid!, ['node', 'llama-server', '--port', '3']);
+    await save(root, 'reused', stranger.pid!, ['node', 'llama-server', '--port', '3']);
     const dead = await engine([]);
     dead.kill('SIGKILL');
     await waitForExit(dead.pid!, 5_000);
-    save(root, 'gone', dead.pid!, ['node', ...engineArgv([])]);
+    await save(root, 'gone', dead.pid!, ['node', ...engineArgv([])]);
     expect((await stopLeftoverEngines(root, 2_000)).engines).toEqual([]);
     expect(isAlive(stranger.pid!)).toBe(true);
     expect(readSlotState(root, 'reused')).toMatchObject({ state: 'ready', pid: stranger.pid });
@@ -77,7 +77,7 @@ describe('stopLeftoverEngines', () => {
     mkdirSync(root, { recursive: true });
     writeFileSync(lockFileOf(root), JSON.stringify({ pid: gateway.pid, home: root, started_at: '', url: null, proc_start: null }));
     const running = await engine(['--port', '4']);
-    save(root, 'served', running.pid!, ['node', ...engineArgv(['--port', '4'])]);
+    await save(root, 'served', running.pid!, ['node', ...engineArgv(['--port', '4'])]);
     const outcome = await stopLeftoverEngines(root, 2_000);
     expect(outcome).toEqual({ heldBy: expect.objectContaining({ pid: gateway.pid }), engines: [] });
     expect(isAlive(running.pid!)).toBe(true);

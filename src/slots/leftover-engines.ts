@@ -34,7 +34,7 @@ export async function stopLeftoverEngines(stateRoot: string, graceMs = 10_000): 
     const pid = saved.pid!;
     const { stopped, escalated } = await stopProcessGroup(pid, graceMs);
     // So the next gateway does not bring it back as "was serving" (supervisor.adoptOrRestart).
-    if (stopped) writeSlotState(stateRoot, { ...saved, state: 'stopped', pid: null, updated_at: new Date().toISOString(), message: 'stopped after its gateway died' });
+    if (stopped) await writeSlotState(stateRoot, { ...saved, state: 'stopped', pid: null, updated_at: new Date().toISOString(), message: 'stopped after its gateway died' });
     return { slot: saved.name, pid, escalated, stopped };
   }));
   return { engines };
