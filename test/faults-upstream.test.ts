@@ -4,13 +4,13 @@
 // envelope (no 5xx but 502/504 for upstream faults) and keep serving. How much memory the
 // hostile bodies leave behind is a figure, measured by the bench (bench/lib/hostile.mjs).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../src/protocol/errors.js';
 import { eventually } from './helpers/faults.js';
 import { api, REPO_ROOT, startGateway, tempHome, type Gateway } from './helpers/gateway.js';
 import { freePort } from './helpers/ports.js';
+import { HOSTILE_ROUTES, hostileBodies } from './fixtures/hostile-bodies.mjs';
 
 let upstream: ChildProcess;
 let gw: Gateway;
@@ -69,36 +69,13 @@ describe('an upstream that misbehaves', () => {
   });
 });
 
-const ROUTES = ['/v1/chat/completions', '/v1/completions', '/v1/embeddings', '/v1/rerankings', '/v1/rerank', '/v1/audio/speech', '/v1/audio/transcriptions', '/v1/images/generations'];
-
-/** Bodies no client should send: [content-type, body]. */
-function hostileBodies(): Array<[string, string | Buffer]> {
-  const deep = '['.repeat(200_000) + ']'.repeat(200_000);
-  const deepObject = '{"a":'.repeat(50_000) + '1' + '}'.repeat(50_000);
-  const huge = 'x'.repeat(8 * 1024 * 1024);
-  return [
-    ['application/json', randomBytes(4096)],
-    ['application/json', deep],
-    ['application/json', deepObject],
-    ['application/json', JSON.stringify({ model: huge, messages: [{ role: 'user', content: huge }] })],
-    ['application/json', JSON.stringify({ model: 'ok', messages: [{ role: 'user', content: huge }], input: huge, prompt: huge })],
-    ['application/json', JSON.stringify({ model: 5, messages: 'x', stream: 'yes', input: {}, prompt: [1, [2]], n: -1, size: {}, speed: 'fast', voice: null })],
-    ['application/json', JSON.stringify({ model: ['svc/primary'], stream: true })],
-    ['application/json', JSON.stringify({ model: 'svc/image', prompt: 'x', n: 1e308, size: '99999x99999', steps: 1e9 })],
-    ['application/json', '"just a string"'],
-    ['application/json', 'null'],
-    ['multipart/form-data; boundary=xyz', randomBytes(4096)],
-    ['multipart/form-data', '--xyz\r\nContent-Disposition: form-data; name="model"\r\n\r\nok\r\n--xyz--\r\n'],
-    ['text/plain', huge],
-    ['application/octet-stream', randomBytes(1024)],
-  ];
-}
+const ROUTES = HOSTILE_ROUTES;
 
 describe('hostile input on every /v1 route', () => {
   it('answers each with an envelope and no 5xx but 502/504; the gateway keeps serving', async () => {
     const statuses = new Map<number, number>();
     for (const route of ROUTES) {
-      for (const [type, body] of hostileBodies()) {
+      for (const [type, body] of hostileBodies('ok')) {
         const response = await fetch(`${gw.url}${route}`, { method: 'POST', headers: { 'content-type': type }, body });
         const text = await response.text();
         const what = `${route} ${type} -> ${response.status} ${text.slice(0, 200)}`;

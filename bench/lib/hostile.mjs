@@ -8,33 +8,9 @@
 // parsed and re-serialised) is the baseline, its high-water mark. A leak of the bodies would
 // add about 8 MiB per request (over 300 MiB a round) to the later rounds' peaks; the growth
 // reported is the later rounds' peak over the warm-up peak.
-import { randomBytes } from 'node:crypto';
 import { rssMb } from './processes.mjs';
 
-export const HOSTILE_ROUTES = ['/v1/chat/completions', '/v1/completions', '/v1/embeddings', '/v1/rerankings', '/v1/rerank', '/v1/audio/speech', '/v1/audio/transcriptions', '/v1/images/generations'];
-
-/** Bodies no client should send: [content-type, body]. `model` is one the gateway serves (a huge prompt gets forwarded). */
-export function hostileBodies(model) {
-  const deep = '['.repeat(200_000) + ']'.repeat(200_000);
-  const deepObject = '{"a":'.repeat(50_000) + '1' + '}'.repeat(50_000);
-  const huge = 'x'.repeat(8 * 1024 * 1024);
-  return [
-    ['application/json', randomBytes(4096)],
-    ['application/json', deep],
-    ['application/json', deepObject],
-    ['application/json', JSON.stringify({ model: huge, messages: [{ role: 'user', content: huge }] })],
-    ['application/json', JSON.stringify({ model, messages: [{ role: 'user', content: huge }], input: huge, prompt: huge })],
-    ['application/json', JSON.stringify({ model: 5, messages: 'x', stream: 'yes', input: {}, prompt: [1, [2]], n: -1, size: {}, speed: 'fast', voice: null })],
-    ['application/json', JSON.stringify({ model: ['svc/primary'], stream: true })],
-    ['application/json', JSON.stringify({ model: 'svc/image', prompt: 'x', n: 1e308, size: '99999x99999', steps: 1e9 })],
-    ['application/json', '"just a string"'],
-    ['application/json', 'null'],
-    ['multipart/form-data; boundary=xyz', randomBytes(4096)],
-    ['multipart/form-data', '--xyz\r\nContent-Disposition: form-data; name="model"\r\n\r\nok\r\n--xyz--\r\n'],
-    ['text/plain', huge],
-    ['application/octet-stream', randomBytes(1024)],
-  ];
-}
+import { HOSTILE_ROUTES, hostileBodies } from '../../test/fixtures/hostile-bodies.mjs';
 
 /**
  * `rounds` rounds of every hostile body on every route, one request at a time; the first

@@ -20,7 +20,8 @@ export interface SlotStateData {
   details?: Record<string, unknown>;
 }
 
-export interface GpuModeData {
+/** The GPU arbiter's state, as /api/status shows it and the `gpu.mode` event carries it. */
+export interface GpuModeView {
   mode: 'inference' | 'image';
   image_slot: string | null;
   stopped_slots: string[];
@@ -28,6 +29,9 @@ export interface GpuModeData {
   last_image_use_at: string | null;
   idle_restore_minutes: number | null;
   restore_at: string | null;
+}
+
+export interface GpuModeData extends GpuModeView {
   reason: string;
 }
 

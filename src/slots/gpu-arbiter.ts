@@ -16,6 +16,7 @@
 import type { ResolvedConfig } from '../config/load.js';
 import { SerialQueue } from '../config/serial-queue.js';
 import { ImageError } from '../protocol/errors.js';
+import type { GpuModeView } from '../protocol/events.js';
 import { competesWithImage, onGpu, otherImageSlotsToStop, restoreDueAt, slotsToStopForImage, type GpuSlotFacts } from './gpu-policy.js';
 import { isLive } from './state-machine.js';
 import type { SlotSupervisor } from './supervisor.js';
@@ -23,15 +24,7 @@ import type { SlotSupervisor } from './supervisor.js';
 export type GpuMode = 'inference' | 'image';
 
 /** What /api/status shows and the `gpu.mode` event carries. */
-export interface GpuArbiterView {
-  mode: GpuMode;
-  image_slot: string | null;
-  stopped_slots: string[];
-  since: string | null;
-  last_image_use_at: string | null;
-  idle_restore_minutes: number | null;
-  restore_at: string | null;
-}
+export type GpuArbiterView = GpuModeView;
 
 export interface GpuArbiterOptions {
   supervisor: SlotSupervisor;

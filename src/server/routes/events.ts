@@ -9,6 +9,7 @@ import { parseEventQuery, type EventQuery } from '../../events/query.js';
 import { EventsError } from '../../protocol/errors.js';
 import type { SvcEvent } from '../../protocol/events.js';
 import type { ServerContext } from '../context.js';
+import { openEventStream } from '../sse.js';
 
 /** A comment line on a quiet stream, so that proxies keep it and a dead client is noticed. */
 export const KEEPALIVE_MS = 15_000;
@@ -56,14 +57,7 @@ export function registerEventRoutes(app: FastifyInstance, ctx: ServerContext): v
 }
 
 function streamEvents(ctx: ServerContext, query: EventQuery, reply: FastifyReply, streams: Set<() => void>): void {
-  reply.hijack();
-  const raw = reply.raw;
-  raw.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-  });
+  const raw = openEventStream(reply);
   raw.write(`: svc events, epoch ${ctx.events.epoch}\n\n`);
   let blocked = false;
   let scheduled = false;

@@ -14,6 +14,7 @@ import type { CreateSlotPayload, SlotDetailPayload, SlotLaunchPayload } from '..
 import { slotStateDir } from '../../slots/state-file.js';
 import type { SlotView } from '../../slots/view.js';
 import type { ServerContext } from '../context.js';
+import { openEventStream } from '../sse.js';
 import { actorOf, booleanQuery, objectBody, queryProblem, queryValue } from '../request.js';
 
 
@@ -221,14 +222,7 @@ export function registerSlotRoutes(app: FastifyInstance, ctx: ServerContext): vo
 
 /** Server-sent events: one `data: <JSON string>` event per log line, until the client goes. */
 function followLogs(ctx: ServerContext, name: string, tail: string[], reply: FastifyReply, follows: Set<() => void>): void {
-  reply.hijack();
-  const raw = reply.raw;
-  raw.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-  });
+  const raw = openEventStream(reply);
   const send = (line: string) => raw.write(`data: ${JSON.stringify(line)}\n\n`);
   for (const line of tail) send(line);
   // The tail and this subscription run in one turn of the event loop (the tail's pump ended
