@@ -4,7 +4,7 @@ import { RegistryFileSchema } from '../config/schema/registry.js';
 import { SlotFileSchema } from '../config/schema/slot.js';
 import { CONTEXT_CAP } from '../engines/llama-server/argv.js';
 import type { SlotViewPayload } from '../protocol/slots.js';
-import { slotCandidates } from './candidates.js';
+import { lastStartFailed, slotCandidates } from './candidates.js';
 
 function config(slots: Record<string, { slot?: Record<string, unknown>; model?: Record<string, unknown> }>, models: Record<string, number | null>): ResolvedConfig {
   return {
@@ -56,15 +56,23 @@ describe('slotCandidates', () => {
     expect(c).toMatchObject({ modelId: 'tiny', contextLength: 2048 });
   });
 
-  it('a stopped slot whose last start failed (a last_error, or one a request saw) is marked failed', () => {
-    const failure = { code: 'slot.load_failed', message: 'engine exited while loading', at: '2026-01-01T00:00:00.000Z' };
+  it('a stopped slot whose last start failed for a reason of its own is marked failed; a passing refusal is not', () => {
+    const failure = (code: string) => ({ code, message: 'it failed', at: '2026-01-01T00:00:00.000Z' });
     const out = slotCandidates(cfg, [
-      view('chat', { last_error: failure }),
-      view('big', { model: 'big' }),
-      view('huge', { model: 'huge' }),
+      view('chat', { last_error: failure('slot.load_failed') }),
+      view('big', { model: 'big', last_error: failure('slot.binary_missing') }),
+      view('huge', { model: 'huge', last_error: failure('slot.capacity') }),
       view('other', { state: 'ready', last_error: null }),
-    ], (v) => v.name === 'big' || v.name === 'other');
+    ]);
     expect(out.map((c) => [c.name, c.failed ?? false])).toEqual([['chat', true], ['big', true], ['huge', false], ['other', false]]);
+    // The refusals that say nothing about the slot: a full host, a busy GPU, a crash loop, a disabled slot.
+    for (const code of ['slot.capacity', 'slot.memory_pressure', 'slot.not_ready', 'slot.disabled', 'gpu.image_mode', 'gpu.inference_mode']) {
+      expect(lastStartFailed({ state: 'stopped', last_error: failure(code) }), code).toBe(false);
+    }
+    for (const code of ['slot.binary_missing', 'slot.model_missing', 'slot.config_error', 'slot.spawn_failed', 'slot.port_in_use']) {
+      expect(lastStartFailed({ state: 'stopped', last_error: failure(code) }), code).toBe(true);
+    }
+    expect(lastStartFailed({ state: 'ready', last_error: null })).toBe(false);
   });
 
   it('a view whose slot file is gone is left out', () => {

@@ -7,13 +7,24 @@ import type { SlotViewPayload } from '../protocol/slots.js';
 import type { SlotCandidate } from './types.js';
 
 /**
+ * Refusals that say nothing about the slot itself: the host was full (max_slots, memory),
+ * the GPU busy, a crash loop waiting to be retried. Any other last_error of a stopped slot
+ * (no engine binary, no model file, an engine that exited while loading) stays until the
+ * slot starts again.
+ */
+const PASSING_REFUSALS: ReadonlySet<string> = new Set(['slot.capacity', 'slot.memory_pressure', 'slot.not_ready', 'slot.disabled', 'gpu.image_mode', 'gpu.inference_mode']);
+
+/** A stopped slot whose last start failed for a reason of its own (docs/routing.md, Preference). */
+export function lastStartFailed(view: Pick<SlotViewPayload, 'state' | 'last_error'>): boolean {
+  return view.state === 'stopped' && view.last_error !== null && !PASSING_REFUSALS.has(view.last_error.code);
+}
+
+/**
  * One candidate per view, in the views' order (views whose slot file is gone, e.g. during a
  * reload, are left out). `modelId` is the view's model: the running model, or for a stopped
- * slot the model its next start loads. A slot is `failed` when it is stopped with a
- * last_error (its last run failed and nothing started it since) or `startFailed` says a
- * request saw its start fail.
+ * slot the model its next start loads. A slot is `failed` when lastStartFailed says so.
  */
-export function slotCandidates(config: ResolvedConfig, views: readonly SlotViewPayload[], startFailed: (view: SlotViewPayload) => boolean = () => false): SlotCandidate[] {
+export function slotCandidates(config: ResolvedConfig, views: readonly SlotViewPayload[]): SlotCandidate[] {
   const entries = new Map(config.slots.map((e) => [e.name, e]));
   const out: SlotCandidate[] = [];
   for (const view of views) {
@@ -29,7 +40,7 @@ export function slotCandidates(config: ResolvedConfig, views: readonly SlotViewP
       modelId: view.model,
       contextLength: contextLength(config, entry.config.slot.provider, entry.config.model.context_size, view.model),
       npu: { embed: entry.config.npu.embed, asr: entry.config.npu.asr },
-      ...(view.state === 'stopped' && (view.last_error !== null || startFailed(view)) && { failed: true }),
+      ...(lastStartFailed(view) && { failed: true }),
     });
   }
   return out;

@@ -10,7 +10,7 @@ import { DispatchError, SlotError } from '../protocol/errors.js';
 import { slotTypePhrase } from '../protocol/vocabulary.js';
 import type { GpuArbiter } from '../slots/gpu-arbiter.js';
 import type { ReadySlot, SlotSupervisor } from '../slots/supervisor.js';
-import { slotCandidates } from './candidates.js';
+import { lastStartFailed, slotCandidates } from './candidates.js';
 import { type ColdHead, ColdWaiters, failureCode, LOCAL_TIMEOUT_MS, shareColdStream } from './cold-stream.js';
 import { readErrorAnswer, sendErrorAnswer } from './error-answer.js';
 import { callUpstream, checkContentType, ClientGone, endWithError, relayBody, relayHead, upstreamError, UpstreamPools } from './forward.js';
@@ -18,7 +18,6 @@ import type { MeterTap, SlotMetrics } from './metrics.js';
 import { npuDirectRoute } from './npu-route.js';
 import { resolveTarget } from './resolve.js';
 import { StreamFlights } from './single-flight.js';
-import { StartFailures } from './start-failures.js';
 import { waitForSlot } from './slot-wait.js';
 import type { ClientExchange, DispatchTarget, Forwarded, SlotCandidate, V1Route } from './types.js';
 import type { UpstreamDirectory } from './upstreams.js';
@@ -44,14 +43,12 @@ export class Dispatcher {
   readonly pools = new UpstreamPools();
   private readonly flights = new StreamFlights<ColdHead>();
   private readonly coldWaiters = new ColdWaiters();
-  private readonly startFailures = new StartFailures();
 
   constructor(private readonly deps: DispatcherDeps) {}
 
   /** The slots as resolution sees them now (config joined with state; failed starts marked). */
   candidates(): SlotCandidate[] {
-    const config = this.deps.config();
-    return slotCandidates(config, this.deps.supervisor.list({ memory: false }), (view) => this.startFailures.has(view.name, config, view.started_at));
+    return slotCandidates(this.deps.config(), this.deps.supervisor.list({ memory: false }));
   }
 
   /** slot.disabled for a request naming a disabled slot (by name, svc/<name> or model id). */
@@ -95,10 +92,9 @@ export class Dispatcher {
     }
   }
 
-  /** Whether a start of `slot` failed for a reason that stays until its configuration changes. */
+  /** Whether the last start of `slot` failed for a reason of its own (the supervisor's last_error). */
   private cannotStart(slot: string): boolean {
-    const view = this.deps.supervisor.view(slot, { memory: false });
-    return this.startFailures.has(slot, this.deps.config(), view.started_at);
+    return lastStartFailed(this.deps.supervisor.view(slot, { memory: false }));
   }
 
   /** Make a slot ready for a request (see slot-wait.ts), for routes that talk to the engine themselves (images). */
@@ -129,10 +125,7 @@ export class Dispatcher {
         const cold = forwarded.stream && this.deps.supervisor.view(target.slot, { memory: false }).state !== 'ready';
         const joined = cold ? this.coldWaiters.add(target.slot) : undefined;
         try {
-          const ready = await waitForSlot(this.deps.supervisor, target.slot, forwarded.stream, client, gone).catch((error: unknown) => {
-            if (!gone.aborted) this.startFailures.record(target.slot, this.deps.config(), error);
-            throw error;
-          });
+          const ready = await waitForSlot(this.deps.supervisor, target.slot, forwarded.stream, client, gone);
           if (joined) {
             const startedAt = tap!.startedAt;
             tap = undefined; // the shared flight meters itself, once
