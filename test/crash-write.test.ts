@@ -65,8 +65,8 @@ describe('a crash during a settings write never tears svc.toml', () => {
 describe('writeFileAtomic under SIGKILL', () => {
   // A process that writes svc.toml once, with the test hook set: it pauses before the rename.
   const WRITER = `
-    import { writeFileAtomicSync } from ${JSON.stringify(join(REPO_ROOT, 'dist/config/atomic.js'))};
-    writeFileAtomicSync(process.argv[1], \`version = 1\\npadding = "\${'y'.repeat(256 * 1024)}"\\nend = 1\\n\`);
+    import { writeFileAtomic } from ${JSON.stringify(join(REPO_ROOT, 'dist/config/atomic.js'))};
+    await writeFileAtomic(process.argv[1], \`version = 1\\npadding = "\${'y'.repeat(256 * 1024)}"\\nend = 1\\n\`);
     process.stdout.write('renamed\\n');
   `;
   const OLD = 'version = 0\npadding = ""\nend = 0\n';

@@ -43,7 +43,7 @@ async function serveCommand(options: ServeCommandOptions): Promise<void> {
     process.stderr.write(`svc: ${error.message}\n`);
     process.exit(error.exitCode);
   }
-  lock.listening(server.url);
+  await lock.listening(server.url);
   if (stopRequested) stop(stopRequested);
 }
 

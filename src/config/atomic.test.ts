@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, s
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { removeStaleTempFiles, writeFileAtomic, writeFileAtomicSync } from './atomic.js';
+import { removeStaleTempFiles, writeFileAtomic } from './atomic.js';
 
 let dir: string;
 
@@ -47,7 +47,7 @@ describe('writeFileAtomic', () => {
     expect(modeOf(target)).toBe(0o600);
 
     chmodSync(target, 0o640);
-    writeFileAtomicSync(target, 'secret = 3\n');
+    await writeFileAtomic(target, 'secret = 3\n');
     expect(modeOf(target)).toBe(0o640);
   });
 
@@ -77,7 +77,7 @@ describe('writeFileAtomic', () => {
 
 describe('removeStaleTempFiles', () => {
   it('removes only files carrying the temp mark and says how many', () => {
-    // Named the way writeFileAtomicSync names its temp files: .<base>.svc-tmp-<pid>-<hex>
+    // Named the way writeFileAtomic names its temp files: .<base>.svc-tmp-<pid>-<hex>
     const stale = ['.svc.toml.svc-tmp-12345-deadbeef', '.chat.toml.svc-tmp-1-00ff00ff'];
     const keep = ['svc.toml', 'svc.toml.v1.bak', '.hidden', 'svc-tmp.toml', 'notes.tmp'];
     for (const name of [...stale, ...keep]) writeFileSync(join(dir, name), 'x');

@@ -1,7 +1,7 @@
 // Atomic file replacement: write a temp file in the same directory, fsync it, rename it
 // over the target, fsync the directory. A crash at any point leaves either the old file or
 // the new one, never a torn one. The target's mode is kept.
-import { closeSync, existsSync, fsyncSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { readdirSync, unlinkSync } from 'node:fs';
 import { access, mkdir, open, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -13,7 +13,7 @@ export interface AtomicWriteOptions {
   mode?: number;
 }
 
-/** The same steps as writeFileAtomicSync, without blocking the event loop (state files written while requests flow). */
+/** Written without blocking the event loop: state files are written while requests flow. */
 export async function writeFileAtomic(target: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
   const dir = dirname(target);
   await mkdir(dir, { recursive: true });
@@ -29,17 +29,17 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
     throw aboutTarget(error, target);
   }
   await file.close();
-  await pauseBeforeRenameForTestsAsync(target, temp);
+  await pauseBeforeRenameForTests(target, temp);
   try {
     await rename(temp, target);
   } catch (error) {
     await unlink(temp);
     throw aboutTarget(error, target);
   }
-  await fsyncDirectoryAsync(dir);
+  await fsyncDirectory(dir);
 }
 
-async function fsyncDirectoryAsync(dir: string): Promise<void> {
+async function fsyncDirectory(dir: string): Promise<void> {
   const handle = await open(dir, 'r').catch(() => undefined);
   // Some filesystems refuse fsync on directories; the rename is still atomic.
   await handle?.sync().catch(() => undefined);
@@ -51,32 +51,6 @@ export function tempSiblingOf(target: string): string {
   return join(dirname(target), `.${basename(target)}${TEMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}`);
 }
 
-export function writeFileAtomicSync(target: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): void {
-  const dir = dirname(target);
-  const mode = existingMode(target) ?? options.mode ?? 0o644;
-  const temp = tempSiblingOf(target);
-  const fd = openSync(temp, 'wx', mode);
-  try {
-    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    let offset = 0;
-    while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
-    fsyncSync(fd);
-  } catch (error) {
-    closeSync(fd);
-    unlinkSync(temp);
-    throw aboutTarget(error, target);
-  }
-  closeSync(fd);
-  pauseBeforeRenameForTests(target, temp);
-  try {
-    renameSync(temp, target);
-  } catch (error) {
-    unlinkSync(temp);
-    throw aboutTarget(error, target);
-  }
-  fsyncDirectory(dir);
-}
-
 /** Names the file whose atomic writes pause before the rename (a path suffix); see below. */
 export const PAUSE_BEFORE_RENAME_ENV = 'SVC_TEST_PAUSE_BEFORE_RENAME';
 /** Appended to the temp file's name to announce the pause; it carries TEMP_MARK, so start-up removes it too. */
@@ -86,21 +60,11 @@ export const PAUSED_SUFFIX = '.paused';
  * TEST HOOK, for the crash tests only (test/crash-write.test.ts); ignored unless the variable
  * is set. When SVC_TEST_PAUSE_BEFORE_RENAME is set and `target` ends with its value, the temp
  * file is complete and synced at this point: announce it with a marker `<temp>.paused`, then
- * block this process until the marker is removed, so a test can SIGKILL it between the write
- * and the rename. Unset, it costs one environment lookup per write (config writes are rare
- * and never on the /v1 path).
+ * wait (without blocking the event loop) until the marker is removed, so a test can SIGKILL
+ * the process between the write and the rename. Unset, it costs one environment lookup per
+ * write (config writes are rare and never on the /v1 path).
  */
-function pauseBeforeRenameForTests(target: string, temp: string): void {
-  const suffix = process.env[PAUSE_BEFORE_RENAME_ENV];
-  if (!suffix || !target.endsWith(suffix)) return;
-  const marker = `${temp}${PAUSED_SUFFIX}`;
-  writeFileSync(marker, '');
-  const nap = new Int32Array(new SharedArrayBuffer(4));
-  while (existsSync(marker)) Atomics.wait(nap, 0, 0, 20);
-}
-
-/** The same test hook for the asynchronous writer: it waits without blocking the event loop. */
-async function pauseBeforeRenameForTestsAsync(target: string, temp: string): Promise<void> {
+async function pauseBeforeRenameForTests(target: string, temp: string): Promise<void> {
   const suffix = process.env[PAUSE_BEFORE_RENAME_ENV];
   if (!suffix || !target.endsWith(suffix)) return;
   const marker = `${temp}${PAUSED_SUFFIX}`;
@@ -112,26 +76,6 @@ async function pauseBeforeRenameForTestsAsync(target: string, temp: string): Pro
 function aboutTarget(error: unknown, target: string): unknown {
   if (error instanceof Error) Object.assign(error, { path: target });
   return error;
-}
-
-function existingMode(path: string): number | undefined {
-  try {
-    return statSync(path).mode & 0o7777;
-  } catch {
-    return undefined;
-  }
-}
-
-function fsyncDirectory(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = openSync(dir, 'r');
-    fsyncSync(fd);
-  } catch {
-    // Some filesystems refuse fsync on directories; the rename is still atomic.
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
 }
 
 /** Remove temp files a killed writer left behind in a directory; returns how many. */

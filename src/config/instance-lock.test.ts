@@ -45,11 +45,11 @@ function plant(paths: SvcPaths, lock: Partial<InstanceLockInfo>): void {
 }
 
 describe('acquireInstanceLock', () => {
-  it('takes a free home: the file names this process and the home, the URL once listening, and is removed on release', () => {
+  it('takes a free home: the file names this process and the home, the URL once listening, and is removed on release', async () => {
     const paths = home();
     const lock = acquired(paths);
     expect(readLock(paths)).toMatchObject({ pid: process.pid, home: dirs[0], config_root: paths.configRoot, state_root: paths.stateRoot, url: null });
-    lock.listening('http://127.0.0.1:9');
+    await lock.listening('http://127.0.0.1:9');
     expect(readLock(paths).url).toBe('http://127.0.0.1:9');
     lock.release();
     expect(existsSync(lockFileOf(paths.stateRoot))).toBe(false);

@@ -10,7 +10,7 @@
 // several starters racing for the same stale lock removes it (see removeStale).
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { tempSiblingOf, writeFileAtomicSync } from './atomic.js';
+import { tempSiblingOf, writeFileAtomic } from './atomic.js';
 import type { SvcPaths } from './paths.js';
 
 export interface InstanceLockInfo {
@@ -74,10 +74,10 @@ export class InstanceLock {
   constructor(readonly file: string, private info: InstanceLockInfo) {}
 
   /** Record the URL once listening; atomic, so a reader sees the old lock or the new one. */
-  listening(url: string): void {
+  async listening(url: string): Promise<void> {
     if (this.released || !this.stillOurs()) return;
     this.info = { ...this.info, url };
-    writeFileAtomicSync(this.file, serialize(this.info));
+    await writeFileAtomic(this.file, serialize(this.info));
   }
 
   /** Remove the lock if it is still ours. Synchronous: it runs in process.on('exit'). */
