@@ -13,13 +13,15 @@ import { processAlive, tinyModel } from './helpers/llama.js';
 import { freeSlotPort } from './helpers/ports.js';
 import { EventReader } from './helpers/sse.js';
 
-const { gateway: start } = useTempGateways(afterEach);
 const spawned: ChildProcess[] = [];
 const homes: TempHome[] = [];
 afterEach(() => {
   for (const child of spawned.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   for (const home of homes.splice(0)) rmSync(home.home, { recursive: true, force: true });
 });
+// Registered after the cleanup above, so it runs before it (vitest runs afterEach hooks as a
+// stack): the gateways stop before their homes are removed under them.
+const { gateway: start } = useTempGateways(afterEach);
 
 const lockFile = (home: TempHome) => join(home.stateRoot, 'svc.lock');
 const readLock = (home: TempHome) => JSON.parse(readFileSync(lockFile(home), 'utf8')) as { pid: number; url: string | null; home: string };

@@ -119,6 +119,10 @@ export class SlotRuntime {
     this.spawn(plan);
     try {
       await this.waitHealthy(plan, abort.signal);
+      // Nobody is told the slot is ready before state.json says so: a gateway killed the
+      // moment after must leave the next one a record of the engine to re-adopt, not a
+      // stray process on the slot's port. (One write per start, never per request.)
+      await this.stateFile.flush();
     } catch (error) {
       if (abort.signal.aborted) return; // a stop is queued behind us and takes over
       throw error;
@@ -378,9 +382,13 @@ export class SlotRuntime {
     const from = this.state;
     assertTransition(this.name, from, to);
     this.state = to;
-    if (to === 'ready') this.lastError = null;
-    if (to === 'ready') this.watch.start();
-    else this.watch.stop();
+    if (to === 'ready') {
+      this.lastError = null;
+      // Idle time counts from readiness, not from the request that asked for the start: a
+      // slow load must not make a slot look idle the moment it is up.
+      this.lastUsedAt = Date.now();
+      this.watch.start();
+    } else this.watch.stop();
     this.options.onTransition({ slot: this.name, from, to, reason, ...(details && { details }) });
     this.persist();
   }
