@@ -145,8 +145,8 @@ export function cpuSeconds(pid) {
 }
 
 /** The floor proxy (bench/floor-proxy.mjs) in front of `upstreamUrl`. */
-export async function startFloorProxy(port, upstreamUrl) {
-  const proc = spawnUntil(process.execPath, [join(REPO_ROOT, 'bench/floor-proxy.mjs'), '--port', String(port), '--upstream', upstreamUrl], process.env, /listening/, 'floor proxy');
+export async function startFloorProxy(port, upstreamUrl, nodeArgs = []) {
+  const proc = spawnUntil(process.execPath, [...nodeArgs, join(REPO_ROOT, 'bench/floor-proxy.mjs'), '--port', String(port), '--upstream', upstreamUrl], process.env, /listening/, 'floor proxy');
   await proc.up;
   return { ...proc, pid: proc.child.pid, url: `http://127.0.0.1:${port}` };
 }

@@ -24,7 +24,7 @@ export function lastStartFailed(view: Pick<SlotViewPayload, 'state' | 'last_erro
  * reload, are left out). `modelId` is the view's model: the running model, or for a stopped
  * slot the model its next start loads. A slot is `failed` when lastStartFailed says so.
  */
-export function slotCandidates(config: ResolvedConfig, views: readonly SlotViewPayload[]): SlotCandidate[] {
+export function slotCandidates(config: ResolvedConfig, views: ReadonlyArray<Pick<SlotViewPayload, 'name' | 'state' | 'type' | 'device' | 'enabled' | 'model' | 'last_error'>>): SlotCandidate[] {
   const entries = new Map(config.slots.map((e) => [e.name, e]));
   const out: SlotCandidate[] = [];
   for (const view of views) {

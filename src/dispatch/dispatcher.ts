@@ -5,6 +5,7 @@
 // (error-answer.ts), and end a response that already started with one SSE error event when
 // the upstream breaks off or answers an error. One per app: it owns the pools and the cold-stream
 // flights, and the /v1 handlers are thin adapters over it.
+import { performance } from 'node:perf_hooks';
 import type { ResolvedConfig } from '../config/load.js';
 import { DispatchError, SlotError } from '../protocol/errors.js';
 import { slotTypePhrase } from '../protocol/vocabulary.js';
@@ -48,7 +49,7 @@ export class Dispatcher {
 
   /** The slots as resolution sees them now (config joined with state; failed starts marked). */
   candidates(): SlotCandidate[] {
-    return slotCandidates(this.deps.config(), this.deps.supervisor.list({ memory: false }));
+    return slotCandidates(this.deps.config(), this.deps.supervisor.routing());
   }
 
   /** slot.disabled for a request naming a disabled slot (by name, svc/<name> or model id). */
@@ -94,7 +95,7 @@ export class Dispatcher {
 
   /** Whether the last start of `slot` failed for a reason of its own (the supervisor's last_error). */
   private cannotStart(slot: string): boolean {
-    return lastStartFailed(this.deps.supervisor.view(slot, { memory: false }));
+    return lastStartFailed(this.deps.supervisor.routingOf(slot));
   }
 
   /** Make a slot ready for a request (see slot-wait.ts), for routes that talk to the engine themselves (images). */
@@ -111,7 +112,7 @@ export class Dispatcher {
   async forward(target: DispatchTarget, forwarded: Forwarded, client: ClientExchange): Promise<void> {
     const gone = new ClientGone();
     const res = client.res;
-    res.once('close', () => res.writableEnded || gone.abort());
+    res.on('close', () => res.writableEnded || gone.abort());
     let release: (() => void) | undefined;
     // Requests to a slot are metered (counted on the side; no byte changes): see metrics.ts.
     let tap: MeterTap | undefined = target.kind === 'slot' ? this.deps.metrics.start(target.slot) : undefined;
@@ -122,10 +123,12 @@ export class Dispatcher {
         // A request for an LLM GPU slot takes the GPU back from image mode (slots/gpu-arbiter.ts).
         if (this.deps.arbiter.mode === 'image') await this.deps.arbiter.beforeInference(target.slot);
         // Identical streams that find their slot cold share one upstream call (SPEC.md, Streaming).
-        const cold = forwarded.stream && this.deps.supervisor.view(target.slot, { memory: false }).state !== 'ready';
+        const cold = forwarded.stream && this.deps.supervisor.routingOf(target.slot).state !== 'ready';
         const joined = cold ? this.coldWaiters.add(target.slot) : undefined;
         try {
+          const waitFrom = client.timing ? performance.now() : 0;
           const ready = await waitForSlot(this.deps.supervisor, target.slot, forwarded.stream, client, gone);
+          if (client.timing && ready.started) client.timing.loadMs += performance.now() - waitFrom;
           if (joined) {
             const startedAt = tap!.startedAt;
             tap = undefined; // the shared flight meters itself, once
@@ -140,8 +143,10 @@ export class Dispatcher {
       } else {
         hop = this.upstreamHop(target.upstream, target.model, forwarded);
       }
+      const body = forwarded.body(hop.model, target);
+      if (client.timing) client.timing.sentAt = performance.now();
       const upstream = await callUpstream(this.pools, {
-        origin: hop.origin, path: hop.path, headers: hop.headers, body: forwarded.body(hop.model, target), signal: gone,
+        origin: hop.origin, path: hop.path, headers: hop.headers, body, signal: gone,
         headersTimeoutMs: hop.timeoutMs, bodyTimeoutMs: hop.timeoutMs, target: targetDetails,
       });
       checkContentType(upstream, forwarded.accepts, targetDetails);
@@ -151,10 +156,10 @@ export class Dispatcher {
         const answer = await readErrorAnswer(upstream, target.kind === 'slot' ? { slot: target.slot } : { upstream_name: target.upstream });
         tap?.end('ok');
         client.takeOver();
-        return sendErrorAnswer(res, answer, forwarded.stream);
+        return sendErrorAnswer(res, answer, forwarded.stream, client.timing);
       }
       client.takeOver();
-      if (!res.headersSent) relayHead(res, upstream);
+      if (!res.headersSent) relayHead(res, upstream, client.timing);
       await relayBody(res, upstream.body, tap);
       tap?.end(res.destroyed ? 'cancelled' : 'ok');
       res.end();
@@ -184,10 +189,9 @@ export class Dispatcher {
   private upstreamHop(name: string, model: string, forwarded: Forwarded): Hop {
     const { upstreams } = this.deps;
     const endpoint = upstreams.endpoint(name, model);
-    const base = new URL(endpoint.baseUrl);
     return {
-      origin: base.origin,
-      path: `${base.pathname.replace(/\/+$/, '')}${forwarded.upstreamPath}`,
+      origin: endpoint.origin,
+      path: `${endpoint.basePath}${forwarded.upstreamPath}`,
       headers: { ...endpoint.headers, 'content-type': forwarded.contentType },
       timeoutMs: endpoint.timeoutMs ?? LOCAL_TIMEOUT_MS,
       model: upstreams.upstreamModel(name, model),

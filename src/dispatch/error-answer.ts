@@ -8,6 +8,7 @@
 import type { ServerResponse } from 'node:http';
 import { type ErrorCode, type ErrorEnvelope, isCatalogueEnvelope } from '../protocol/errors.js';
 import { sseErrorEvent } from './forward.js';
+import { type ExchangeTiming, serverTiming } from './server-timing.js';
 
 /** Most bytes of an error body read; the rest is discarded unread. */
 export const ERROR_BODY_MAX_BYTES = 64 * 1024;
@@ -139,11 +140,13 @@ export async function readErrorAnswer(upstream: Parameters<typeof readErrorBody>
  * response already started (keep-alive comments while the slot loaded), as one SSE error
  * event, then the end (no [DONE]).
  */
-export function sendErrorAnswer(res: ServerResponse, answer: ErrorAnswer, stream: boolean): void {
+export function sendErrorAnswer(res: ServerResponse, answer: ErrorAnswer, stream: boolean, timing?: ExchangeTiming): void {
   if (res.destroyed) return;
   if (!res.headersSent) {
     const text = JSON.stringify(answer.envelope);
-    res.writeHead(answer.status, { ...answer.headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+    const headers: Record<string, string | number | string[]> = { ...answer.headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) };
+    if (timing) headers['server-timing'] = serverTiming(timing.arrivedAt, timing);
+    res.writeHead(answer.status, headers);
     res.end(text);
     return;
   }

@@ -1,11 +1,11 @@
 // Forwarding to an engine or a remote upstream: one keep-alive undici Pool per origin, the
 // response body relayed as it arrives, byte for byte, and the upstream request aborted when
 // the client goes away (DESIGN.md, "Request hot path").
-import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
 import { DispatchError, type ErrorEnvelope, SvcError } from '../protocol/errors.js';
+import { type ExchangeTiming, serverTiming } from './server-timing.js';
 
 /** Hop-by-hop headers are the connection's, not the message's (RFC 9110 §7.6.1). */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade']);
@@ -32,20 +32,40 @@ export class UpstreamPools {
 }
 
 /**
- * Says that the client went away, to undici (which takes an EventEmitter as its signal)
- * and, only when asked, as an AbortSignal. An AbortController with an abort listener
- * added and removed costs about 8 µs per request, about 3% of the gateway's time per
- * request in the bench's profile (docs/performance.md); most requests never need one.
+ * Says that the client went away: to undici, which takes any object with `on`/`once` and
+ * `removeListener` as its signal, and, only when asked, as an AbortSignal. Neither an
+ * EventEmitter nor an AbortController is made per request: with their listeners added and
+ * removed they cost several microseconds each, on every request (docs/performance.md).
  */
-export class ClientGone extends EventEmitter {
+export class ClientGone {
   aborted = false;
+  reason: unknown = undefined;
+  private listeners: Array<() => void> | undefined;
   private controller: AbortController | undefined;
 
   abort(): void {
     if (this.aborted) return;
     this.aborted = true;
     this.controller?.abort();
-    this.emit('abort');
+    const listeners = this.listeners;
+    this.listeners = undefined;
+    if (listeners) for (const listener of listeners) listener();
+  }
+
+  /** undici's side: it listens for 'abort' (once) and removes its listener when the request ends. */
+  on(_event: 'abort', listener: () => void): this {
+    (this.listeners ??= []).push(listener);
+    return this;
+  }
+
+  once(event: 'abort', listener: () => void): this {
+    return this.on(event, listener); // 'abort' fires at most once
+  }
+
+  removeListener(_event: 'abort', listener: () => void): this {
+    const at = this.listeners?.indexOf(listener) ?? -1;
+    if (at >= 0) this.listeners!.splice(at, 1);
+    return this;
   }
 
   /** An AbortSignal that follows this one (made on first use). */
@@ -123,18 +143,26 @@ export function checkContentType(upstream: Pick<Dispatcher.ResponseData, 'status
 }
 
 /** Copy the upstream's status and meaningful headers onto the client response. */
-export function relayHead(res: ServerResponse, upstream: Pick<Dispatcher.ResponseData, 'statusCode' | 'headers'>): void {
+export function relayHead(res: ServerResponse, upstream: Pick<Dispatcher.ResponseData, 'statusCode' | 'headers'>, timing?: ExchangeTiming): void {
   const headers: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(upstream.headers)) {
+  for (const name in upstream.headers) {
+    const value = upstream.headers[name];
     if (value === undefined || HOP_BY_HOP.has(name)) continue;
     headers[name] = value;
   }
   headers['x-accel-buffering'] = 'no';
+  // The upstream's own Server-Timing (if any) comes first; svc's entries follow it.
+  if (timing) headers['server-timing'] = appendTiming(headers['server-timing'], serverTiming(timing.arrivedAt, timing));
   res.writeHead(upstream.statusCode, headers);
   // A body of unknown length (an SSE stream) may be slow to start: the head goes now. A body
   // of known length follows at once, and the head leaves with its first bytes in one write
   // instead of a write of its own (one syscall less per request; docs/performance.md).
   if (upstream.headers['content-length'] === undefined) res.flushHeaders();
+}
+
+function appendTiming(upstream: string | string[] | undefined, own: string): string {
+  if (upstream === undefined) return own;
+  return `${Array.isArray(upstream) ? upstream.join(', ') : upstream}, ${own}`;
 }
 
 /**
@@ -170,26 +198,30 @@ const ignore = () => undefined;
  */
 function relayReadable(res: ServerResponse, body: Readable, tap?: ChunkTap): Promise<void> {
   return new Promise<void>((resolve, reject) => {
+    let settled = false;
     const onData = (chunk: Buffer) => {
       const flowing = res.write(chunk);
       tap?.chunk(chunk);
       if (!flowing) body.pause();
     };
-    const onDrain = () => body.resume();
+    // The listeners stay: both streams are the request's own and end with it, and a late
+    // event finds the promise settled. Removing five listeners cost more than the relay.
     const finish = (error?: unknown) => {
-      body.off('data', onData).off('end', finish).off('error', finish);
-      res.off('drain', onDrain).off('close', onClose);
+      if (settled) return;
+      settled = true;
+      body.off('data', onData);
       if (error) reject(error);
       else resolve();
     };
     const onClose = () => {
+      if (settled) return;
       // The client left: stop reading; a later error of the body (the abort) goes nowhere.
       body.on('error', ignore).destroy();
       finish();
     };
     if (res.destroyed) return onClose();
-    body.on('data', onData).once('end', finish).once('error', finish);
-    res.on('drain', onDrain).once('close', onClose);
+    body.on('data', onData).on('end', finish).on('error', finish);
+    res.on('drain', () => body.resume()).on('close', onClose);
   });
 }
 

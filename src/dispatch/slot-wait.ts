@@ -15,7 +15,7 @@ const KEEPALIVE_EVERY_MS = 5_000;
  * `gone.signal` is read only when the slot has to load (a ready slot needs none).
  */
 export async function waitForSlot(supervisor: SlotSupervisor, slot: string, stream: boolean, client: ClientExchange, gone: { readonly signal: AbortSignal }): Promise<ReadySlot> {
-  const view = supervisor.view(slot, { memory: false });
+  const view = supervisor.routingOf(slot);
   if (view.state === 'error' && view.last_error?.code === 'slot.crash_loop') {
     throw new SlotError('slot.not_ready', `slot ${slot} is in error after repeated crashes; \`svc slot load ${slot}\` tries again`, { slot, state: view.state, last_error: view.last_error });
   }

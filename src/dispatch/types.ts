@@ -2,6 +2,7 @@
 // knows about slots and remote upstreams, and what it decides.
 import type { ServerResponse } from 'node:http';
 import type { SlotType } from '../config/schema/common.js';
+import type { ExchangeTiming } from './server-timing.js';
 
 export type V1Route = 'chat' | 'completions' | 'embeddings' | 'rerank' | 'transcriptions' | 'speech' | 'images';
 
@@ -69,6 +70,8 @@ export type DispatchTarget = Extract<Resolution, { kind: 'slot' | 'upstream' }>;
 export interface ClientExchange {
   readonly res: ServerResponse;
   takeOver(): void;
+  /** Marks for the Server-Timing header (server-timing.ts); absent, no header. */
+  readonly timing?: ExchangeTiming;
 }
 
 /** What a /v1 handler hands the dispatcher besides the target. */

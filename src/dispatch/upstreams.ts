@@ -22,6 +22,9 @@ export interface RemoteEndpoint {
   source: 'provider' | 'upstream';
   /** base_url without a trailing slash, e.g. https://api.example.com/v1 */
   baseUrl: string;
+  /** Its origin and path, parsed once per config: https://api.example.com and /v1 */
+  origin: string;
+  basePath: string;
   /** Providers only: ids are exposed as `<prefix>/<id>`. */
   modelPrefix: string | null;
   /** The configured `models` list (upstream ids, before any prefix), or null = fetch GET /models. */
@@ -33,6 +36,8 @@ export interface RemoteEndpoint {
 export interface EndpointTarget {
   name: string;
   baseUrl: string;
+  origin: string;
+  basePath: string;
   /** Lower-case names: the configured headers, then `authorization: Bearer …` from api_key_env. */
   headers: Record<string, string>;
   /** The endpoint's timeout_s, in milliseconds. */
@@ -95,6 +100,13 @@ export function parseModelList(body: unknown): string[] {
   return ids;
 }
 
+/** base_url without its trailing slash, with its origin and path apart. */
+function urlParts(baseUrl: string): Pick<RemoteEndpoint, 'baseUrl' | 'origin' | 'basePath'> {
+  const trimmed = trimSlash(baseUrl);
+  const url = new URL(trimmed);
+  return { baseUrl: trimmed, origin: url.origin, basePath: url.pathname.replace(/\/+$/, '') };
+}
+
 const keyOf = (e: Pick<RemoteEndpoint, 'source' | 'name'>) => `${e.source}:${e.name}`;
 
 export class UpstreamDirectory {
@@ -122,15 +134,23 @@ export class UpstreamDirectory {
    * list holds the model asked about, else the provider.
    */
   endpoints(): RemoteEndpoint[] {
-    const { providers, upstreams } = this.config();
+    // The config is replaced whole on a change, never mutated: the list is made once per config.
+    const config = this.config();
+    if (this.endpointsOf?.config !== config) this.endpointsOf = { config, list: this.listEndpoints(config) };
+    return this.endpointsOf.list;
+  }
+
+  private endpointsOf: { config: ResolvedConfig; list: RemoteEndpoint[] } | undefined;
+
+  private listEndpoints({ providers, upstreams }: ResolvedConfig): RemoteEndpoint[] {
     const out: RemoteEndpoint[] = [];
     for (const [name, p] of Object.entries(providers.providers)) {
       if (!p.enabled) continue;
-      out.push({ name, source: 'provider', baseUrl: trimSlash(p.base_url), modelPrefix: p.model_prefix || null, staticModels: p.models, timeoutMs: p.timeout_s * 1000 });
+      out.push({ name, source: 'provider', ...urlParts(p.base_url), modelPrefix: p.model_prefix || null, staticModels: p.models, timeoutMs: p.timeout_s * 1000 });
     }
     for (const [name, u] of Object.entries(upstreams.upstreams)) {
       if (!u.enabled || u.slot !== null) continue;
-      out.push({ name, source: 'upstream', baseUrl: trimSlash(u.base_url), modelPrefix: null, staticModels: u.models, timeoutMs: u.timeout_s * 1000 });
+      out.push({ name, source: 'upstream', ...urlParts(u.base_url), modelPrefix: null, staticModels: u.models, timeoutMs: u.timeout_s * 1000 });
     }
     return out;
   }
@@ -142,7 +162,7 @@ export class UpstreamDirectory {
    */
   endpoint(name: string, model?: string): EndpointTarget {
     const ep = this.pick(name, model);
-    return { name: ep.name, baseUrl: ep.baseUrl, headers: this.headersFor(ep), timeoutMs: ep.timeoutMs, modelPrefix: ep.modelPrefix };
+    return { name: ep.name, baseUrl: ep.baseUrl, origin: ep.origin, basePath: ep.basePath, headers: this.headersFor(ep), timeoutMs: ep.timeoutMs, modelPrefix: ep.modelPrefix };
   }
 
   /** The model id to send to endpoint `name` for the exposed id (a provider's model_prefix removed). */

@@ -1,9 +1,12 @@
 // The HTTP application: one Fastify instance, the error renderer, and the route table.
+import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { RouteAccess } from '../protocol/access.js';
-import { RequestError, SystemError } from '../protocol/errors.js';
+import { RequestError } from '../protocol/errors.js';
+import { Admission } from './admission.js';
 import type { ServerContext } from './context.js';
 import { sendError } from './errors.js';
+import { type DirectHandler, FrontDoor } from './front-door.js';
 import { parseJsonBody } from './json-body.js';
 import { registerActivityRoutes } from './routes/activity.js';
 import { registerEventRoutes } from './routes/events.js';
@@ -24,16 +27,29 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Who may call the route (see protocol/access.ts); required on every route. */
     access?: RouteAccess;
+    /** Answered by the front door (front-door.ts) without Fastify's pipeline; the route's own handler serves app.inject. */
+    direct?: DirectHandler;
   }
 }
 
 const MiB = 1024 * 1024;
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 
+/** Fastify's own default, which a server from serverFactory does not get by itself. */
+const KEEP_ALIVE_TIMEOUT_MS = 72_000;
+
 export function buildApp(ctx: ServerContext): FastifyInstance {
+  const admission = new Admission();
+  const bodyLimit = ctx.config.svc.api.max_body_mb * MiB;
+  const front = new FrontDoor(admission, bodyLimit);
   const app = Fastify({
     logger: false,
-    bodyLimit: ctx.config.svc.api.max_body_mb * MiB,
+    bodyLimit,
+    serverFactory: (fastifyHandler) => {
+      const server = createServer((req, res) => front.handle(req, res, fastifyHandler));
+      server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+      return server;
+    },
     // Fastify's own 503 while closing is not our envelope; the onRequest hook below answers instead.
     return503OnClosing: false,
     forceCloseConnections: 'idle',
@@ -42,14 +58,12 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
 
   app.addHook('onRoute', (route) => {
     if (!route.config?.access) throw new Error(`route ${String(route.method)} ${route.url} declares no access class`);
+    if (route.config.direct) front.add(route.method, route.url, route.config.access, route.config.direct);
   });
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
-  // Callback style: this runs on every request, the /v1 hot path included.
-  app.addHook('onRequest', (_request, _reply, done) => {
-    done(closing ? new SystemError('system.shutting_down', 'svc is shutting down and takes no new requests.', { retry_after_s: 1 }) : undefined);
+  app.addHook('preClose', async () => admission.close());
+  // The same admission the front door asks; a request for no route is admitted as public (it gets a 404 or 405).
+  app.addHook('onRequest', (request, _reply, done) => {
+    done(admission.admit(request.routeOptions.config.access ?? 'public', request.headers));
   });
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {

@@ -11,7 +11,7 @@ interface RequestLine {
 }
 
 /** 415 says what to send: every route with a body but one takes JSON (transcriptions says so itself). */
-function unsupportedMediaType(request: RequestLine | undefined): SvcError {
+export function unsupportedMediaType(request: RequestLine | undefined): SvcError {
   const got = request?.headers['content-type'];
   const where = request ? `${request.method} ${request.url.split('?')[0]}` : 'this route';
   return new RequestError('request.unsupported_media_type', `${where} takes a JSON body: send the header Content-Type: application/json (got ${got ? `Content-Type: ${String(got)}` : 'no Content-Type'})`, {
@@ -20,12 +20,15 @@ function unsupportedMediaType(request: RequestLine | undefined): SvcError {
   });
 }
 
+export const bodyTooLarge = () => new RequestError('request.too_large', 'The request body is larger than the server accepts ([api].max_body_mb).');
+export const contentLengthMismatch = () => new RequestError('request.invalid', 'Content-Length does not match the body.');
+
 const FRAMEWORK_ERRORS: Record<string, (error: FastifyError, request?: RequestLine) => SvcError> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: () => new RequestError('request.too_large', 'The request body is larger than the server accepts ([api].max_body_mb).'),
+  FST_ERR_CTP_BODY_TOO_LARGE: bodyTooLarge,
   FST_ERR_CTP_INVALID_MEDIA_TYPE: (_e, request) => unsupportedMediaType(request),
   FST_ERR_CTP_EMPTY_JSON_BODY: () => new RequestError('request.invalid_json', 'The body is empty but Content-Type says JSON.'),
   FST_ERR_CTP_INVALID_JSON_BODY: (e) => new RequestError('request.invalid_json', `The body is not valid JSON: ${e.message}`),
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new RequestError('request.invalid', 'Content-Length does not match the body.'),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: contentLengthMismatch,
 };
 
 /** Filesystem refusals any write may meet, in words a user can act on. */
@@ -66,12 +69,29 @@ export function toSvcError(error: unknown, request?: RequestLine): SvcError {
   return new SystemError('system.internal', 'Internal error; the server log has the details.', {}, { cause: error });
 }
 
-export function sendError(reply: FastifyReply, error: unknown): FastifyReply {
-  const svcError = toSvcError(error, reply.request);
+/** An error as the HTTP answer it becomes: status, headers and the envelope's bytes. */
+export interface ErrorAnswerParts {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * The one error renderer: every failure, on the Fastify routes and on the /v1 front door
+ * (front-door.ts) alike, becomes {error:{code,message,details}} with the status of its code.
+ */
+export function renderError(error: unknown, request: RequestLine): ErrorAnswerParts {
+  const svcError = toSvcError(error, request);
   if (svcError.code === 'system.internal') {
-    process.stderr.write(`svc: internal error on ${reply.request.method} ${reply.request.url}: ${(error as Error)?.stack ?? String(error)}\n`);
+    process.stderr.write(`svc: internal error on ${request.method} ${request.url}: ${(error as Error)?.stack ?? String(error)}\n`);
   }
+  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
   const retryAfter = svcError.details.retry_after_s;
-  if (svcError.status === 503 && typeof retryAfter === 'number') reply.header('retry-after', String(Math.ceil(retryAfter)));
-  return reply.code(svcError.status).header('content-type', 'application/json; charset=utf-8').send(svcError.toEnvelope());
+  if (svcError.status === 503 && typeof retryAfter === 'number') headers['retry-after'] = String(Math.ceil(retryAfter));
+  return { status: svcError.status, headers, body: JSON.stringify(svcError.toEnvelope()) };
+}
+
+export function sendError(reply: FastifyReply, error: unknown): FastifyReply {
+  const answer = renderError(error, reply.request);
+  return reply.code(answer.status).headers(answer.headers).send(answer.body);
 }

@@ -12,11 +12,17 @@ export function actorOf(request: FastifyRequest): string {
 
 /** A JSON body that must be an object. */
 export function objectBody(request: FastifyRequest): Record<string, unknown> {
-  const body = request.body;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new RequestError('request.not_an_object', 'The body must be a JSON object.', { got: Array.isArray(body) ? 'array' : typeof body });
-  }
+  return asObject(request.body);
+}
+
+/** A parsed body that must be an object (request.not_an_object otherwise). */
+export function asObject(body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw notAnObject(body);
   return body as Record<string, unknown>;
+}
+
+export function notAnObject(body: unknown): RequestError {
+  return new RequestError('request.not_an_object', 'The body must be a JSON object.', { got: Array.isArray(body) ? 'array' : typeof body });
 }
 
 export function queryProblem(path: string, message: string): never {

@@ -18,7 +18,7 @@ import { DEFAULT_RESTART_POLICY, type RestartPolicy } from './restart-policy.js'
 import { SlotRuntime, type StartPlan, type Transition } from './slot-runtime.js';
 import { readSlotState, slotStateDir } from './state-file.js';
 import { isLive } from './state-machine.js';
-import { slotView, type SlotView } from './view.js';
+import { slotRouting, type SlotRouting, slotView, type SlotView } from './view.js';
 
 export interface SupervisorOptions {
   config: () => ResolvedConfig;
@@ -45,6 +45,8 @@ export interface ReadySlot {
   name: string;
   baseUrl: string;
   modelId: string;
+  /** This call had to wait for the engine to start (Server-Timing's load;dur). */
+  started?: boolean;
 }
 
 export class SlotSupervisor {
@@ -85,6 +87,22 @@ export class SlotSupervisor {
     return this.options.config().slots.map((entry) => this.view(entry.name, options));
   }
 
+  /** Each slot as routing reads it (view.ts, SlotRouting): the /v1 hot path asks per request. */
+  routing(): SlotRouting[] {
+    return this.options.config().slots.map((entry) => this.routingOfEntry(entry));
+  }
+
+  /** One slot as routing reads it. */
+  routingOf(name: string): SlotRouting {
+    return this.routingOfEntry(this.entry(name));
+  }
+
+  private routingOfEntry(entry: SlotEntry): SlotRouting {
+    const anchor = this.anchorOf(entry);
+    const next = slotModelId(entry, this.options.engineFor(entry.config.slot.provider), this.modelOverrides.get(entry.name));
+    return slotRouting(entry, this.runtimeFor(entry), next, anchor ? this.runtimeFor(anchor) : undefined);
+  }
+
   view(name: string, options: { memory?: boolean } = {}): SlotView {
     const entry = this.entry(name);
     const next = slotModelId(entry, this.options.engineFor(entry.config.slot.provider), this.modelOverrides.get(name));
@@ -100,18 +118,19 @@ export class SlotSupervisor {
     if (!entry.config.slot.enabled) throw new SlotError('slot.disabled', `slot ${name} is disabled in ${entry.file}`, { slot: name });
     if (isNpuShadow(entry.config.slot)) {
       const anchor = await this.ensureReady(this.requireAnchor(entry).name, signal);
-      return { name, baseUrl: anchor.baseUrl, modelId: slotModelId(entry, this.options.engineFor(entry.config.slot.provider), this.modelOverrides.get(name)) };
+      return { name, baseUrl: anchor.baseUrl, modelId: slotModelId(entry, this.options.engineFor(entry.config.slot.provider), this.modelOverrides.get(name)), started: anchor.started };
     }
     const runtime = this.runtimeFor(entry);
     runtime.lastUsedAt = Date.now();
-    if (runtime.state !== 'ready') {
-      const started = runtime.queue.run(() => this.startNow(entry, runtime));
-      await (signal ? abortable(started, signal) : started);
+    const started = runtime.state !== 'ready';
+    if (started) {
+      const starting = runtime.queue.run(() => this.startNow(entry, runtime));
+      await (signal ? abortable(starting, signal) : starting);
     }
     if (runtime.state !== 'ready' || !runtime.baseUrl) {
       throw new SlotError('slot.not_ready', `slot ${name} is ${runtime.state}`, { slot: name, state: runtime.state, last_error: runtime.lastError });
     }
-    return { name, baseUrl: runtime.baseUrl, modelId: runtime.modelId ?? '' };
+    return { name, baseUrl: runtime.baseUrl, modelId: runtime.modelId ?? '', started };
   }
 
   /** Count a request in flight on a slot; call the returned function when it ends. */

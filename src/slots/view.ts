@@ -18,21 +18,21 @@ export type SlotView = SlotViewPayload;
  * hot path builds views per request); `withMemory: false` leaves it out.
  */
 export function slotView(entry: SlotEntry, own: SlotRuntime, idleTimeoutS: number, nextModel?: string, withMemory = true, servedBy?: SlotRuntime): SlotView {
-  const { slot, model } = entry.config;
+  const { slot } = entry.config;
   const runtime = slot.enabled && servedBy ? servedBy : own;
-  const next = nextModel ?? model.default;
+  const routing = slotRouting(entry, own, nextModel, servedBy);
   const iso = (ms: number | null) => (ms ? new Date(ms).toISOString() : null);
   const info = isLive(runtime.state) ? runtime.runtimeInfo : null;
   return {
-    name: entry.name,
-    state: !slot.enabled && runtime.state === 'stopped' ? 'disabled' : runtime.state,
-    type: slot.type,
-    device: slot.device,
+    name: routing.name,
+    state: routing.state,
+    type: routing.type,
+    device: routing.device,
     provider: slot.provider,
     profile: slot.profile,
     port: slot.port,
-    enabled: slot.enabled,
-    model: runtime.state === 'stopped' || runtime !== own ? next : (runtime.modelId ?? next),
+    enabled: routing.enabled,
+    model: routing.model,
     // After a crash or a failed start the runtime still holds the dead engine's pid (last_error has its exit).
     pid: isLive(runtime.state) ? runtime.pid : null,
     base_url: isLive(runtime.state) ? runtime.baseUrl : null,
@@ -45,6 +45,24 @@ export function slotView(entry: SlotEntry, own: SlotRuntime, idleTimeoutS: numbe
     backend: info?.backend ?? null,
     gpu_layers: info?.gpuLayers ?? null,
     warnings: backendWarnings(slot.device, info),
+    last_error: routing.last_error,
+  };
+}
+
+/** What routing reads of a slot, per request: the part of its view that costs no formatting. */
+export type SlotRouting = Pick<SlotView, 'name' | 'state' | 'type' | 'device' | 'enabled' | 'model' | 'last_error'>;
+
+export function slotRouting(entry: SlotEntry, own: SlotRuntime, nextModel?: string, servedBy?: SlotRuntime): SlotRouting {
+  const { slot, model } = entry.config;
+  const runtime = slot.enabled && servedBy ? servedBy : own;
+  const next = nextModel ?? model.default;
+  return {
+    name: entry.name,
+    state: !slot.enabled && runtime.state === 'stopped' ? 'disabled' : runtime.state,
+    type: slot.type,
+    device: slot.device,
+    enabled: slot.enabled,
+    model: runtime.state === 'stopped' || runtime !== own ? next : (runtime.modelId ?? next),
     last_error: runtime.lastError,
   };
 }

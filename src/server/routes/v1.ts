@@ -1,14 +1,17 @@
 // The OpenAI-compatible POST routes: parse the body once, resolve the model to a slot or a
 // remote upstream, make the slot ready (holding the connection while it loads), rewrite
 // the model id, and relay the upstream's answer byte for byte (docs/routing.md). The work
-// is the dispatcher's (src/dispatch/dispatcher.ts); these handlers only read the body.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+// is the dispatcher's (src/dispatch/dispatcher.ts); these are direct routes, answered by the
+// front door (../front-door.ts) without Fastify's per-request pipeline.
+import type { FastifyInstance } from 'fastify';
+import { withModel } from '../../dispatch/body-rewrite.js';
+import { endWithError } from '../../dispatch/forward.js';
 import { withThinking } from '../../dispatch/thinking.js';
-import type { V1Route } from '../../dispatch/types.js';
+import type { ClientExchange, V1Route } from '../../dispatch/types.js';
 import { RequestError } from '../../protocol/errors.js';
 import type { ServerContext } from '../context.js';
-import { objectBody } from '../request.js';
-import { dispatchOn } from './v1-client.js';
+import { toSvcError } from '../errors.js';
+import { type DirectHandler, type DirectRequest, throughFastify } from '../front-door.js';
 
 const ROUTES: ReadonlyArray<{ url: string; route: V1Route; upstreamPath: string }> = [
   { url: '/v1/chat/completions', route: 'chat', upstreamPath: '/chat/completions' },
@@ -24,30 +27,50 @@ const JSON_OR_SSE = /^\s*(application\/([\w.+-]*\+)?json|text\/event-stream)\b/i
 
 export function registerV1Routes(app: FastifyInstance, ctx: ServerContext): void {
   for (const def of ROUTES) {
-    app.post(def.url, { config: { access: 'v1' } }, (request, reply) => dispatch(ctx, def.route, def.upstreamPath, request, reply));
+    const direct: DirectHandler = (request) => dispatch(ctx, def.route, def.upstreamPath, request);
+    app.post(def.url, { config: { access: 'v1', direct } }, throughFastify(direct));
   }
 }
 
-async function dispatch(ctx: ServerContext, route: V1Route, upstreamPath: string, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
-  const body = objectBody(request);
-  if (typeof body.model !== 'string' || body.model === '') {
+async function dispatch(ctx: ServerContext, route: V1Route, upstreamPath: string, request: DirectRequest): Promise<void> {
+  const { body, res } = request;
+  const requested = body.model;
+  if (typeof requested !== 'string' || requested === '') {
     throw new RequestError('request.invalid', '`model` is required: a slot name, a model id, or a svc/* name', { problems: [{ path: 'model', message: 'required (a string)' }] });
   }
-  if (route === 'chat') delete body.omni; // the client-side tool loop arrives with tool servers (docs/routing.md)
+  // The client-side tool loop arrives with tool servers (docs/routing.md); until then the key is dropped.
+  const omni = route === 'chat' && 'omni' in body;
+  if (omni) delete body.omni;
   const stream = body.stream === true;
-  return dispatchOn(reply, stream, (client) => ctx.dispatcher.dispatch(body.model as string, route, {
-    upstreamPath,
-    contentType: 'application/json',
-    accepts: JSON_OR_SSE,
-    stream,
-    // Slot names and aliases become the backing model id; a provider's model_prefix comes off.
-    // A chat request to a slot gets the slot's reasoning default (dispatch/thinking.ts).
-    body: (model, target) => {
-      const thinking = route === 'chat' && target.kind === 'slot' ? slotThinking(ctx, target.slot) : null;
-      return JSON.stringify(thinking === null ? { ...body, model } : withThinking({ ...body, model }, thinking));
-    },
-  }, client));
+  const client: ClientExchange = { res, takeOver: noop, timing: { arrivedAt: request.arrivedAt, loadMs: 0, sentAt: 0 } };
+  try {
+    await ctx.dispatcher.dispatch(requested, route, {
+      upstreamPath,
+      contentType: 'application/json',
+      accepts: JSON_OR_SSE,
+      stream,
+      // Slot names and aliases become the backing model id; a provider's model_prefix comes off.
+      // A chat request to a slot gets the slot's reasoning default (dispatch/thinking.ts).
+      // Otherwise the bytes the client sent go on as they are, or with only the model's value
+      // spliced (body-rewrite.ts): the body is parsed once and never serialised again.
+      body: (model, target) => {
+        const thinking = route === 'chat' && target.kind === 'slot' ? slotThinking(ctx, target.slot) : null;
+        if (thinking !== null) return JSON.stringify(withThinking({ ...body, model }, thinking));
+        if (request.raw && !omni) {
+          if (model === requested) return request.raw;
+          const spliced = withModel(request.raw, model);
+          if (spliced) return spliced;
+        }
+        return JSON.stringify({ ...body, model });
+      },
+    }, client);
+  } catch (error) {
+    if (!res.headersSent) throw error; // the front door renders it
+    endWithError(res, toSvcError(error), stream);
+  }
 }
+
+const noop = () => undefined;
 
 /** The slot's [slot].enable_thinking (null when its file is gone, e.g. mid-reload). */
 function slotThinking(ctx: ServerContext, slot: string): boolean | null {
