@@ -131,6 +131,11 @@ const server = createServer((req, res) => {
 server.keepAliveTimeout = 60_000;
 server.listen(port, host, () => {
   process.stderr.write(`bench upstream: pid ${process.pid} listening on ${host}:${port}\n`);
-  setTimeout(() => (readyAt = startedAt + performance.now()), Math.max(0, loadMs - performance.now()));
+  // Ready, and saying so as llama-server does (its log's "model loaded" line), which is what
+  // a gateway watching the log can notice.
+  setTimeout(() => {
+    readyAt = startedAt + performance.now();
+    process.stderr.write('srv  llama_server: model loaded\n');
+  }, Math.max(0, loadMs - performance.now()));
 });
 process.on('SIGTERM', () => server.close(() => process.exit(0)).closeAllConnections());

@@ -109,8 +109,9 @@ describe.skipIf(!LLAMA_SERVER)('slots on a real llama-server', () => {
     gateways.splice(gateways.indexOf(first), 1);
     expect(processAlive(pid)).toBe(true);
     const second = await start(home.home);
-    const adopted = await slot(second);
-    expect(adopted).toMatchObject({ state: 'ready', pid });
+    // Adoption follows listen (nothing slow comes before it): the slot turns ready on its own.
+    await expect.poll(async () => (await slot(second)).state, { timeout: 10_000 }).toBe('ready');
+    expect(await slot(second)).toMatchObject({ state: 'ready', pid });
     // A graceful stop of the gateway stops its engines.
     await second.stop();
     gateways.splice(gateways.indexOf(second), 1);

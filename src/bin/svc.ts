@@ -5,15 +5,16 @@ import { runCli, type ServeCommandOptions } from '../cli/program.js';
 import { readEnv } from '../config/env.js';
 import { acquireInstanceLock, homeInUseMessage, homeOf, type InstanceLock } from '../config/instance-lock.js';
 import { notWritableHint, resolvePaths, type SvcPaths } from '../config/paths.js';
-import { runWithReload } from '../server/reload.js';
-import { EXIT_HOME_IN_USE, EXIT_NOT_WRITABLE, serve, StartupError } from '../server/serve.js';
+import { EXIT_HOME_IN_USE, EXIT_NOT_WRITABLE } from '../server/exit-codes.js';
 
 /** SIGHUP too: a closed terminal must stop the engines, not orphan them. */
 const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
 
 async function serveCommand(options: ServeCommandOptions): Promise<void> {
   // The watching parent takes no lock: each server it starts does, after the previous one exited.
-  if (options.reload) return runWithReload(process.argv.slice(1).filter((arg) => arg !== '--reload'));
+  if (options.reload) return (await import('../server/reload.js')).runWithReload(process.argv.slice(1).filter((arg) => arg !== '--reload'));
+  // The server's modules load only for `svc serve`: every other command stays light.
+  const { serve, StartupError } = await import('../server/serve.js');
   const port = options.port ?? readEnv(process.env).settings.port ?? 8080;
   const paths = resolvePaths();
   // Before anything reads state.json: a second gateway must not adopt or stop the first one's engines.

@@ -3,17 +3,31 @@
 // the client goes away (DESIGN.md, "Request hot path").
 import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
+import type { Dispatcher, Pool } from 'undici';
 import { DispatchError, type ErrorEnvelope, SvcError } from '../protocol/errors.js';
 import { type ExchangeTiming, serverTiming } from './server-timing.js';
 
 /** Hop-by-hop headers are the connection's, not the message's (RFC 9110 §7.6.1). */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade']);
 
+type Undici = typeof import('undici');
+let undici: Undici | undefined;
+let loadingUndici: Promise<Undici> | undefined;
+
+/**
+ * undici, imported on first use (docs/performance.md: about 90 ms of module loading, kept
+ * out of start-up); serve() asks for it as soon as the gateway listens, so the first request
+ * rarely waits for it.
+ */
+export function loadUndici(): Promise<Undici> {
+  return (loadingUndici ??= import('undici').then((module) => (undici = module)));
+}
+
 export class UpstreamPools {
   private readonly pools = new Map<string, Pool>();
 
-  pool(origin: string): Pool {
+  /** The origin's pool; undici must be loaded (callUpstream sees to it). */
+  pool(origin: string, { Pool } = undici!): Pool {
     let pool = this.pools.get(origin);
     if (!pool) {
       // Generation can pause for long between tokens; time limits come per request. No cap on
@@ -95,7 +109,7 @@ export interface UpstreamCall {
 
 export async function callUpstream(pools: UpstreamPools, call: UpstreamCall): Promise<Dispatcher.ResponseData> {
   try {
-    return await pools.pool(call.origin).request({
+    return await pools.pool(call.origin, undici ?? (await loadUndici())).request({
       method: 'POST',
       path: call.path,
       headers: call.headers,
@@ -112,13 +126,15 @@ export async function callUpstream(pools: UpstreamPools, call: UpstreamCall): Pr
 /** Map a transport failure to dispatch.upstream_timeout (504) or dispatch.upstream_unreachable (502). */
 export function upstreamError(error: unknown, target: Record<string, unknown>): SvcError {
   if (error instanceof SvcError) return error;
-  if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
+  // undici's errors exist only once undici is loaded; before that no error can be one of them.
+  const undiciErrors = undici?.errors;
+  if (undiciErrors && (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError)) {
     return new DispatchError('dispatch.upstream_timeout', `the upstream did not answer in time (${(error as Error).message})`, target);
   }
   const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
   const reason = code ?? (error as Error)?.message ?? String(error);
   // llhttp's parse errors (HPE_*): the other end answered, but not with HTTP.
-  if (error instanceof undiciErrors.HTTPParserError || code?.startsWith('HPE_')) {
+  if ((undiciErrors && error instanceof undiciErrors.HTTPParserError) || code?.startsWith('HPE_')) {
     return new DispatchError('dispatch.upstream_bad_response', `the upstream answered something that is not HTTP (${reason})`, { ...target, reason });
   }
   return new DispatchError('dispatch.upstream_unreachable', `the upstream cannot be reached (${reason})`, { ...target, reason });

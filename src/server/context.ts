@@ -60,7 +60,8 @@ export class ServerContext {
   constructor(
     readonly paths: SvcPaths,
     config: ResolvedConfig,
-    readonly activity: ActivityLog | undefined,
+    /** Opened by serve() once the API listens (undefined before, and when it cannot be opened). */
+    public activity: ActivityLog | undefined,
     engines: (provider: string) => EngineAdapter | undefined = engineFor,
   ) {
     this.current = config;

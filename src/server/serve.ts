@@ -3,12 +3,14 @@
 // SIGTERM, SIGINT and SIGHUP).
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { ActivityLog } from '../activity/store.js';
+import type { ActivityLog } from '../activity/store.js';
 import { removeStaleTempFiles } from '../config/atomic.js';
 import { loadConfig } from '../config/load.js';
 import { notWritableHint, type SvcPaths } from '../config/paths.js';
 import { errorsOf, formatProblem, warningsOf } from '../config/problems.js';
 import { buildApp } from './app.js';
+import { EXIT_CONFIG_INVALID, EXIT_LISTEN_FAILED, EXIT_NOT_WRITABLE } from './exit-codes.js';
+import { loadUndici } from '../dispatch/forward.js';
 import { activityOptions, ServerContext } from './context.js';
 import { autoScanModels } from './routes/models.js';
 
@@ -26,14 +28,7 @@ export class StartupError extends Error {
   }
 }
 
-/**
- * Exit codes (docs/cli.md): 4 = configuration invalid, 5 = cannot write the home, 6 = cannot
- * listen, 7 = another svc already serves this home (src/bin/svc.ts, before serve() runs).
- */
-export const EXIT_CONFIG_INVALID = 4;
-export const EXIT_NOT_WRITABLE = 5;
-export const EXIT_LISTEN_FAILED = 6;
-export const EXIT_HOME_IN_USE = 7;
+export { EXIT_CONFIG_INVALID, EXIT_HOME_IN_USE, EXIT_LISTEN_FAILED, EXIT_NOT_WRITABLE } from './exit-codes.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -55,34 +50,31 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
   }
   for (const dir of [paths.configRoot, paths.slotsDir, paths.stateRoot, dirname(paths.registryToml)]) removeStaleTempFiles(dir);
 
-  let activity: ActivityLog | undefined;
-  try {
-    activity = ActivityLog.open(paths.activityDb, activityOptions(outcome.config));
-    activity.prune();
-  } catch (error) {
-    log(`svc: warning: activity log unavailable (${(error as Error).message}); continuing without it`);
-  }
-
-  const ctx = new ServerContext(paths, outcome.config, activity);
-  await autoScanModels(ctx, log);
-  // Re-adopt engines a previous gateway left running (or restart them) before serving.
-  await ctx.supervisor.init();
+  const ctx = new ServerContext(paths, outcome.config, undefined);
   ctx.arbiter.start();
   const app = buildApp(ctx);
   try {
     await app.listen({ host: options.host, port: options.port });
   } catch (error) {
     await ctx.supervisor.shutdown();
-    activity?.close();
     throw new StartupError(`cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`, EXIT_LISTEN_FAILED);
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   ctx.listening = { host: options.host, port };
   ctx.metricsEvents.start();
-  ctx.record({ action: 'system.start', kind: 'event', details: { version: ctx.version, host: options.host, port } });
-  // [slot].enabled means "start at startup": in the background, so nothing slow comes before listen.
-  void ctx.supervisor.startEnabled();
+  // Nothing slow comes before listen (docs/performance.md, Start-up): the activity log, the
+  // model scan, re-adopting engines a previous gateway left and the boot start of enabled
+  // slots follow it. Starts and stops asked for meanwhile wait for the adoption.
+  const afterListen = (async () => {
+    ctx.activity = await openActivityLog(paths.activityDb, outcome.config, log);
+    ctx.record({ action: 'system.start', kind: 'event', details: { version: ctx.version, host: options.host, port } });
+    void loadUndici();
+    await autoScanModels(ctx, log);
+    await ctx.supervisor.init();
+    // [slot].enabled means "start at startup": in the background, never evicting.
+    void ctx.supervisor.startEnabled();
+  })().catch((error: unknown) => log(`svc: warning: start-up after listen failed: ${(error as Error)?.stack ?? String(error)}`));
 
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -94,12 +86,13 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
       timer.unref();
       // Loads in progress give up first, so requests waiting on them end and close() is quick.
       ctx.supervisor.interruptStarts();
+      await afterListen.catch(() => undefined);
       await app.close();
       ctx.metricsEvents.stop();
       ctx.arbiter.stop();
       await ctx.supervisor.shutdown();
       ctx.record({ action: 'system.stop', kind: 'event', details: { uptime_s: ctx.uptimeSeconds() } });
-      activity?.close();
+      ctx.activity?.close();
       clearTimeout(timer);
     })());
 
@@ -110,4 +103,17 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
   log(`  state:  ${paths.stateRoot}`);
   log(`  API:    ${url}/api/status   OpenAI base URL: ${url}/v1`);
   return { close, port, url };
+}
+
+/** The activity log (SQLite, loaded here: better-sqlite3 stays out of start-up); undefined when it cannot be opened. */
+async function openActivityLog(path: string, config: Parameters<typeof activityOptions>[0], log: (line: string) => void): Promise<ActivityLog | undefined> {
+  try {
+    const { ActivityLog } = await import('../activity/store.js');
+    const activity = ActivityLog.open(path, activityOptions(config));
+    activity.prune();
+    return activity;
+  } catch (error) {
+    log(`svc: warning: activity log unavailable (${(error as Error).message}); continuing without it`);
+    return undefined;
+  }
 }

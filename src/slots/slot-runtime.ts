@@ -11,6 +11,7 @@ import type { EngineAdapter, EngineRuntimeInfo, LaunchSpec } from '../engines/ty
 import { SlotError, type SvcError } from '../protocol/errors.js';
 import type { SlotFailurePayload } from '../protocol/slots.js';
 import { EngineLog } from './engine-log.js';
+import { LogWaker } from './log-waker.js';
 import { HealthWatch, type HealthWatchSettings, type UnhealthyReport } from './health-watch.js';
 import { isRunning, residentMemoryMb, signalGroup, sleep, spawnEngine, stopProcessGroup, waitForExit } from './process.js';
 import { decideRestart, type RestartPolicy } from './restart-policy.js';
@@ -221,9 +222,18 @@ export class SlotRuntime {
   private async waitHealthy(plan: StartPlan, signal: AbortSignal): Promise<void> {
     const deadline = Date.now() + plan.loadTimeoutMs;
     const exited = this.exited!;
+    const waker = new LogWaker(this.log.path);
+    try {
+      await this.pollHealth(plan, signal, deadline, exited, waker);
+    } finally {
+      waker.close();
+    }
+  }
+
+  private async pollHealth(plan: StartPlan, signal: AbortSignal, deadline: number, exited: Promise<Exit>, waker: LogWaker): Promise<void> {
     for (let poll = 0; Date.now() < deadline; poll++) {
       if (signal.aborted) return;
-      const exit = await Promise.race([exited, sleep(healthPollDelay(poll, this.options.healthIntervalMs)).then(() => undefined)]);
+      const exit = await Promise.race([exited, waker.nap(healthPollDelay(poll, this.options.healthIntervalMs)).then(() => undefined)]);
       // A binary that cannot be executed is a host or configuration problem: no automatic retry.
       if (exit?.error) throw await this.failStart('slot.spawn_failed', `engine ${describeExit(exit)}`, exit, false);
       if (exit) throw await this.failStart('slot.load_failed', `engine exited while loading (${describeExit(exit)})`, exit);

@@ -62,10 +62,19 @@ export class SlotSupervisor {
   /** Create runtimes for the configured slots and re-adopt engines left running. */
   async init(): Promise<void> {
     for (const entry of this.options.config().slots) this.runtimeFor(entry);
-    await Promise.all([...this.runtimes.values()].map((runtime) => this.adoptOrRestart(runtime)));
+    this.adopting = Promise.all([...this.runtimes.values()].map((runtime) => this.adoptOrRestart(runtime))).then(() => {
+      this.adopting = null;
+    });
+    await this.adopting;
     this.timer = setInterval(() => void this.tick(), this.options.tickMs ?? 1_000);
     this.timer.unref();
   }
+
+  /**
+   * While init() looks for engines a previous gateway left (after the API listens), starts
+   * and stops wait for it: a start now could put a second engine on an adopted one's port.
+   */
+  private adopting: Promise<void> | null = null;
 
   /**
    * Start every enabled slot that is not running yet (boot-start.ts): after the API
@@ -114,6 +123,7 @@ export class SlotSupervisor {
 
   /** Make a slot ready (starting it if needed) and return where it answers. */
   async ensureReady(name: string, signal?: AbortSignal): Promise<ReadySlot> {
+    if (this.adopting) await this.adopting;
     const entry = this.entry(name);
     if (!entry.config.slot.enabled) throw new SlotError('slot.disabled', `slot ${name} is disabled in ${entry.file}`, { slot: name });
     if (isNpuShadow(entry.config.slot)) {
@@ -144,6 +154,7 @@ export class SlotSupervisor {
    * (or by swap without persisting) overrides [model].default until the next config change.
    */
   async load(name: string, modelId?: string): Promise<ReadySlot> {
+    if (this.adopting) await this.adopting;
     const runtime = this.runtimeFor(this.entry(name));
     runtime.resetCrashes();
     if (modelId !== undefined) {
@@ -173,12 +184,14 @@ export class SlotSupervisor {
   }
 
   async unload(name: string, reason = 'unload'): Promise<void> {
+    if (this.adopting) await this.adopting;
     const runtime = this.runtimeFor(this.entry(name));
     runtime.interruptStart();
     await runtime.queue.run(() => runtime.stop(reason));
   }
 
   async restart(name: string): Promise<ReadySlot> {
+    if (this.adopting) await this.adopting;
     await this.unload(name, 'restart');
     return this.load(name);
   }
@@ -193,6 +206,7 @@ export class SlotSupervisor {
 
   /** After a config reload: stop slots that were removed or disabled. */
   async reconcile(): Promise<void> {
+    if (this.adopting) await this.adopting;
     const wanted = new Map(this.options.config().slots.map((s) => [s.name, s]));
     for (const [name, runtime] of this.runtimes) {
       const entry = wanted.get(name);
@@ -229,6 +243,7 @@ export class SlotSupervisor {
 
   /** Stop every engine (graceful gateway shutdown). */
   async shutdown(): Promise<void> {
+    if (this.adopting) await this.adopting;
     this.closing = true;
     if (this.timer) clearInterval(this.timer);
     await Promise.all([...this.runtimes.values()].map(async (runtime) => {

@@ -2,7 +2,7 @@
 // own (never prom-client's global one). Counters and gauges are filled at scrape time from
 // ctx.metrics and the supervisor; the two histograms are observed as requests end.
 import type { FastifyInstance } from 'fastify';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Counter, Gauge, Registry } from 'prom-client';
 import { SLOT_STATES } from '../../slots/state-machine.js';
 import type { ServerContext } from '../context.js';
 
@@ -11,7 +11,17 @@ const DURATION_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300,
 const TTFT_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
 /** The registry, and `stop` to unhook its histograms from ctx.metrics. */
-export function metricsRegistry(ctx: ServerContext): { registry: Registry; stop: () => void } {
+type PromClient = typeof import('prom-client');
+
+interface BuiltRegistry {
+  registry: Registry;
+  /** Observe a sample that ended before the registry existed. */
+  observe: (kind: 'latency' | 'ttft', slot: string, ms: number) => void;
+  stop: () => void;
+}
+
+export function metricsRegistry(prom: PromClient, ctx: ServerContext): BuiltRegistry {
+  const { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } = prom;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const slotNames = () => {
@@ -90,7 +100,7 @@ export function metricsRegistry(ctx: ServerContext): { registry: Registry; stop:
       for (const view of ctx.supervisor.list({ memory: false })) inFlight.set({ slot: view.name }, view.in_flight);
     },
   });
-  eventMetrics(ctx, registry);
+  eventMetrics(prom, ctx, registry);
   const duration = new Histogram({
     name: 'svc_slot_request_duration_seconds',
     help: 'From the request reaching the gateway (slot loading included) to the end of the answer.',
@@ -105,19 +115,21 @@ export function metricsRegistry(ctx: ServerContext): { registry: Registry; stop:
     buckets: TTFT_BUCKETS,
     registers: [registry],
   });
+  const observe = (kind: 'latency' | 'ttft', slot: string, ms: number) => (kind === 'latency' ? duration : ttft).observe({ slot }, ms / 1000);
   const stop = ctx.metrics.listen({
-    latency: (slot, ms) => duration.observe({ slot }, ms / 1000),
-    ttft: (slot, ms) => ttft.observe({ slot }, ms / 1000),
+    latency: (slot, ms) => observe('latency', slot, ms),
+    ttft: (slot, ms) => observe('ttft', slot, ms),
     forget: (slot) => {
       duration.remove({ slot });
       ttft.remove({ slot });
     },
   });
-  return { registry, stop };
+  return { registry, observe, stop };
 }
 
 /** The event bus: published events, open streams, and events dropped for streams that read too slowly. */
-function eventMetrics(ctx: ServerContext, registry: Registry): void {
+function eventMetrics(prom: PromClient, ctx: ServerContext, registry: Registry): void {
+  const { Counter, Gauge } = prom;
   const figure = (name: string, help: string, type: typeof Counter | typeof Gauge, read: () => number) => {
     const metric: Counter | Gauge = new type({
       name,
@@ -134,10 +146,33 @@ function eventMetrics(ctx: ServerContext, registry: Registry): void {
   figure('svc_events_dropped_total', 'Events dropped for event streams that read too slowly (each reported to its stream as an events.gap).', Counter, () => ctx.events.stats().dropped);
 }
 
+/**
+ * prom-client is loaded on the first scrape, or on the first request that ends, whichever
+ * comes first (docs/performance.md: nothing is loaded that a request does not need). The
+ * few samples that end while it loads are kept and observed once it is there.
+ */
 export function registerMetricsRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  const { registry, stop } = metricsRegistry(ctx);
-  app.addHook('onClose', async () => stop());
+  type Sample = { kind: 'latency' | 'ttft'; slot: string; ms: number };
+  const pending: Sample[] = [];
+  let built: Promise<BuiltRegistry> | undefined;
+  const build = () =>
+    (built ??= import('prom-client').then((prom) => {
+      const made = metricsRegistry(prom, ctx);
+      stopPending();
+      for (const sample of pending.splice(0)) made.observe(sample.kind, sample.slot, sample.ms);
+      return made;
+    }));
+  const stopPending = ctx.metrics.listen({
+    latency: (slot, ms) => void (pending.push({ kind: 'latency', slot, ms }), build()),
+    ttft: (slot, ms) => void (pending.push({ kind: 'ttft', slot, ms }), build()),
+    forget: (slot) => void pending.splice(0, pending.length, ...pending.filter((p) => p.slot !== slot)),
+  });
+  app.addHook('onClose', async () => {
+    stopPending();
+    if (built) (await built).stop();
+  });
   app.get('/api/metrics', { config: { access: 'public' } }, async (_request, reply) => {
+    const { registry } = await build();
     const text = await registry.metrics();
     return reply.header('content-type', registry.contentType).send(text);
   });
