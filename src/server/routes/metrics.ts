@@ -4,24 +4,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { Counter, Gauge, Registry } from 'prom-client';
 import { SLOT_STATES } from '../../slots/state-machine.js';
+import { SlotHistogram } from './metrics-histogram.js';
 import type { ServerContext } from '../context.js';
 
 /** Seconds; LLM requests run from well under a second to minutes. */
 const DURATION_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
 const TTFT_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
-/** The registry, and `stop` to unhook its histograms from ctx.metrics. */
+/** The registry of everything read at scrape time. */
 type PromClient = typeof import('prom-client');
 
-interface BuiltRegistry {
-  registry: Registry;
-  /** Observe a sample that ended before the registry existed. */
-  observe: (kind: 'latency' | 'ttft', slot: string, ms: number) => void;
-  stop: () => void;
-}
-
-export function metricsRegistry(prom: PromClient, ctx: ServerContext): BuiltRegistry {
-  const { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } = prom;
+export function metricsRegistry(prom: PromClient, ctx: ServerContext): { registry: Registry } {
+  const { Counter, Gauge, Registry, collectDefaultMetrics } = prom;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const slotNames = () => {
@@ -101,30 +95,7 @@ export function metricsRegistry(prom: PromClient, ctx: ServerContext): BuiltRegi
     },
   });
   eventMetrics(prom, ctx, registry);
-  const duration = new Histogram({
-    name: 'svc_slot_request_duration_seconds',
-    help: 'From the request reaching the gateway (slot loading included) to the end of the answer.',
-    labelNames: ['slot'] as const,
-    buckets: DURATION_BUCKETS,
-    registers: [registry],
-  });
-  const ttft = new Histogram({
-    name: 'svc_slot_ttft_seconds',
-    help: 'Streams: from the request reaching the gateway (slot loading included) to the first content delta.',
-    labelNames: ['slot'] as const,
-    buckets: TTFT_BUCKETS,
-    registers: [registry],
-  });
-  const observe = (kind: 'latency' | 'ttft', slot: string, ms: number) => (kind === 'latency' ? duration : ttft).observe({ slot }, ms / 1000);
-  const stop = ctx.metrics.listen({
-    latency: (slot, ms) => observe('latency', slot, ms),
-    ttft: (slot, ms) => observe('ttft', slot, ms),
-    forget: (slot) => {
-      duration.remove({ slot });
-      ttft.remove({ slot });
-    },
-  });
-  return { registry, observe, stop };
+  return { registry };
 }
 
 /** The event bus: published events, open streams, and events dropped for streams that read too slowly. */
@@ -147,33 +118,26 @@ function eventMetrics(prom: PromClient, ctx: ServerContext, registry: Registry):
 }
 
 /**
- * prom-client is loaded on the first scrape, or on the first request that ends, whichever
- * comes first (docs/performance.md: nothing is loaded that a request does not need). The
- * few samples that end while it loads are kept and observed once it is there.
+ * prom-client is loaded on the first scrape (docs/performance.md: nothing is loaded that a
+ * request does not need). Its counters and gauges are read at scrape time; the two
+ * histograms are observed as requests end, from the start, so they are kept here.
  */
 export function registerMetricsRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  type Sample = { kind: 'latency' | 'ttft'; slot: string; ms: number };
-  const pending: Sample[] = [];
-  let built: Promise<BuiltRegistry> | undefined;
-  const build = () =>
-    (built ??= import('prom-client').then((prom) => {
-      const made = metricsRegistry(prom, ctx);
-      stopPending();
-      for (const sample of pending.splice(0)) made.observe(sample.kind, sample.slot, sample.ms);
-      return made;
-    }));
-  const stopPending = ctx.metrics.listen({
-    latency: (slot, ms) => void (pending.push({ kind: 'latency', slot, ms }), build()),
-    ttft: (slot, ms) => void (pending.push({ kind: 'ttft', slot, ms }), build()),
-    forget: (slot) => void pending.splice(0, pending.length, ...pending.filter((p) => p.slot !== slot)),
+  const duration = new SlotHistogram('svc_slot_request_duration_seconds', 'From the request reaching the gateway (slot loading included) to the end of the answer.', DURATION_BUCKETS);
+  const ttft = new SlotHistogram('svc_slot_ttft_seconds', 'Streams: from the request reaching the gateway (slot loading included) to the first content delta.', TTFT_BUCKETS);
+  const stop = ctx.metrics.listen({
+    latency: (slot, ms) => duration.observe(slot, ms / 1000),
+    ttft: (slot, ms) => ttft.observe(slot, ms / 1000),
+    forget: (slot) => {
+      duration.remove(slot);
+      ttft.remove(slot);
+    },
   });
-  app.addHook('onClose', async () => {
-    stopPending();
-    if (built) (await built).stop();
-  });
+  app.addHook('onClose', async () => stop());
+  let built: Promise<{ registry: Registry }> | undefined;
   app.get('/api/metrics', { config: { access: 'public' } }, async (_request, reply) => {
-    const { registry } = await build();
-    const text = await registry.metrics();
+    const { registry } = await (built ??= import('prom-client').then((prom) => metricsRegistry(prom, ctx)));
+    const text = `${await registry.metrics()}\n${duration.text()}\n${ttft.text()}`;
     return reply.header('content-type', registry.contentType).send(text);
   });
 }

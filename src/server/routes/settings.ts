@@ -23,7 +23,9 @@ function valueAt(settings: SvcToml, key: string): unknown {
 }
 
 export function registerSettingsRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  const descriptions = describeSettings(ctx.paths);
+  // Described on first use: walking the settings' JSON schema takes ~15 ms, kept out of start-up.
+  let described: ReturnType<typeof describeSettings> | undefined;
+  const descriptions = () => (described ??= describeSettings(ctx.paths));
 
   app.get('/api/settings', { config: { access: 'read' } }, async () => ({
     settings: ctx.config.svc,
@@ -45,17 +47,17 @@ export function registerSettingsRoutes(app: FastifyInstance, ctx: ServerContext)
       // Keys only: values may be secrets, and the activity event carries them redacted.
       ctx.events.publish({ type: 'settings.changed', source: 'settings', message: `settings changed: ${result.changed.join(', ')}`, data: { keys: result.changed } });
     }
-    return { settings: ctx.config.svc, changed: result.changed, apply: applyPlan(descriptions, result.changed) };
+    return { settings: ctx.config.svc, changed: result.changed, apply: applyPlan(descriptions(), result.changed) };
   });
 
   app.get('/api/settings/schema', { config: { access: 'read' } }, async () => ({
-    keys: descriptions,
+    keys: descriptions(),
     json_schema: z.toJSONSchema(SvcTomlSchema, { io: 'input', unrepresentable: 'any' }),
   }));
 
   app.get('/api/settings/apply-plan', { config: { access: 'read' } }, async (request) => {
     const keys = (request.query as Record<string, unknown>).keys;
-    return applyPlan(descriptions, typeof keys === 'string' && keys ? keys.split(',') : undefined);
+    return applyPlan(descriptions(), typeof keys === 'string' && keys ? keys.split(',') : undefined);
   });
 
   app.post('/api/settings/reload', { config: { access: 'admin' } }, async (request) => {
