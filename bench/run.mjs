@@ -16,7 +16,7 @@ import { execFileSync } from 'node:child_process';
 import { coldLoads, gatewayStartup } from './lib/cold.mjs';
 import { hostileRss } from './lib/hostile.mjs';
 import { chatBody, loadRun, median, warmUp } from './lib/load.mjs';
-import { anonMb, freePort, makeHome, MODELS, REPO_ROOT, rssMb, startFloorProxy, startGateway, startUpstream } from './lib/processes.mjs';
+import { anonMb, freePort, makeHome, MODELS, portkeyHeaders, REPO_ROOT, rssMb, startFloorProxy, startGateway, startPortkey, startUpstream } from './lib/processes.mjs';
 import { checkTargets, render, summaryLine } from './lib/report.mjs';
 import { holdStreams, streamRun } from './lib/stream.mjs';
 
@@ -27,6 +27,7 @@ const options = {
   reps: opt('--reps', quick ? 1 : 3), durationS: opt('--duration', quick ? 1 : 3),
   streams: opt('--streams', 1000), holdChunks: 20, holdIntervalMs: 200, streamChunks: 16, streamIntervalMs: 5, coldLoadMs: 300, coldLoads: quick ? 2 : 5,
   hostileRounds: opt('--hostile-rounds', quick ? 3 : 5),
+  sseThroughputStreams: quick ? 160 : 480,
 };
 const outFile = argv.includes('--out') ? argv[argv.indexOf('--out') + 1] : null;
 const round = (load) => load.map((l) => Math.round(l * 100) / 100);
@@ -57,6 +58,10 @@ log('gateway start-up');
 const startup = await gatewayStartup(home, quick ? 2 : 5);
 const gateway = await startGateway(home);
 const floor = await startFloorProxy(await freePort(), upstream.url);
+const portkey = await startPortkey(await freePort());
+const peerHeaders = portkeyHeaders(upstream.url);
+/** Headers a side's requests carry: Portkey's name the upstream; the others need none. */
+const headersFor = (url) => (url.startsWith(portkey.url) ? peerHeaders : {});
 const rss = { idle_start_mb: NaN, idle_start_anon_mb: NaN, idle_after_load_mb: NaN, idle_after_load_anon_mb: NaN, peak_mb: 0, peak_streams_mb: 0 };
 await new Promise((r) => setTimeout(r, 1000));
 rss.idle_start_mb = rssMb(gateway.pid);
@@ -72,11 +77,11 @@ try {
   const warm = await fetch(`${gateway.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: chatBody(MODELS.slot) });
   if (warm.status !== 200) throw new Error(`the slot did not answer: ${warm.status} ${await warm.text()}`);
   const targets = {
-    remote: { model: MODELS.remote, direct: `${upstream.url}/v1/chat/completions`, gateway: `${gateway.url}/v1/chat/completions`, floor: `${floor.url}/v1/chat/completions`, enginePid: upstream.pid },
+    remote: { model: MODELS.remote, direct: `${upstream.url}/v1/chat/completions`, gateway: `${gateway.url}/v1/chat/completions`, floor: `${floor.url}/v1/chat/completions`, portkey: `${portkey.url}/v1/chat/completions`, enginePid: upstream.pid },
     slot: { model: MODELS.slot, direct: `${home.slotUrl(MODELS.slot)}/v1/chat/completions`, gateway: `${gateway.url}/v1/chat/completions`, enginePid: await slotPid(gateway.url, MODELS.slot) },
   };
   log('warm-up');
-  for (const t of Object.values(targets)) await warmUp([t.direct, t.gateway, ...(t.floor ? [t.floor] : [])], chatBody(t.model));
+  for (const t of Object.values(targets)) await warmUp([t.direct, t.gateway, ...(t.floor ? [t.floor, t.portkey] : [])], chatBody(t.model), 1, headersFor);
 
   // Runs of one repetition are interleaved (direct, gateway, direct, ...) so that a noisy
   // neighbour on this machine hits both sides alike; medians over the repetitions.
@@ -88,12 +93,12 @@ try {
     log(`non-streaming load, repetition ${rep + 1}/${options.reps}`);
     for (const { route, c } of runs) {
       const t = targets[route];
-      // The floor proxy (bench/floor-proxy.mjs) runs beside the remote runs only.
-      const sides = t.floor ? ['direct', 'floor', 'gateway'] : ['direct', 'gateway'];
+      // The floor proxy (bench/floor-proxy.mjs) and Portkey run beside the remote runs only.
+      const sides = t.floor ? ['direct', 'floor', 'portkey', 'gateway'] : ['direct', 'gateway'];
       for (const side of sides) {
-        const proxyPid = { gateway: gateway.pid, floor: floor.pid }[side];
+        const proxyPid = { gateway: gateway.pid, floor: floor.pid, portkey: portkey.pid }[side];
         const result = await loadRun({
-          url: t[side], body: chatBody(t.model), connections: c, durationS: options.durationS,
+          url: t[side], body: chatBody(t.model), connections: c, durationS: options.durationS, headers: headersFor(t[side]),
           pids: proxyPid ? { gateway: proxyPid, upstream: t.enginePid } : { upstream: t.enginePid },
         });
         const key = `${route}/c${c}/${side}`;
@@ -107,8 +112,12 @@ try {
   }
   const throughput = {};
   for (const route of Object.keys(targets)) {
-    const { direct, gateway: g, floor: fl } = latency[route].c64;
-    throughput[route] = { direct_rps: direct.rps, gateway_rps: g.rps, ratio: g.rps / direct.rps, ...(fl && { floor_rps: fl.rps, floor_ratio: fl.rps / direct.rps }) };
+    const { direct, gateway: g, floor: fl, portkey: pk } = latency[route].c64;
+    throughput[route] = {
+      direct_rps: direct.rps, gateway_rps: g.rps, ratio: g.rps / direct.rps,
+      ...(fl && { floor_rps: fl.rps, floor_ratio: fl.rps / direct.rps, of_floor: g.rps / fl.rps }),
+      ...(pk && { portkey_rps: pk.rps, portkey_errors: pk.errors + pk.non2xx, over_portkey: g.rps / pk.rps }),
+    };
   }
 
   log('streaming');
@@ -117,8 +126,9 @@ try {
   for (let rep = 0; rep < options.reps; rep++) {
     for (const route of Object.keys(targets)) {
       for (const c of [1, 16]) {
-        for (const side of targets[route].floor ? ['direct', 'floor', 'gateway'] : ['direct', 'gateway']) {
-          const result = await streamRun({ url: targets[route][side], model: targets[route].model, chunks: options.streamChunks, intervalMs: options.streamIntervalMs, count: c === 1 ? 40 : 64, concurrency: c });
+        for (const side of targets[route].floor ? ['direct', 'floor', 'portkey', 'gateway'] : ['direct', 'gateway']) {
+          const url = targets[route][side];
+          const result = await streamRun({ url, model: targets[route].model, chunks: options.streamChunks, intervalMs: options.streamIntervalMs, count: c === 1 ? 40 : 64, concurrency: c, headers: headersFor(url) });
           const key = `${route}/c${c}/${side}`;
           streamRaw.set(key, [...(streamRaw.get(key) ?? []), result]);
         }
@@ -132,6 +142,26 @@ try {
     for (const k of ['streams', 'failed', 'tokens', 'token_reads']) m[k] = results.reduce((n, r) => n + r[k], 0);
     m.max_tokens_per_read = Math.max(...results.map((r) => r.max_tokens_per_read));
     ((streaming[route] ??= {})[c] ??= {})[side] = m;
+  }
+
+  // SSE throughput: 16 chunks written back to back (no pacing), 16 streams at a time; whole
+  // streams answered per second. Failed streams (Portkey's, say) do not count.
+  log('SSE throughput');
+  const sseRaw = new Map();
+  for (let rep = 0; rep < options.reps; rep++) {
+    for (const route of Object.keys(targets)) {
+      for (const side of targets[route].floor ? ['direct', 'floor', 'portkey', 'gateway'] : ['direct', 'gateway']) {
+        const url = targets[route][side];
+        const result = await streamRun({ url, model: targets[route].model, chunks: options.streamChunks, intervalMs: 0, count: options.sseThroughputStreams, concurrency: 16, headers: headersFor(url) });
+        const key = `${route}/${side}`;
+        sseRaw.set(key, [...(sseRaw.get(key) ?? []), result]);
+      }
+    }
+  }
+  const sseThroughput = {};
+  for (const [key, results] of sseRaw) {
+    const [route, side] = key.split('/');
+    (sseThroughput[route] ??= {})[side] = { streams_per_s: median(results.map((r) => r.streams_per_s)), failed: results.reduce((n, r) => n + r.failed, 0), streams: results.reduce((n, r) => n + r.streams, 0) };
   }
 
   log(`${options.streams} streams at once`);
@@ -157,7 +187,7 @@ try {
   const hostile = await hostileRss(gateway.url, gateway.pid, { model: MODELS.remote, rounds: options.hostileRounds });
 
   meta.load_after = round(loadavg());
-  const result = { meta, startup, rss, latency, throughput, streaming, streams_held: held, cold_slot: cold, hostile_input: hostile };
+  const result = { meta, startup, rss, latency, throughput, streaming, sse_throughput: sseThroughput, streams_held: held, cold_slot: cold, hostile_input: hostile };
   result.targets = checkTargets(result);
   const file = outFile ?? join(REPO_ROOT, 'bench/results', `${meta.date.replace(/[:.]/g, '-')}.json`);
   mkdirSync(dirname(file), { recursive: true });
@@ -170,6 +200,7 @@ try {
   clearInterval(sampler);
   await gateway.stop();
   await floor.stop();
+  await portkey.stop();
   await upstream.stop();
   home.remove();
 }

@@ -21,13 +21,13 @@ export const chatBody = (model) => JSON.stringify({ model, messages: [{ role: 'u
  * One autocannon run: `connections` closed-loop clients for `durationS`, POSTing `body`.
  * `pids` names the processes whose CPU use is read around the run (this one is "loadgen").
  */
-export async function loadRun({ url, body, connections, durationS, pids = {} }) {
+export async function loadRun({ url, body, connections, durationS, pids = {}, headers = {} }) {
   const cpuBefore = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuSeconds(pid)]));
   const ownBefore = process.cpuUsage();
   const latencies = [];
   const instance = autocannon({
     url, method: 'POST', body, connections, duration: durationS, pipelining: 1,
-    headers: { 'content-type': 'application/json' },
+    headers: { ...headers, 'content-type': 'application/json' },
   });
   instance.on('response', (_client, statusCode, _bytes, responseTime) => {
     if (statusCode === 200) latencies.push(responseTime);
@@ -52,6 +52,6 @@ export async function loadRun({ url, body, connections, durationS, pids = {} }) 
 }
 
 /** Short untimed runs first: JIT, keep-alive connections and the gateway's pools warm up. */
-export async function warmUp(urls, body, durationS = 1) {
-  for (const url of urls) await loadRun({ url, body, connections: 16, durationS });
+export async function warmUp(urls, body, durationS = 1, headersFor = () => ({})) {
+  for (const url of urls) await loadRun({ url, body, connections: 16, durationS, headers: headersFor(url) });
 }

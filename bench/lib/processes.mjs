@@ -150,3 +150,18 @@ export async function startFloorProxy(port, upstreamUrl, nodeArgs = []) {
   await proc.up;
   return { ...proc, pid: proc.child.pid, url: `http://127.0.0.1:${port}` };
 }
+
+/**
+ * Portkey's open-source gateway (@portkey-ai/gateway, a devDependency), headless, for
+ * comparison: requests name the same fast upstream as an OpenAI provider with a custom host
+ * (portkeyHeaders). Its own start-up line is what we wait for.
+ */
+export async function startPortkey(port) {
+  const script = join(REPO_ROOT, 'node_modules/@portkey-ai/gateway/build/start-server.js');
+  const proc = spawnUntil(process.execPath, [script, `--port=${port}`, '--headless'], { ...process.env, NODE_ENV: 'production' }, /Ready for connections/, 'portkey');
+  await proc.up;
+  return { ...proc, pid: proc.child.pid, url: `http://127.0.0.1:${port}` };
+}
+
+/** The headers that send a Portkey request to `upstreamUrl` (an OpenAI-compatible server). */
+export const portkeyHeaders = (upstreamUrl) => ({ 'x-portkey-provider': 'openai', 'x-portkey-custom-host': `${upstreamUrl}/v1`, authorization: 'Bearer sk-bench' });

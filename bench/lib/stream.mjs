@@ -12,13 +12,13 @@ const epochNow = () => performance.timeOrigin + performance.now();
 const TOKEN = '"content":"tok';
 
 /** One streaming chat request; resolves with its timings, or with `error` set. */
-export function streamOnce(url, body, agent) {
+export function streamOnce(url, body, agent, headers = {}) {
   return new Promise((done) => {
     const started = performance.now();
     const sample = { ttft: NaN, tokens: 0, events: 0, reads: 0, tokenReads: 0, maxTokensPerRead: 0, transits: [], gaps: [], done: false, status: 0, error: undefined };
     let lastTokenAt = NaN;
     let pending = '';
-    const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+    const req = request(url, { method: 'POST', agent, headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
       sample.status = res.statusCode;
       res.setEncoding('utf8');
       res.on('data', (text) => {
@@ -57,8 +57,12 @@ export function streamOnce(url, body, agent) {
 export const streamBody = (model, chunks, intervalMs) =>
   JSON.stringify({ model, stream: true, max_tokens: chunks, bench_interval_ms: intervalMs, messages: [{ role: 'user', content: 'Count.' }] });
 
-/** `count` streams, `concurrency` at a time; TTFT and per-token transit percentiles. */
-export async function streamRun({ url, model, chunks, intervalMs, count, concurrency }) {
+/**
+ * `count` streams, `concurrency` at a time; TTFT and per-token transit percentiles, and the
+ * whole streams answered per second (`streams_per_s`: failed ones do not count).
+ */
+export async function streamRun({ url, model, chunks, intervalMs, count, concurrency, headers = {} }) {
+  const startedAt = performance.now();
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const body = streamBody(model, chunks, intervalMs);
   const samples = [];
@@ -66,12 +70,14 @@ export async function streamRun({ url, model, chunks, intervalMs, count, concurr
   const worker = async () => {
     while (next < count) {
       next++;
-      samples.push(await streamOnce(url, body, agent));
+      samples.push(await streamOnce(url, body, agent, headers));
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   agent.destroy();
-  return summarize(samples, chunks);
+  const wallMs = performance.now() - startedAt;
+  const summary = summarize(samples, chunks);
+  return { ...summary, wall_ms: wallMs, streams_per_s: ((summary.streams - summary.failed) / wallMs) * 1000 };
 }
 
 /** Percentiles over the samples, and whether every stream came back whole. */
