@@ -7,12 +7,7 @@ import { resolvePaths } from '../config/paths.js';
 import { formatProblem, suggest } from '../config/problems.js';
 import { VERSION } from '../protocol/version.js';
 import { ApiClient } from './client.js';
-import { configEdit } from './commands/config-edit.js';
-import { configHardware, configMigrate, configReload, configShow, configValidate } from './commands/config.js';
-import { probeCommand } from './commands/probe.js';
-import { modelAssign, modelList, modelRegister, modelRemove, modelShow } from './commands/model.js';
 import { registerSlotCommands } from './commands/slot.js';
-import { statusCommand } from './commands/status.js';
 import { CliExit, EXIT, exitFor } from './output.js';
 
 export interface ServeCommandOptions {
@@ -22,6 +17,11 @@ export interface ServeCommandOptions {
 }
 
 export type ServeAction = (options: ServeCommandOptions) => Promise<void>;
+
+// Each command's implementation is loaded when it runs: `svc serve` and `svc --help` load
+// none of them (start-up, docs/performance.md), and one command loads only its own.
+const configCommands = () => import('./commands/config.js');
+const modelCommands = () => import('./commands/model.js');
 
 /** The API client for SVC_API_URL; a malformed SVC_API_URL or SVC_PORT is an error, never a silent fallback to another server. */
 const client = () => {
@@ -56,36 +56,36 @@ export function buildProgram(serve: ServeAction): Command {
   program.command('status')
     .description('system and slot summary')
     .addOption(json())
-    .action((options) => statusCommand(client(), options));
+    .action(async (options) => (await import('./commands/status.js')).statusCommand(client(), options));
 
   program.command('probe')
     .description('re-run hardware detection (CPU, RAM, GPUs, NPU, tools) and cache it in hardware.json')
     .addOption(json())
-    .action((options) => probeCommand(client(), options));
+    .action(async (options) => (await import('./commands/probe.js')).probeCommand(client(), options));
 
   const config = program.command('config').description('inspect, edit and check the configuration');
-  config.command('show').description('print svc.toml with every default filled in').addOption(json()).action((o) => configShow(paths(), o));
-  config.command('validate').description('check every configuration file and print each problem with its path').addOption(json()).action((o) => configValidate(paths(), o));
-  config.command('edit [file]').description('edit svc.toml (or another config file) in $EDITOR and validate it').action((file?: string) => configEdit(paths(), file));
+  config.command('show').description('print svc.toml with every default filled in').addOption(json()).action(async (o) => (await configCommands()).configShow(paths(), o));
+  config.command('validate').description('check every configuration file and print each problem with its path').addOption(json()).action(async (o) => (await configCommands()).configValidate(paths(), o));
+  config.command('edit [file]').description('edit svc.toml (or another config file) in $EDITOR and validate it').action(async (file?: string) => (await import('./commands/config-edit.js')).configEdit(paths(), file));
   config.command('migrate').description('migrate svc.toml to the latest schema_version, keeping a backup')
-    .option('--dry-run', 'show what would change', false).addOption(json()).action((o) => configMigrate(paths(), o));
-  config.command('reload').description('make the running server re-read its configuration').addOption(json()).action((o) => configReload(client(), o));
-  config.command('hardware').description('show the host hardware the server sees').addOption(json()).action((o) => configHardware(client(), o));
+    .option('--dry-run', 'show what would change', false).addOption(json()).action(async (o) => (await configCommands()).configMigrate(paths(), o));
+  config.command('reload').description('make the running server re-read its configuration').addOption(json()).action(async (o) => (await configCommands()).configReload(client(), o));
+  config.command('hardware').description('show the host hardware the server sees').addOption(json()).action(async (o) => (await configCommands()).configHardware(client(), o));
 
   const model = program.command('model').description('the model registry: list, show, register, remove, assign');
-  model.command('list').description('list registered models').addOption(json()).action((o) => modelList(client(), o));
-  model.command('show <ref>').description('show one model (ref: its id, or its exact name)').addOption(json()).action((ref: string, o) => modelShow(client(), ref, o));
+  model.command('list').description('list registered models').addOption(json()).action(async (o) => (await modelCommands()).modelList(client(), o));
+  model.command('show <ref>').description('show one model (ref: its id, or its exact name)').addOption(json()).action(async (ref: string, o) => (await modelCommands()).modelShow(client(), ref, o));
   model.command('register <id>').description('add a model file to the registry')
     .requiredOption('-p, --path <path>', 'absolute path of the model file')
     .option('--name <name>', 'display name')
     .option('--license <license>', 'license (default: unknown)')
-    .action((id: string, o) => modelRegister(client(), id, o));
+    .action(async (id: string, o) => (await modelCommands()).modelRegister(client(), id, o));
   model.command('rm <ref>').description('remove a model from the registry (the file is kept)')
     .option('-f, --force', 'remove it even while slots use it as their default', false)
-    .action((ref: string, o) => modelRemove(client(), ref, o));
+    .action(async (ref: string, o) => (await modelCommands()).modelRemove(client(), ref, o));
   model.command('assign <ref>').description("set a slot's default model without loading it")
     .requiredOption('-s, --slot <name>', 'the slot')
-    .action((ref: string, o) => modelAssign(client(), ref, o));
+    .action(async (ref: string, o) => (await modelCommands()).modelAssign(client(), ref, o));
 
   registerSlotCommands(program, client);
 

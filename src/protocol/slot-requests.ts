@@ -4,17 +4,12 @@
 // service's: they need the slot's type or the running configuration.
 import { z } from 'zod';
 import { HARDWARE_FLAGS } from './hardware.js';
+import { DEFAULT_CTX_SIZE, LOG_RING_LINES, MAX_CTX_SIZE, MIN_CTX_SIZE } from './slot-limits.js';
 import { DEVICES, PROVIDERS, SLOT_NAME_PATTERN, SLOT_NAME_RULE, SLOT_TYPES, type SlotType } from './vocabulary.js';
 
-/** `--ctx-size`: at least 128; 4096 when create is given none (SPEC.md, CLI table). */
-export const MIN_CTX_SIZE = 128;
-export const MAX_CTX_SIZE = 10_000_000;
-export const DEFAULT_CTX_SIZE = 4096;
+export { DEFAULT_CTX_SIZE, DEFAULT_LOG_LINES, LOG_RING_LINES, MAX_CTX_SIZE, MIN_CTX_SIZE } from './slot-limits.js';
 /** Slot types whose engine has a context window; the others (speech, images) take no ctx_size. */
 export const CONTEXT_SLOT_TYPES: readonly SlotType[] = ['llm', 'embedding', 'reranking'];
-/** `slot logs -n`: 200 by default; the supervisor keeps the last 500 lines of each engine log. */
-export const DEFAULT_LOG_LINES = 200;
-export const LOG_RING_LINES = 500;
 
 const text = () => z.string().min(1);
 // null reads as "not given": a form that sends every field sends nulls for the empty ones.

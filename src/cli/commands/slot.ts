@@ -3,7 +3,8 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { stringifyToml, type TomlDoc } from '../../config/toml.js';
 import { HARDWARE_FLAGS } from '../../protocol/hardware.js';
-import { DEFAULT_CTX_SIZE, DEFAULT_LOG_LINES, LOG_RING_LINES, MAX_CTX_SIZE, MIN_CTX_SIZE, type CreateSlotRequest, type EditSlotRequest } from '../../protocol/slot-requests.js';
+import { DEFAULT_CTX_SIZE, DEFAULT_LOG_LINES, LOG_RING_LINES, MAX_CTX_SIZE, MIN_CTX_SIZE } from '../../protocol/slot-limits.js';
+import type { CreateSlotRequest, EditSlotRequest } from '../../protocol/slot-requests.js';
 import type { SlotDetailPayload, SlotViewPayload } from '../../protocol/slots.js';
 import { CREATE_PROVIDERS, IMAGE_PROVIDER, SLOT_PORT_MAX, SLOT_PORT_MIN, SLOT_TYPES } from '../../protocol/vocabulary.js';
 import type { ApiClient } from '../client.js';
