@@ -3,6 +3,7 @@
 // the client goes away (DESIGN.md, "Request hot path").
 import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
+import type * as UndiciModule from 'undici';
 import type { Dispatcher, Pool } from 'undici';
 import { DispatchError, type ErrorEnvelope, SvcError } from '../protocol/errors.js';
 import { type ExchangeTiming, serverTiming } from './server-timing.js';
@@ -10,7 +11,7 @@ import { type ExchangeTiming, serverTiming } from './server-timing.js';
 /** Hop-by-hop headers are the connection's, not the message's (RFC 9110 §7.6.1). */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade']);
 
-type Undici = typeof import('undici');
+type Undici = typeof UndiciModule;
 let undici: Undici | undefined;
 let loadingUndici: Promise<Undici> | undefined;
 

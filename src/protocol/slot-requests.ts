@@ -4,7 +4,7 @@
 // service's: they need the slot's type or the running configuration.
 import { z } from 'zod';
 import { HARDWARE_FLAGS } from './hardware.js';
-import { DEFAULT_CTX_SIZE, LOG_RING_LINES, MAX_CTX_SIZE, MIN_CTX_SIZE } from './slot-limits.js';
+import { MAX_CTX_SIZE, MIN_CTX_SIZE } from './slot-limits.js';
 import { DEVICES, PROVIDERS, SLOT_NAME_PATTERN, SLOT_NAME_RULE, SLOT_TYPES, type SlotType } from './vocabulary.js';
 
 export { DEFAULT_CTX_SIZE, DEFAULT_LOG_LINES, LOG_RING_LINES, MAX_CTX_SIZE, MIN_CTX_SIZE } from './slot-limits.js';

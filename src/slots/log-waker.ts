@@ -28,14 +28,13 @@ export class LogWaker {
   /** Resolves after `ms`, or sooner once the log is written to (not sooner than MIN_GAP_MS after the last wake). */
   nap(ms: number): Promise<void> {
     return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      const self = this;
-      function done() {
+      const done = () => {
         clearTimeout(timer);
-        if (self.pending === done) self.pending = undefined;
-        self.lastWake = Date.now();
+        if (this.pending === done) this.pending = undefined;
+        this.lastWake = Date.now();
         resolve();
-      }
+      };
+      const timer = setTimeout(done, ms);
       this.pending = done;
       if (this.written) this.onWrite(); // written while the last probe ran
     });

@@ -13,7 +13,7 @@ import type { SlotFailurePayload } from '../protocol/slots.js';
 import { EngineLog } from './engine-log.js';
 import { LogWaker } from './log-waker.js';
 import { HealthWatch, type HealthWatchSettings, type UnhealthyReport } from './health-watch.js';
-import { isRunning, residentMemoryMb, signalGroup, sleep, spawnEngine, stopProcessGroup, waitForExit } from './process.js';
+import { isRunning, residentMemoryMb, signalGroup, spawnEngine, stopProcessGroup, waitForExit } from './process.js';
 import { decideRestart, type RestartPolicy } from './restart-policy.js';
 import { slotStateDir, SlotStateWriter } from './state-file.js';
 import { assertTransition, isLive, type SlotState } from './state-machine.js';

@@ -2,6 +2,7 @@
 // own (never prom-client's global one). Counters and gauges are filled at scrape time from
 // ctx.metrics and the supervisor; the two histograms are observed as requests end.
 import type { FastifyInstance } from 'fastify';
+import type * as PromClientModule from 'prom-client';
 import type { Counter, Gauge, Registry } from 'prom-client';
 import { SLOT_STATES } from '../../slots/state-machine.js';
 import { SlotHistogram } from './metrics-histogram.js';
@@ -12,7 +13,7 @@ const DURATION_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300,
 const TTFT_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
 /** The registry of everything read at scrape time. */
-type PromClient = typeof import('prom-client');
+type PromClient = typeof PromClientModule;
 
 export function metricsRegistry(prom: PromClient, ctx: ServerContext): { registry: Registry } {
   const { Counter, Gauge, Registry, collectDefaultMetrics } = prom;
