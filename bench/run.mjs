@@ -67,9 +67,13 @@ await new Promise((r) => setTimeout(r, 1000));
 rss.idle_start_mb = rssMb(gateway.pid);
 rss.idle_start_anon_mb = anonMb(gateway.pid);
 rss.floor_idle_start_mb = rssMb(floor.pid);
-rss.bare_node_mb = moduleRssMb(null);
-// What each runtime dependency adds to a bare node's RSS when imported alone (for scale).
-rss.dependency_mb = Object.fromEntries(['fastify', 'undici', 'zod', 'prom-client', 'better-sqlite3', 'smol-toml', 'commander'].map((m) => [m, moduleRssMb(m) - rss.bare_node_mb]));
+rss.bare_node_mb = moduleCost(null).mb;
+// What each runtime dependency adds to a bare node's RSS, and the time its import takes,
+// when imported alone (docs/performance.md, "What each import costs").
+const IMPORTS = ['fastify', 'undici', 'zod', 'prom-client', 'better-sqlite3', 'smol-toml', 'commander', './dist/server/serve.js', './dist/cli/program.js'];
+const importCosts = Object.fromEntries(IMPORTS.map((m) => [m, moduleCost(m)]));
+rss.dependency_mb = Object.fromEntries(IMPORTS.map((m) => [m, importCosts[m].mb - rss.bare_node_mb]));
+startup.import_ms = Object.fromEntries(IMPORTS.map((m) => [m, importCosts[m].ms]));
 const sampler = setInterval(() => (rss.peak_mb = Math.max(rss.peak_mb, rssMb(gateway.pid))), 100);
 
 try {
@@ -205,11 +209,11 @@ try {
   home.remove();
 }
 
-/** RSS (MB) of a fresh node that imported `specifier` (null: nothing), median of 3. */
-function moduleRssMb(specifier) {
-  const code = `${specifier ? `await import(${JSON.stringify(specifier)});` : ''}process.stdout.write(String(process.memoryUsage().rss))`;
-  const runs = [0, 1, 2].map(() => Number(execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: REPO_ROOT, encoding: 'utf8' })) / 1048576);
-  return median(runs);
+/** RSS (MB) of a fresh node that imported `specifier` (null: nothing), and the import's time (ms); medians of 3. */
+function moduleCost(specifier) {
+  const code = `const t = performance.now(); ${specifier ? `await import(${JSON.stringify(specifier)});` : ''}const ms = performance.now() - t; process.stdout.write(JSON.stringify({ rss: process.memoryUsage().rss, ms }))`;
+  const runs = [0, 1, 2].map(() => JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: REPO_ROOT, encoding: 'utf8' })));
+  return { mb: median(runs.map((r) => r.rss / 1048576)), ms: median(runs.map((r) => r.ms)) };
 }
 
 /** The pid of a slot's engine, from GET /api/slots/<name>. */

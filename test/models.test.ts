@@ -55,7 +55,8 @@ afterAll(async () => {
 
 describe('auto-scan at start', () => {
   it('registers the .gguf files under the models root, attaching the mmproj sidecar instead of registering it', async () => {
-    expect(g.output()).toContain('svc: models: scan found 2 model file(s) under 1 root(s), 2 added (scanned-tiny, tiny-vl), 0 already registered, 1 mmproj sidecar(s)');
+    // The scan runs once the gateway listens (nothing slow comes before it): wait for its line.
+    await expect.poll(() => g.output(), { timeout: 10_000 }).toContain('svc: models: scan found 2 model file(s) under 1 root(s), 2 added (scanned-tiny, tiny-vl), 0 already registered, 1 mmproj sidecar(s)');
     const { status, json } = await api(g.url, '/api/models');
     expect(status).toBe(200);
     expect(json.roots).toEqual([modelsRoot]);

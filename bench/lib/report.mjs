@@ -80,7 +80,7 @@ export function render(r) {
   lines.push(`gateway RSS: ${f(r.rss.idle_start_mb, 1)} MB idle after start, ${f(r.rss.idle_after_load_mb, 1)} MB idle after load, ${f(r.rss.peak_mb, 1)} MB peak under load (${f(r.rss.peak_streams_mb, 1)} MB with ${h.streams} streams)`);
   lines.push(`  of the idle RSS, anonymous (the process's own) ${f(r.rss.idle_start_anon_mb, 1)} MB after start, ${f(r.rss.idle_after_load_anon_mb, 1)} MB after load; the rest is mapped files, mostly the node binary (shared)`);
   lines.push(`  for scale: node -e alone ${f(r.rss.bare_node_mb, 1)} MB; the floor proxy (node:http + undici) ${f(r.rss.floor_idle_start_mb, 1)} MB idle, ${f(r.rss.floor_after_load_mb, 1)} MB after the same non-streaming load`);
-  lines.push(`  each runtime dependency imported alone adds: ${Object.entries(r.rss.dependency_mb).map(([m, mb]) => `${m} ${f(mb, 1)}`).join(', ')} MB`);
+  lines.push(`  imported alone, each adds (MB of RSS / ms of import): ${Object.entries(r.rss.dependency_mb).map(([m, mb]) => `${m} ${f(mb, 1)}/${f(r.startup.import_ms?.[m], 0)}`).join(', ')}`);
   const st = r.startup;
   lines.push(`gateway start-up: ${f(st.listening_ms, 0)} ms to its "listening" line, ${f(st.health_ms, 0)} ms to answering /api/health/system (node -e 0 alone: ${f(st.bare_node_ms, 0)} ms)`);
   const c = r.cold_slot;

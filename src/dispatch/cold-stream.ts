@@ -100,7 +100,7 @@ export async function shareColdStream(deps: ColdStreamDeps, stream: ColdStream, 
     const head = await subscription.head();
     client.takeOver();
     if (head.failure) return sendErrorAnswer(client.res, head.failure, true);
-    if (!client.res.headersSent) relayHead(client.res, head);
+    if (!client.res.headersSent) relayHead(client.res, head, client.timing);
     await relayBody(client.res, subscription.body());
     client.res.end();
   } catch (error) {

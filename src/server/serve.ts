@@ -53,9 +53,12 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
   const ctx = new ServerContext(paths, outcome.config, undefined);
   ctx.arbiter.start();
   const app = buildApp(ctx);
+  // Requests that come before the engines of a previous gateway were re-adopted wait for it.
+  ctx.supervisor.holdUntilInit();
   try {
     await app.listen({ host: options.host, port: options.port });
   } catch (error) {
+    ctx.supervisor.releaseHold();
     await ctx.supervisor.shutdown();
     throw new StartupError(`cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`, EXIT_LISTEN_FAILED);
   }
@@ -67,11 +70,14 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
   // model scan, re-adopting engines a previous gateway left and the boot start of enabled
   // slots follow it. Starts and stops asked for meanwhile wait for the adoption.
   const afterListen = (async () => {
-    ctx.activity = await openActivityLog(paths.activityDb, outcome.config, log);
-    ctx.record({ action: 'system.start', kind: 'event', details: { version: ctx.version, host: options.host, port } });
-    void loadUndici();
-    await autoScanModels(ctx, log);
-    await ctx.supervisor.init();
+    try {
+      ctx.activity = await openActivityLog(paths.activityDb, outcome.config, log);
+      ctx.record({ action: 'system.start', kind: 'event', details: { version: ctx.version, host: options.host, port } });
+      void loadUndici();
+      await autoScanModels(ctx, log);
+    } finally {
+      await ctx.supervisor.init(); // always: it ends the hold on starts and stops
+    }
     // [slot].enabled means "start at startup": in the background, never evicting.
     void ctx.supervisor.startEnabled();
   })().catch((error: unknown) => log(`svc: warning: start-up after listen failed: ${(error as Error)?.stack ?? String(error)}`));

@@ -117,7 +117,13 @@ export class SlotRuntime {
     const abort = (this.startAbort = new AbortController());
     this.transition('starting', 'start', { model: plan.modelId });
     this.engine = plan.engine;
-    this.spawn(plan);
+    try {
+      this.spawn(plan);
+    } catch (error) {
+      // Nothing ran: the log could not be opened (a read-only or full state directory) or
+      // the spawn itself failed. The slot must not stay "starting"; a host problem, no retry.
+      throw await this.failStart('slot.spawn_failed', `cannot start the engine: ${(error as Error).message}`, undefined, false);
+    }
     try {
       await this.waitHealthy(plan, abort.signal);
       // Nobody is told the slot is ready before state.json says so: a gateway killed the

@@ -61,20 +61,36 @@ export class SlotSupervisor {
 
   /** Create runtimes for the configured slots and re-adopt engines left running. */
   async init(): Promise<void> {
+    this.holdUntilInit();
     for (const entry of this.options.config().slots) this.runtimeFor(entry);
-    this.adopting = Promise.all([...this.runtimes.values()].map((runtime) => this.adoptOrRestart(runtime))).then(() => {
-      this.adopting = null;
-    });
-    await this.adopting;
+    try {
+      await Promise.all([...this.runtimes.values()].map((runtime) => this.adoptOrRestart(runtime)));
+    } finally {
+      this.releaseHold();
+    }
     this.timer = setInterval(() => void this.tick(), this.options.tickMs ?? 1_000);
     this.timer.unref();
   }
 
   /**
-   * While init() looks for engines a previous gateway left (after the API listens), starts
-   * and stops wait for it: a start now could put a second engine on an adopted one's port.
+   * From now until init() has looked for engines a previous gateway left, starts and stops
+   * wait: a start could put a second engine on an adopted one's port. serve() holds them
+   * from before it listens, since init() runs after (docs/performance.md, Start-up).
    */
+  holdUntilInit(): void {
+    this.adopting ??= new Promise<void>((resolve) => (this.adopted = resolve));
+  }
+
+  /** Let waiting starts and stops go (init() is done, or will not run: the server could not listen). */
+  releaseHold(): void {
+    const release = this.adopted;
+    this.adopting = null;
+    this.adopted = null;
+    release?.();
+  }
+
   private adopting: Promise<void> | null = null;
+  private adopted: (() => void) | null = null;
 
   /**
    * Start every enabled slot that is not running yet (boot-start.ts): after the API
