@@ -59,7 +59,9 @@ export class SlotStateWriter {
 }
 
 export async function writeSlotState(stateRoot: string, state: SlotStateFile): Promise<void> {
-  await writeFileAtomic(join(slotStateDir(stateRoot, state.name), 'state.json'), `${JSON.stringify(state, null, 2)}\n`);
+  // Not durable: a host crash takes the engine with it, so only a process crash matters, and
+  // write-then-rename already leaves a whole file then (config/atomic.ts).
+  await writeFileAtomic(join(slotStateDir(stateRoot, state.name), 'state.json'), `${JSON.stringify(state, null, 2)}\n`, { durable: false });
 }
 
 /** Synchronous: read once per slot at gateway start, before the API listens. */
