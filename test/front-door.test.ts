@@ -99,6 +99,14 @@ describe('the /v1 front door', () => {
     }
     const get = await api(gw.url, '/v1/chat/completions');
     expect([get.status, get.json.error.code, get.headers.get('allow')]).toEqual([405, 'request.method_not_allowed', 'POST']);
+    // The /v1 answers Fastify gives carry Server-Timing too: the model list, a 405, an unknown route.
+    expect(get.headers.get('server-timing')).toMatch(SERVER_TIMING);
+    const models = await api(gw.url, '/v1/models');
+    expect(models.status).toBe(200);
+    expect(models.headers.get('server-timing')).toMatch(SERVER_TIMING);
+    const unknown = await api(gw.url, '/v1/nothing/here', { method: 'POST', body: {} });
+    expect([unknown.status, unknown.headers.get('server-timing')]).toEqual([404, expect.stringMatching(SERVER_TIMING)]);
+    expect((await api(gw.url, '/api/status')).headers.get('server-timing')).toBeNull();
   });
 
   it('reports the wait for a cold slot apart, as load;dur, and only when the slot had to start', async () => {

@@ -7,7 +7,9 @@ import { Admission } from './admission.js';
 import type { ServerContext } from './context.js';
 import { sendError } from './errors.js';
 import { type DirectHandler, FrontDoor } from './front-door.js';
+import { serverTiming } from '../dispatch/server-timing.js';
 import { parseJsonBody } from './json-body.js';
+import { arrivalOf, markArrival } from './request.js';
 import { registerActivityRoutes } from './routes/activity.js';
 import { registerEventRoutes } from './routes/events.js';
 import { registerHardwareRoutes } from './routes/hardware.js';
@@ -70,7 +72,14 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
   app.addHook('preClose', async () => admission.close());
   // The same admission the front door asks; a request for no route is admitted as public (it gets a 404 or 405).
   app.addHook('onRequest', (request, _reply, done) => {
+    markArrival(request);
     done(admission.admit(request.routeOptions.config.access ?? 'public', request.headers));
+  });
+  // Every /v1 answer carries Server-Timing (docs/performance.md); the front door's routes and
+  // relayed answers set it themselves, this covers the rest answered through Fastify.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.url.startsWith('/v1/') && !reply.hasHeader('server-timing')) reply.header('server-timing', serverTiming(arrivalOf(request)));
+    done(null, payload);
   });
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {

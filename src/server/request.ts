@@ -2,7 +2,20 @@
 // JSON body as an object, and its query flags. Kept apart from app.ts so that route modules
 // never import the module that imports them.
 import type { FastifyRequest } from 'fastify';
+import { performance } from 'node:perf_hooks';
 import { RequestError } from '../protocol/errors.js';
+
+const ARRIVED = Symbol('svc.arrivedAt');
+
+/** Stamp when a request arrived (app.ts, onRequest): the start of Server-Timing's svc;dur. */
+export function markArrival(request: FastifyRequest): void {
+  (request as unknown as Record<symbol, number>)[ARRIVED] = performance.now();
+}
+
+/** When the request arrived (performance.now()); now when it was never stamped. */
+export function arrivalOf(request: FastifyRequest): number {
+  return (request as unknown as Record<symbol, number | undefined>)[ARRIVED] ?? performance.now();
+}
 
 /** Who made a request, for the activity log: a well-formed X-Svc-Actor header, else "api". */
 export function actorOf(request: FastifyRequest): string {

@@ -5,10 +5,12 @@ import type { FastifyReply } from 'fastify';
 import { endWithError } from '../../dispatch/forward.js';
 import type { ClientExchange } from '../../dispatch/types.js';
 import { toSvcError } from '../errors.js';
+import { arrivalOf } from '../request.js';
 
 export function clientOf(reply: FastifyReply): ClientExchange {
   return {
     res: reply.raw,
+    timing: { arrivedAt: arrivalOf(reply.request), loadMs: 0, sentAt: 0 },
     takeOver: () => {
       if (!reply.sent) reply.hijack();
     },
