@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ClientGone } from './forward.js';
+import { ClientGone } from './client-gone.js';
 
 describe('ClientGone', () => {
   it('emits abort once and says so', () => {
