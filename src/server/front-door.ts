@@ -13,7 +13,7 @@ import type { Admission } from './admission.js';
 import { bodyTooLarge, contentLengthMismatch, renderError, unsupportedMediaType } from './errors.js';
 import { serverTiming } from '../dispatch/server-timing.js';
 import { parseJsonBody } from './json-body.js';
-import { asObject, notAnObject } from './request.js';
+import { arrivalOf, asObject, notAnObject } from './request.js';
 
 /** One request on a direct route, its body read and parsed once. */
 export interface DirectRequest {
@@ -129,7 +129,7 @@ function fail(req: IncomingMessage, res: ServerResponse, error: unknown, arrived
  */
 export function throughFastify(handler: DirectHandler): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
   return async (request, reply) => {
-    const arrivedAt = performance.now();
+    const arrivedAt = arrivalOf(request); // stamped by the onRequest hook (app.ts)
     const body = asObject(request.body); // thrown before the hijack: Fastify's error handler renders it
     reply.hijack();
     await handler({ req: request.raw, res: reply.raw, body, arrivedAt }).catch((error: unknown) => fail(request.raw, reply.raw, error, arrivedAt));

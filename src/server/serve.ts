@@ -28,8 +28,6 @@ export class StartupError extends Error {
   }
 }
 
-export { EXIT_CONFIG_INVALID, EXIT_HOME_IN_USE, EXIT_LISTEN_FAILED, EXIT_NOT_WRITABLE } from './exit-codes.js';
-
 const SHUTDOWN_GRACE_MS = 10_000;
 
 export async function serve(options: ServeOptions): Promise<{ close: () => Promise<void>; port: number; url: string }> {
