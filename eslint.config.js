@@ -3,7 +3,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const LAYERS = ['protocol', 'config', 'activity', 'events', 'host', 'engines', 'models', 'slots', 'dispatch', 'server', 'cli'];
+const LAYERS = ['protocol', 'config', 'activity', 'events', 'host', 'auth', 'engines', 'models', 'slots', 'dispatch', 'server', 'cli'];
 
 // Layers that sit beside the one before them rather than above it: events is a peer of
 // activity (DESIGN.md, "Where wave 2 goes"), so it may import only protocol and config.

@@ -9,8 +9,10 @@ import { randomBytes } from 'node:crypto';
 const TEMP_MARK = '.svc-tmp-';
 
 export interface AtomicWriteOptions {
-  /** Mode for a new file; an existing file keeps its own. */
+  /** Mode for a new file; an existing file keeps its own unless forceMode is set. */
   mode?: number;
+  /** Give the file `mode` even when it exists with another (secrets: tokens.toml, proxy-secret). */
+  forceMode?: boolean;
   /**
    * Whether the write must survive the host crashing (fsync of the file and the directory;
    * default true). A process crash never tears the file either way (write, then rename); a
@@ -24,7 +26,8 @@ export interface AtomicWriteOptions {
 export async function writeFileAtomic(target: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
   const dir = dirname(target);
   await mkdir(dir, { recursive: true });
-  const mode = (await stat(target).then((s) => s.mode & 0o7777, () => undefined)) ?? options.mode ?? 0o644;
+  const existing = options.forceMode ? undefined : await stat(target).then((s) => s.mode & 0o7777, () => undefined);
+  const mode = existing ?? options.mode ?? 0o644;
   const temp = tempSiblingOf(target);
   const file = await open(temp, 'wx', mode);
   try {

@@ -22,6 +22,18 @@ export interface SvcPaths {
   readonly registryToml: string;
   readonly defaultModelsDir: string;
   readonly installSentinel: string;
+  /** API token rows (auth mode), mode 0600. */
+  readonly tokensToml: string;
+  /** KEY=VALUE defaults for the API process (SVC_AUTH_ENABLED, ...); the process environment wins. */
+  readonly apiEnv: string;
+  /** The chat front end's environment, rendered by `svc auth enable|disable`. */
+  readonly openwebuiEnv: string;
+  /** The reverse proxy's configuration, rendered by `svc auth enable`. */
+  readonly caddyfile: string;
+  /** Caddy's storage (TLS certificates, its internal CA), kept across disable and enable. */
+  readonly caddyDataDir: string;
+  /** The per-install secret the proxy sends with X-Forwarded-Email (mode 0600). */
+  readonly proxySecret: string;
 }
 
 /** Facts about the machine that decide the default home; injected so tests can cover every case. */
@@ -70,6 +82,12 @@ function build(source: HomeSource, configRoot: string, stateRoot: string): SvcPa
     registryToml: join(stateRoot, 'registry', 'registry.toml'),
     defaultModelsDir: join(stateRoot, 'models'),
     installSentinel: join(stateRoot, 'install.json'),
+    tokensToml: join(configRoot, 'tokens.toml'),
+    apiEnv: join(configRoot, 'api.env'),
+    openwebuiEnv: join(configRoot, 'openwebui.env'),
+    caddyfile: join(configRoot, 'Caddyfile'),
+    caddyDataDir: join(stateRoot, 'caddy'),
+    proxySecret: join(configRoot, 'proxy-secret'),
   };
 }
 

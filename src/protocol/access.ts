@@ -1,5 +1,95 @@
-// Who may call a route. Every route declares one of these when it is registered, so the
-// auth guard (auth mode) can decide from the route alone; a test fails on a route without.
-// The scope table in SPEC.md, Authentication, maps token scopes onto these classes.
-export const ROUTE_ACCESS = ['public', 'read', 'write', 'admin', 'v1'] as const;
+// Who may call each route. Every route's access class is in ROUTE_ACCESS_TABLE below, the
+// one table the auth guard decides from (src/auth/guard.ts); a route missing from it refuses
+// every request, and access.test.ts fails for any registered route it lacks. docs/api.md
+// ("Access") prints the same table and scopes, and a test compares the two.
+import type { TokenScope } from './vocabulary.js';
+
+export const ROUTE_ACCESS = ['public', 'v1', 'v1-read', 'read', 'write', 'token-admin', 'unlisted'] as const;
+/**
+ * - public: no credentials, even in auth mode (the spec's allowlist);
+ * - v1: the OpenAI-compatible inference routes;
+ * - v1-read: GET /v1/models/<id>, a listing read;
+ * - read: GET routes of /api;
+ * - write: every mutation of /api;
+ * - token-admin: token management (/api/auth/tokens), admin only in either mode;
+ * - unlisted: a route missing from the table; it refuses every request.
+ */
 export type RouteAccess = (typeof ROUTE_ACCESS)[number];
+
+/** What each token scope grants (SPEC.md, Authentication; the auth issue's exact grants). */
+export const SCOPE_GRANTS: Readonly<Record<TokenScope, readonly RouteAccess[]>> = {
+  admin: ['public', 'v1', 'v1-read', 'read', 'write', 'token-admin'],
+  all: ['public', 'v1', 'v1-read', 'read'],
+  'v1-only': ['public', 'v1', 'v1-read'],
+  'read-only': ['public', 'v1-read', 'read'],
+};
+
+export function scopeGrants(scope: TokenScope, access: RouteAccess): boolean {
+  return SCOPE_GRANTS[scope].includes(access);
+}
+
+/** "METHOD /path" as Fastify registers it (":param" and "*" included); method "*" is any. */
+export const ROUTE_ACCESS_TABLE: Readonly<Record<string, RouteAccess>> = {
+  'GET /api/health/system': 'public',
+  'GET /api/status': 'public',
+  'GET /api/metrics': 'public',
+  'GET /api/features': 'public',
+  'GET /api/config/urls': 'public',
+  'GET /api/install/state': 'public',
+  'POST /api/install/complete': 'public',
+  'GET /api/auth/status': 'public',
+  '* /api/auth/login': 'public',
+  'GET /v1/models': 'public',
+
+  'GET /v1/models/*': 'v1-read',
+  'POST /v1/chat/completions': 'v1',
+  'POST /v1/completions': 'v1',
+  'POST /v1/embeddings': 'v1',
+  'POST /v1/rerank': 'v1',
+  'POST /v1/rerankings': 'v1',
+  'POST /v1/audio/speech': 'v1',
+  'POST /v1/audio/transcriptions': 'v1',
+  'POST /v1/images/generations': 'v1',
+
+  'GET /api/settings': 'read',
+  'GET /api/settings/schema': 'read',
+  'GET /api/settings/apply-plan': 'read',
+  'GET /api/models': 'read',
+  'GET /api/models/:ref': 'read',
+  'GET /api/hardware': 'read',
+  'GET /api/activity': 'read',
+  'GET /api/events': 'read',
+  'GET /api/events/stream': 'read',
+  'GET /api/profiles': 'read',
+  'GET /api/profiles/:name': 'read',
+  'GET /api/slots': 'read',
+  'GET /api/slots/:name': 'read',
+  'GET /api/slots/:name/logs': 'read',
+  'GET /api/images/cache/:name': 'read',
+
+  'PUT /api/settings': 'write',
+  'POST /api/settings/reload': 'write',
+  'POST /api/models': 'write',
+  'DELETE /api/models/:ref': 'write',
+  'POST /api/models/:ref/assign': 'write',
+  'POST /api/models/scan': 'write',
+  'POST /api/hardware/probe': 'write',
+  'POST /api/slots': 'write',
+  'PUT /api/slots/:name': 'write',
+  'DELETE /api/slots/:name': 'write',
+  'POST /api/slots/:name/load': 'write',
+  'POST /api/slots/:name/unload': 'write',
+  'POST /api/slots/:name/restart': 'write',
+  'POST /api/slots/:name/swap': 'write',
+  'PUT /api/install/slots/:name/model': 'write',
+
+  'GET /api/auth/tokens': 'token-admin',
+  'POST /api/auth/tokens': 'token-admin',
+  'DELETE /api/auth/tokens/:id': 'token-admin',
+};
+
+/** The access class of a registered route; HEAD is its GET, and a route not in the table is unlisted. */
+export function routeAccess(method: string, url: string): RouteAccess {
+  const verb = method === 'HEAD' ? 'GET' : method;
+  return ROUTE_ACCESS_TABLE[`${verb} ${url}`] ?? ROUTE_ACCESS_TABLE[`* ${url}`] ?? 'unlisted';
+}

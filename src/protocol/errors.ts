@@ -85,6 +85,15 @@ export const ERROR_CODES = {
   'config.not_writable': { status: 500, when: 'The configuration or state directory cannot be written by this process.' },
   'config.write_failed': { status: 500, when: 'Writing a configuration file failed; the previous file is unchanged.' },
   'config.migration_failed': { status: 500, when: 'A schema migration could not be applied; the file is unchanged.' },
+  'config.host_only': { status: 403, when: 'The change sets a key that names a program, a host path or how a program loads; only a loopback client or an admin token may set it over HTTP. details.keys names each key.' },
+
+  'auth.required': { status: 401, when: 'Auth mode, a protected route, and no Authorization header (and no trusted forwarded identity). The answer carries WWW-Authenticate: Bearer.' },
+  'auth.invalid': { status: 401, when: 'The bearer token is malformed, unknown, does not match, or was revoked. The answer carries WWW-Authenticate: Bearer.' },
+  'auth.forbidden': { status: 403, when: "The caller is authenticated but its scope does not grant this route; details carry the route's access class and the scope." },
+  'auth.rate_limited': { status: 429, when: 'Too many failed token verifications from this client address; retry after details.retry_after_s (also the Retry-After header).' },
+  'auth.duplicate_label': { status: 409, when: 'A token with this label exists; labels are unique.' },
+  'auth.invalid_scope': { status: 400, when: 'The scope is not one of admin, all, v1-only, read-only.' },
+  'auth.unknown_token': { status: 404, when: 'No token has this id (revoking one that does not exist, or was already revoked).' },
 
   'system.internal': { status: 500, when: 'An unexpected error; the server log has the stack.' },
   'system.unavailable': { status: 503, when: 'A subsystem the route needs (e.g. the activity database) is not available.' },
@@ -168,6 +177,13 @@ export class EventsError extends SvcError {
   constructor(code: CodeIn<'events'>, message: string, details?: ErrorDetails) {
     super(code, message, details);
     this.name = 'EventsError';
+  }
+}
+
+export class AuthError extends SvcError {
+  constructor(code: CodeIn<'auth'>, message: string, details?: ErrorDetails) {
+    super(code, message, details);
+    this.name = 'AuthError';
   }
 }
 

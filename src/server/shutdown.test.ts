@@ -29,7 +29,7 @@ describe('shutdown', () => {
     const closing = signal();
     const answered = signal();
     const held = signal();
-    app.get('/test/slow', { config: { access: 'public' } }, async () => {
+    app.get('/test/slow', async () => {
       events.push('slow entered');
       entered.fire();
       await held.done;

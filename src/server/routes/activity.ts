@@ -5,7 +5,7 @@ import { RequestError, SystemError } from '../../protocol/errors.js';
 import type { ServerContext } from '../context.js';
 
 export function registerActivityRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  app.get('/api/activity', { config: { access: 'read' } }, async (request) => {
+  app.get('/api/activity', async (request) => {
     if (!ctx.activity) throw new SystemError('system.unavailable', 'The activity database could not be opened; see the server log.', { path: ctx.paths.activityDb });
     const parsed = parseActivityQuery(request.query as Record<string, unknown>);
     if ('problems' in parsed) {

@@ -39,7 +39,7 @@ function frame(event: SvcEvent): string {
 }
 
 export function registerEventRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  app.get('/api/events', { config: { access: 'read' } }, async (request) => {
+  app.get('/api/events', async (request) => {
     const { since, filter, limit } = eventQuery(request, false);
     return ctx.events.page({ ...(since !== undefined && { since }), filter, limit });
   });
@@ -50,7 +50,7 @@ export function registerEventRoutes(app: FastifyInstance, ctx: ServerContext): v
     for (const end of [...streams]) end();
   });
 
-  app.get('/api/events/stream', { config: { access: 'read' } }, async (request, reply) => {
+  app.get('/api/events/stream', async (request, reply) => {
     const query = eventQuery(request, true);
     streamEvents(ctx, query, reply, streams);
   });

@@ -25,9 +25,9 @@ export function registerInstallRoutes(app: FastifyInstance, ctx: ServerContext):
     return { completed: sentinel !== undefined, completed_at: sentinel?.completed_at ?? null, completed_version: sentinel?.version ?? null };
   };
 
-  app.get('/api/install/state', { config: { access: 'public' } }, state);
+  app.get('/api/install/state', state);
 
-  app.post('/api/install/complete', { config: { access: 'public' } }, async (request) => {
+  app.post('/api/install/complete', async (request) => {
     await ctx.configWrites.run(async () => {
       if (await readSentinel(ctx.paths.installSentinel)) return; // idempotent
       const sentinel: InstallSentinel = { completed_at: new Date().toISOString(), version: ctx.version };

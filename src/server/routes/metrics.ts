@@ -136,7 +136,7 @@ export function registerMetricsRoutes(app: FastifyInstance, ctx: ServerContext):
   });
   app.addHook('onClose', async () => stop());
   let built: Promise<{ registry: Registry }> | undefined;
-  app.get('/api/metrics', { config: { access: 'public' } }, async (_request, reply) => {
+  app.get('/api/metrics', async (_request, reply) => {
     const { registry } = await (built ??= import('prom-client').then((prom) => metricsRegistry(prom, ctx)));
     const text = `${await registry.metrics()}\n${duration.text()}\n${ttft.text()}`;
     return reply.header('content-type', registry.contentType).send(text);

@@ -26,7 +26,7 @@ export function registerModelRoutes(app: FastifyInstance, ctx: ServerContext): v
     }
   };
 
-  app.get('/api/models', { config: { access: 'read' } }, async () => {
+  app.get('/api/models', async () => {
     const settings = ctx.config.svc.models;
     return {
       models: await listModels(ctx.config),
@@ -35,14 +35,14 @@ export function registerModelRoutes(app: FastifyInstance, ctx: ServerContext): v
     };
   });
 
-  app.get('/api/models/:ref', { config: { access: 'read' } }, async (request) => {
+  app.get('/api/models/:ref', async (request) => {
     const { ref } = request.params as { ref: string };
     const config = ctx.config;
     const id = resolveModelRef(config.registry, ref);
     return viewModel(config, id, config.registry.models[id]!);
   });
 
-  app.post('/api/models', { config: { access: 'write' } }, async (request, reply) => {
+  app.post('/api/models', async (request, reply) => {
     const body = parseRequest(RegisterModelRequestSchema, objectBody(request));
     const id = body.id;
     const result = await mutate(request, 'model.register', id, async () => {
@@ -62,7 +62,7 @@ export function registerModelRoutes(app: FastifyInstance, ctx: ServerContext): v
     return { model, created: result.created, warnings: result.warnings };
   });
 
-  app.delete('/api/models/:ref', { config: { access: 'write' } }, async (request) => {
+  app.delete('/api/models/:ref', async (request) => {
     const { ref } = request.params as { ref: string };
     const force = booleanQuery(request, 'force');
     const result = await mutate(request, 'model.delete', ref, async () => {
@@ -75,7 +75,7 @@ export function registerModelRoutes(app: FastifyInstance, ctx: ServerContext): v
     return { removed: result.id, path: result.path, used_by: result.used_by };
   });
 
-  app.post('/api/models/:ref/assign', { config: { access: 'write' } }, async (request) => {
+  app.post('/api/models/:ref/assign', async (request) => {
     const { ref } = request.params as { ref: string };
     const { slot } = parseRequest(AssignModelRequestSchema, objectBody(request));
     const result = await mutate(request, 'model.assign', ref, async () => {
@@ -93,7 +93,7 @@ export function registerModelRoutes(app: FastifyInstance, ctx: ServerContext): v
     return { model: result.id, slot: result.slot, before: result.before, cleared_path: result.cleared_path };
   });
 
-  app.post('/api/models/scan', { config: { access: 'write' } }, async (request) => {
+  app.post('/api/models/scan', async (request) => {
     const result = await mutate(request, 'model.scan', 'registry.toml', () => runScan(ctx));
     ctx.record({ action: 'model.scan', target: 'registry.toml', actor: actorOf(request), details: scanDetails(result) });
     return scanPayload(result);

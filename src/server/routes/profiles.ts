@@ -24,9 +24,9 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: ServerContext):
     ...Object.entries(ctx.config.profiles.profiles).map(([name, p]) => describe(name, p, false)),
   ];
 
-  app.get('/api/profiles', { config: { access: 'read' } }, async () => ({ profiles: all() }));
+  app.get('/api/profiles', async () => ({ profiles: all() }));
 
-  app.get('/api/profiles/:name', { config: { access: 'read' } }, async (request) => {
+  app.get('/api/profiles/:name', async (request) => {
     const { name } = request.params as { name: string };
     const found = all().find((p) => p.name === name);
     if (!found) throw new SvcError('profile.not_found', `no profile named ${name}: not a seed profile and not in profiles.toml`, { profile: name, known: all().map((p) => p.name) });

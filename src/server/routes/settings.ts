@@ -27,13 +27,13 @@ export function registerSettingsRoutes(app: FastifyInstance, ctx: ServerContext)
   let described: ReturnType<typeof describeSettings> | undefined;
   const descriptions = () => (described ??= describeSettings(ctx.paths));
 
-  app.get('/api/settings', { config: { access: 'read' } }, async () => ({
+  app.get('/api/settings', async () => ({
     settings: ctx.config.svc,
     file: ctx.paths.svcToml,
     env_overrides: envOverrides(ctx),
   }));
 
-  app.put('/api/settings', { config: { access: 'admin' } }, async (request) => {
+  app.put('/api/settings', async (request) => {
     const patch = objectBody(request);
     const result = await ctx.configWrites.run(() => updateSvcToml(ctx.paths, patch, () => extractionSlotRule(ctx, patch)));
     if (!result.ok) {
@@ -50,17 +50,17 @@ export function registerSettingsRoutes(app: FastifyInstance, ctx: ServerContext)
     return { settings: ctx.config.svc, changed: result.changed, apply: applyPlan(descriptions(), result.changed) };
   });
 
-  app.get('/api/settings/schema', { config: { access: 'read' } }, async () => ({
+  app.get('/api/settings/schema', async () => ({
     keys: descriptions(),
     json_schema: z.toJSONSchema(SvcTomlSchema, { io: 'input', unrepresentable: 'any' }),
   }));
 
-  app.get('/api/settings/apply-plan', { config: { access: 'read' } }, async (request) => {
+  app.get('/api/settings/apply-plan', async (request) => {
     const keys = (request.query as Record<string, unknown>).keys;
     return applyPlan(descriptions(), typeof keys === 'string' && keys ? keys.split(',') : undefined);
   });
 
-  app.post('/api/settings/reload', { config: { access: 'admin' } }, async (request) => {
+  app.post('/api/settings/reload', async (request) => {
     const outcome = await ctx.configWrites.run(() => loadConfig(ctx.paths));
     if (!outcome.ok) {
       ctx.record({ action: 'settings.reload', actor: actorOf(request), outcome: 'error', details: { problems: outcome.problems.map(formatProblem) } });

@@ -64,9 +64,9 @@ export function registerSlotRoutes(app: FastifyInstance, ctx: ServerContext): vo
     ctx.record({ action, target, actor: actorOf(request), details, ...(message !== undefined && { message }) });
   const runtimeDetails = (view: SlotView) => ({ state: view.state, model: view.model, port: view.port, pid: view.pid });
 
-  app.get('/api/slots', { config: { access: 'read' } }, async () => ({ slots: ctx.supervisor.list() }));
+  app.get('/api/slots', async () => ({ slots: ctx.supervisor.list() }));
 
-  app.get('/api/slots/:name', { config: { access: 'read' } }, async (request): Promise<SlotDetailPayload> => {
+  app.get('/api/slots/:name', async (request): Promise<SlotDetailPayload> => {
     const { name } = params(request);
     const view = ctx.supervisor.view(name);
     const entry = ctx.slotConfig.entry(name);
@@ -81,7 +81,7 @@ export function registerSlotRoutes(app: FastifyInstance, ctx: ServerContext): vo
     return { ...view, file: entry.file, config: entry.config as unknown as SlotDetailPayload['config'], launch, launch_error: launchError };
   });
 
-  app.post('/api/slots', { config: { access: 'write' } }, async (request, reply) => {
+  app.post('/api/slots', async (request, reply) => {
     const body = objectBody(request);
     const target = typeof body.name === 'string' ? body.name : '';
     const created = await mutate(request, 'slot.create', target, { request: body }, () => ctx.slotConfig.create(parseRequest(CreateSlotRequestSchema, body)));
@@ -93,7 +93,7 @@ export function registerSlotRoutes(app: FastifyInstance, ctx: ServerContext): vo
     return payload;
   });
 
-  app.put('/api/slots/:name', { config: { access: 'write' } }, async (request) => {
+  app.put('/api/slots/:name', async (request) => {
     const { name } = params(request);
     const body = objectBody(request);
     const changes = await mutate(request, 'slot.edit_config', name, { request: body }, () => ctx.slotConfig.edit(name, parseRequest(EditSlotRequestSchema, body)));
@@ -107,7 +107,7 @@ export function registerSlotRoutes(app: FastifyInstance, ctx: ServerContext): vo
     return { slot: view, changes, restart_required: restartRequired };
   });
 
-  app.delete('/api/slots/:name', { config: { access: 'write' } }, async (request) => {
+  app.delete('/api/slots/:name', async (request) => {
     const { name } = params(request);
     const force = booleanQuery(request, 'force');
     const result = await mutate(request, 'slot.delete', name, { force }, async () => {
@@ -130,7 +130,7 @@ export function registerSlotRoutes(app: FastifyInstance, ctx: ServerContext): vo
     return result;
   });
 
-  app.post('/api/slots/:name/load', { config: { access: 'write' } }, async (request) => {
+  app.post('/api/slots/:name/load', async (request) => {
     const { name } = params(request);
     const { model: ref } = parseRequest(LoadSlotRequestSchema, request.body === undefined ? {} : objectBody(request));
     const view = await mutate(request, 'slot.load', name, { ...(ref !== undefined && { model: ref }) }, async () => {
@@ -145,7 +145,7 @@ export function registerSlotRoutes(app: FastifyInstance, ctx: ServerContext): vo
     return view;
   });
 
-  app.post('/api/slots/:name/unload', { config: { access: 'write' } }, async (request) => {
+  app.post('/api/slots/:name/unload', async (request) => {
     const { name } = params(request);
     const view = await mutate(request, 'slot.unload', name, {}, async () => {
       const was = ctx.supervisor.view(name).state;
@@ -156,7 +156,7 @@ export function registerSlotRoutes(app: FastifyInstance, ctx: ServerContext): vo
     return view.view;
   });
 
-  app.post('/api/slots/:name/restart', { config: { access: 'write' } }, async (request) => {
+  app.post('/api/slots/:name/restart', async (request) => {
     const { name } = params(request);
     const view = await mutate(request, 'slot.restart', name, {}, async () => {
       await ctx.supervisor.restart(name);
@@ -166,7 +166,7 @@ export function registerSlotRoutes(app: FastifyInstance, ctx: ServerContext): vo
     return view;
   });
 
-  app.post('/api/slots/:name/swap', { config: { access: 'write' } }, async (request) => {
+  app.post('/api/slots/:name/swap', async (request) => {
     const { name } = params(request);
     const body = parseRequest(SwapSlotRequestSchema, objectBody(request));
     const ref = body.model;
@@ -190,7 +190,7 @@ export function registerSlotRoutes(app: FastifyInstance, ctx: ServerContext): vo
     return result.view;
   });
 
-  app.put('/api/install/slots/:name/model', { config: { access: 'write' } }, async (request) => {
+  app.put('/api/install/slots/:name/model', async (request) => {
     const { name } = params(request);
     const { model: ref } = parseRequest(AssignSlotModelRequestSchema, objectBody(request));
     const result = await mutate(request, 'slot.edit_defaults', name, { model: ref }, async () => {
@@ -210,7 +210,7 @@ export function registerSlotRoutes(app: FastifyInstance, ctx: ServerContext): vo
     for (const end of [...follows]) end();
   });
 
-  app.get('/api/slots/:name/logs', { config: { access: 'read' } }, async (request, reply) => {
+  app.get('/api/slots/:name/logs', async (request, reply) => {
     const { name } = params(request);
     const lines = linesQuery(request);
     const follow = booleanQuery(request, 'follow');

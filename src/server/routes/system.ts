@@ -12,7 +12,7 @@ function withMetrics(ctx: ServerContext, summary: SlotsSummary) {
 }
 
 export function registerSystemRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  app.get('/api/health/system', { config: { access: 'public' } }, async () => {
+  app.get('/api/health/system', async () => {
     const activityOk = ctx.activity !== undefined;
     return {
       status: activityOk ? 'ok' : 'degraded',
@@ -26,7 +26,7 @@ export function registerSystemRoutes(app: FastifyInstance, ctx: ServerContext): 
     };
   });
 
-  app.get('/api/status', { config: { access: 'public' } }, async () => {
+  app.get('/api/status', async () => {
     const config = ctx.config;
     return {
       version: ctx.version,
@@ -43,7 +43,7 @@ export function registerSystemRoutes(app: FastifyInstance, ctx: ServerContext): 
     };
   });
 
-  app.get('/api/features', { config: { access: 'public' } }, async () => {
+  app.get('/api/features', async () => {
     const { svc, env } = ctx.config;
     return {
       auth_enabled: env.authEnabled,
@@ -56,7 +56,7 @@ export function registerSystemRoutes(app: FastifyInstance, ctx: ServerContext): 
     };
   });
 
-  app.get('/api/config/urls', { config: { access: 'public' } }, async (request) => {
+  app.get('/api/config/urls', async (request) => {
     const base = `${request.protocol}://${request.host}`;
     return {
       api: `${base}/api`,

@@ -16,12 +16,12 @@ import type { ServerContext } from '../context.js';
 import { dispatchOn } from './v1-client.js';
 
 export function registerV1AudioRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  app.post('/v1/audio/speech', { config: { access: 'v1' } }, (request, reply) => speech(ctx, request, reply));
+  app.post('/v1/audio/speech', (request, reply) => speech(ctx, request, reply));
   // Its own scope, so that only this route takes multipart bodies (elsewhere they stay 415).
   void app.register(async (scope) => {
     // The body stays one Buffer (bodyLimit applies): it is forwarded as it came.
     scope.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-    scope.post('/v1/audio/transcriptions', { config: { access: 'v1' } }, (request, reply) => transcription(ctx, request, reply));
+    scope.post('/v1/audio/transcriptions', (request, reply) => transcription(ctx, request, reply));
   });
 }
 

@@ -11,14 +11,14 @@ import type { ServerContext } from '../context.js';
 
 export function registerV1ModelRoutes(app: FastifyInstance, ctx: ServerContext): void {
   // Listed as public in the spec's allowlist; declared 'v1' here, the auth guard opens it.
-  app.get('/v1/models', { config: { access: 'v1' } }, async (_request, reply) => {
+  app.get('/v1/models', async (_request, reply) => {
     const { slots, catalogs } = await sources(ctx, reply);
     return buildModelList(slots, catalogs, Date.now());
   });
 
   // Ids may contain "/" (svc/primary, org/model, a provider's prefix/model): a wildcard, not :id.
   // Any id a request could be routed with answers, listed or not (a stopped slot's name, say).
-  app.get('/v1/models/*', { config: { access: 'v1' } }, async (request, reply) => {
+  app.get('/v1/models/*', async (request, reply) => {
     const id = (request.params as { '*': string })['*'];
     const { slots, catalogs } = await sources(ctx, reply);
     const found = describeModel(id, slots, catalogs, Date.now());

@@ -28,7 +28,7 @@ const JSON_OR_SSE = /^\s*(application\/([\w.+-]*\+)?json|text\/event-stream)\b/i
 export function registerV1Routes(app: FastifyInstance, ctx: ServerContext): void {
   for (const def of ROUTES) {
     const direct: DirectHandler = (request) => dispatch(ctx, def.route, def.upstreamPath, request);
-    app.post(def.url, { config: { access: 'v1', direct } }, throughFastify(direct));
+    app.post(def.url, { config: { direct } }, throughFastify(direct));
   }
 }
 
