@@ -20,6 +20,7 @@ import { ProvidersFileSchema, UpstreamsFileSchema, type ProvidersFile, type Upst
 import { SlotFileSchema, type SlotFile } from './schema/slot.js';
 import { StacksFileSchema, type StacksFile } from './schema/stacks.js';
 import { SvcTomlSchema, type SvcToml } from './schema/svc-toml.js';
+import { readEnvFile } from './env-file.js';
 import { TokensFileSchema, type TokensFile } from './schema/tokens.js';
 import type { TomlDoc } from './toml.js';
 import { parseToml, readTomlFile } from './toml.js';
@@ -101,7 +102,8 @@ export function validateFileText(file: string, text: string): ConfigProblem[] {
 
 export async function loadConfig(paths: SvcPaths, envVars: NodeJS.ProcessEnv = process.env): Promise<LoadOutcome> {
   const problems: ConfigProblem[] = [];
-  const env = readEnv(envVars);
+  // api.env holds defaults (SVC_AUTH_ENABLED from `svc auth enable`); the process environment wins.
+  const env = readEnv({ ...(await readEnvFile(paths.apiEnv).catch(() => ({}))), ...envVars });
   problems.push(...env.problems);
 
   const svc = await loadDocument(paths.svcToml, 'svc.toml', problems, (doc) => validateSvcToml(doc));
