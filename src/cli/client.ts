@@ -3,6 +3,7 @@
 import type { CreateSlotPayload, SlotMetricsSnapshot } from '../protocol/slots.js';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import type { AuthStatusPayload, CreatedTokenPayload, TokenInfo } from '../protocol/auth.js';
 import { isErrorEnvelope, type ErrorEnvelope } from '../protocol/errors.js';
 import type { HardwareProbe } from '../protocol/hardware.js';
 import type { AssignModelPayload, ModelListPayload, ModelPayload, RegisterModelPayload, RemoveModelPayload, ScanModelsPayload } from '../protocol/models.js';
@@ -63,7 +64,13 @@ export interface HardwarePayload {
 const REQUEST_TIMEOUT_MS = 30_000;
 
 export class ApiClient {
-  constructor(readonly baseUrl: string) {}
+  /** `credentials`: headers that authenticate every request (cli/credentials.ts). */
+  constructor(readonly baseUrl: string, private readonly credentials: Readonly<Record<string, string>> = {}) {}
+
+  authStatus = () => this.request<AuthStatusPayload>('GET', '/api/auth/status');
+  listTokens = () => this.request<{ tokens: TokenInfo[] }>('GET', '/api/auth/tokens');
+  createToken = (label: string, scope: string) => this.request<CreatedTokenPayload>('POST', '/api/auth/tokens', { label, scope });
+  revokeToken = (id: string) => this.request<{ revoked: TokenInfo }>('DELETE', `/api/auth/tokens/${encodeURIComponent(id)}`);
 
   status = () => this.request<StatusPayload>('GET', '/api/status');
   reloadSettings = () => this.request<ReloadPayload>('POST', '/api/settings/reload');
@@ -98,7 +105,7 @@ export class ApiClient {
    */
   async request<T>(method: string, path: string, body?: unknown, options: { timeoutMs?: number | null } = {}): Promise<T> {
     const timeoutMs = options.timeoutMs === undefined ? REQUEST_TIMEOUT_MS : options.timeoutMs;
-    const headers = { 'x-svc-actor': 'cli', 'user-agent': `svc-cli/${VERSION}`, ...(body !== undefined && { 'content-type': 'application/json' }) };
+    const headers = { ...this.baseHeaders(), ...(body !== undefined && { 'content-type': 'application/json' }) };
     const text = body !== undefined ? JSON.stringify(body) : undefined;
     if (timeoutMs === null) {
       // fetch() gives up on answers slower than 300 s (undici's headersTimeout); node:http waits.
@@ -128,12 +135,16 @@ export class ApiClient {
   async open(method: string, path: string, signal: AbortSignal): Promise<Response> {
     let response: Response;
     try {
-      response = await fetch(`${this.baseUrl}${path}`, { method, headers: { 'x-svc-actor': 'cli', 'user-agent': `svc-cli/${VERSION}` }, signal });
+      response = await fetch(`${this.baseUrl}${path}`, { method, headers: this.baseHeaders(), signal });
     } catch (error) {
       throw new ApiUnreachableError(this.baseUrl, describeFetchFailure(error));
     }
     if (!response.ok) await this.read(response, path);
     return response;
+  }
+
+  private baseHeaders(): Record<string, string> {
+    return { 'x-svc-actor': 'cli', 'user-agent': `svc-cli/${VERSION}`, ...this.credentials };
   }
 
   private async read<T>(response: Response, path: string): Promise<T> {

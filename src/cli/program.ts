@@ -6,7 +6,9 @@ import { apiBaseUrl, readEnv } from '../config/env.js';
 import { resolvePaths } from '../config/paths.js';
 import { formatProblem, suggest } from '../config/problems.js';
 import { VERSION } from '../protocol/version.js';
+import { TOKEN_SCOPES } from '../protocol/vocabulary.js';
 import { ApiClient } from './client.js';
+import { cliCredentials } from './credentials.js';
 import { registerSlotCommands } from './commands/slot.js';
 import { CliExit, EXIT, exitFor } from './output.js';
 
@@ -23,12 +25,16 @@ export type ServeAction = (options: ServeCommandOptions) => Promise<void>;
 const configCommands = () => import('./commands/config.js');
 const modelCommands = () => import('./commands/model.js');
 
+/** --token, kept by the program's preAction hook for client(). */
+let tokenOption: string | undefined;
+
 /** The API client for SVC_API_URL; a malformed SVC_API_URL or SVC_PORT is an error, never a silent fallback to another server. */
 const client = () => {
   const env = readEnv(process.env);
   const bad = env.problems.find((p) => p.path === 'SVC_API_URL' || (p.path === 'SVC_PORT' && env.settings.apiUrl === undefined));
   if (bad) throw new CliExit(EXIT.configInvalid, formatProblem(bad));
-  return new ApiClient(apiBaseUrl(env.settings));
+  const baseUrl = apiBaseUrl(env.settings);
+  return new ApiClient(baseUrl, cliCredentials(baseUrl, resolvePaths(), tokenOption ?? (process.env.SVC_API_TOKEN?.trim() || undefined)));
 };
 const paths = () => resolvePaths();
 const json = () => new Option('--json', 'print JSON');
@@ -44,6 +50,10 @@ export function buildProgram(serve: ServeAction): Command {
     .description('svc: a local inference gateway. Docs: docs/cli.md')
     .version(VERSION, '-V, --version', 'print the version')
     .showHelpAfterError('(run with --help for usage)')
+    .option('--token <token>', 'API token for auth mode (default: $SVC_API_TOKEN)')
+    .hook('preAction', (command) => {
+      tokenOption = command.opts<{ token?: string }>().token;
+    })
     .exitOverride();
 
   program.command('serve')
@@ -89,6 +99,16 @@ export function buildProgram(serve: ServeAction): Command {
 
   registerSlotCommands(program, client);
 
+  const tokenCommands = () => import('./commands/token.js');
+  const token = program.command('token').description('API tokens for auth mode: create, list, revoke');
+  token.command('create').description('create a token and print it once')
+    .requiredOption('--label <label>', 'a unique name: the identity shown for its requests')
+    .addOption(new Option('--scope <scope>', 'what it may do').choices([...TOKEN_SCOPES]).makeOptionMandatory())
+    .addOption(json())
+    .action(async (o) => (await tokenCommands()).tokenCreate(client(), o));
+  token.command('list').description('list tokens (never the tokens themselves)').addOption(json()).action(async (o) => (await tokenCommands()).tokenList(client(), o));
+  token.command('revoke <id>').description('revoke a token; it is refused from the next request').addOption(json()).action(async (id: string, o) => (await tokenCommands()).tokenRevoke(client(), id, o));
+
   return program;
 }
 
@@ -104,9 +124,17 @@ const NOT_BUILT_YET = ['setup', 'update', 'uninstall', 'doctor', 'registry', 'me
  */
 export function unknownCommand(program: Command, args: readonly string[]): { word: string; parent: Command } | undefined {
   let command = program;
+  let skipValue = false;
   for (const word of args) {
     if (word === '--') return undefined;
-    if (word.startsWith('-')) continue;
+    if (word === '--token') {
+      skipValue = true; // the one global option that takes a value
+      continue;
+    }
+    if (skipValue || word.startsWith('-')) {
+      skipValue = false;
+      continue;
+    }
     if (command.commands.length === 0) return undefined;
     if (word === 'help') continue; // commander's own `svc help [command]`: the word after it is checked
     const next = command.commands.find((c) => c.name() === word || c.aliases().includes(word));

@@ -15,6 +15,8 @@ export interface EnvSettings {
   readonly activityRetentionDays?: number;
   /** SVC_AUTH_ENABLED: auth mode on (1/true) or off (0/false, unset). */
   readonly authEnabled: boolean;
+  /** SVC_HOSTNAME: the name clients reach svc by behind the proxy in auth mode (default svc.local). */
+  readonly hostname: string;
 }
 
 export const ENV_FILE = 'environment';
@@ -61,8 +63,12 @@ export function readEnv(env: NodeJS.ProcessEnv): { settings: EnvSettings; proble
     else if (!['0', 'false', 'no', 'off'].includes(authRaw)) fail('SVC_AUTH_ENABLED', '1 or 0');
   }
 
+  const hostname = value('SVC_HOSTNAME') ?? 'svc.local';
+  if (!/^[A-Za-z0-9.-]{1,253}$/.test(hostname)) fail('SVC_HOSTNAME', 'a host name (letters, digits, dots and hyphens)');
+
   const settings: EnvSettings = {
     authEnabled,
+    hostname: /^[A-Za-z0-9.-]{1,253}$/.test(hostname) ? hostname : 'svc.local',
     ...(port !== undefined && { port }),
     ...(apiUrl !== undefined && { apiUrl: apiUrl.replace(/\/+$/, '') }),
     ...(modelStore !== undefined && { modelStore }),

@@ -69,6 +69,9 @@ export interface EventPayloads {
   'model.removed': { model: string; path: string; force: boolean };
   /** before: the slot's previous [model].default, "" when it had none. */
   'model.assigned': { model: string; slot: string; before: string };
+  /** A token was created or revoked: its id, label and scope, never the token. Only admins see these. */
+  'auth.token_created': { id: string; label: string; scope: string };
+  'auth.token_revoked': { id: string; label: string; scope: string };
   activity: ActivityData;
   'metrics.slot': SlotMetricsData;
   /** Events this stream missed: its client read too slowly, or it resumed from an id the ring no longer holds. */
@@ -90,6 +93,8 @@ const EVENT_TYPE_SET: { [K in EventType]: true } = {
   'model.registered': true,
   'model.removed': true,
   'model.assigned': true,
+  'auth.token_created': true,
+  'auth.token_revoked': true,
   activity: true,
   'metrics.slot': true,
   'events.gap': true,

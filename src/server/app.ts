@@ -2,15 +2,17 @@
 import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { type RouteAccess, routeAccess } from '../protocol/access.js';
-import { RequestError } from '../protocol/errors.js';
+import type { Decision } from '../auth/guard.js';
+import { RequestError, SvcError } from '../protocol/errors.js';
 import { Admission } from './admission.js';
 import type { ServerContext } from './context.js';
 import { sendError } from './errors.js';
 import { type DirectHandler, FrontDoor } from './front-door.js';
 import { serverTiming } from '../dispatch/server-timing.js';
 import { parseJsonBody } from './json-body.js';
-import { arrivalOf, markArrival } from './request.js';
+import { arrivalOf, markArrival, setIdentity } from './request.js';
 import { registerActivityRoutes } from './routes/activity.js';
+import { registerAuthRoutes } from './routes/auth.js';
 import { registerEventRoutes } from './routes/events.js';
 import { registerHardwareRoutes } from './routes/hardware.js';
 import { registerInstallRoutes } from './routes/install.js';
@@ -45,7 +47,7 @@ function noRouteSchemas(): never {
 const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 
 export function buildApp(ctx: ServerContext): FastifyInstance {
-  const admission = new Admission();
+  const admission = new Admission(ctx.auth.guard);
   const bodyLimit = ctx.config.svc.api.max_body_mb * MiB;
   const front = new FrontDoor(admission, bodyLimit);
   const app = Fastify({
@@ -79,7 +81,14 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
   // The same admission the front door asks; a request for no route is admitted as public (it gets a 404 or 405).
   app.addHook('onRequest', (request, _reply, done) => {
     markArrival(request);
-    done(admission.admit(request.routeOptions.config.access ?? 'public', request.headers));
+    const settle = (decision: Decision) => {
+      if (decision instanceof SvcError) return done(decision);
+      setIdentity(request, decision);
+      done();
+    };
+    const decision = admission.admit(request.routeOptions.config.access ?? 'public', request.headers, request.socket.remoteAddress);
+    if (decision instanceof Promise) decision.then(settle, done);
+    else settle(decision);
   });
   // Every /v1 answer carries Server-Timing (docs/performance.md); the front door's routes and
   // relayed answers set it themselves, this covers the rest answered through Fastify.
@@ -108,6 +117,7 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
   });
 
   registerSystemRoutes(app, ctx);
+  registerAuthRoutes(app, ctx);
   registerMetricsRoutes(app, ctx);
   registerInstallRoutes(app, ctx);
   registerSettingsRoutes(app, ctx);

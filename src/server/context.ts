@@ -2,6 +2,7 @@
 // reload, never mutated), the activity log, the event bus, and the one writer queue for
 // configuration files.
 import { join } from 'node:path';
+import { AuthService } from '../auth/service.js';
 import type { ActivityInput, ActivityLog, ActivityOptions } from '../activity/store.js';
 import type { ResolvedConfig } from '../config/load.js';
 import type { SvcPaths } from '../config/paths.js';
@@ -56,6 +57,8 @@ export class ServerContext {
   readonly slotConfig: SlotConfigService;
   /** `metrics.slot` events while the figures change; started by serve(). */
   readonly metricsEvents: SlotMetricsEvents;
+  /** Tokens, the proxy identity and the guard every request passes (docs/auth.md); opened by serve(). */
+  readonly auth: AuthService;
 
   constructor(
     readonly paths: SvcPaths,
@@ -65,6 +68,7 @@ export class ServerContext {
     engines: (provider: string) => EngineAdapter | undefined = engineFor,
   ) {
     this.current = config;
+    this.auth = new AuthService(paths, this.configWrites, () => this.current.env.authEnabled, (line) => process.stderr.write(`${line}\n`));
     this.supervisor = new SlotSupervisor({
       config: () => this.current,
       engineFor: engines,
@@ -111,6 +115,7 @@ export class ServerContext {
     // A slot that left the configuration leaves the metrics with it (GET /api/metrics).
     for (const slot of this.metrics.slots()) if (!next.slots.some((s) => s.name === slot)) this.metrics.forget(slot);
     this.activity?.setOptions(activityOptions(next));
+    void this.auth.refresh();
   }
 
   /** Record a config change or state change: one activity row and one `activity` event. */

@@ -87,7 +87,9 @@ export function renderError(error: unknown, request: RequestLine): ErrorAnswerPa
   }
   const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
   const retryAfter = svcError.details.retry_after_s;
-  if (svcError.status === 503 && typeof retryAfter === 'number') headers['retry-after'] = String(Math.ceil(retryAfter));
+  if ((svcError.status === 503 || svcError.status === 429) && typeof retryAfter === 'number') headers['retry-after'] = String(Math.ceil(retryAfter));
+  // RFC 9110: a 401 names the scheme that would work.
+  if (svcError.status === 401) headers['www-authenticate'] = 'Bearer realm="svc"';
   return { status: svcError.status, headers, body: JSON.stringify(svcError.toEnvelope()) };
 }
 

@@ -9,6 +9,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteAccess } from '../protocol/access.js';
+import type { Decision } from '../auth/guard.js';
+import { SvcError } from '../protocol/errors.js';
 import type { Admission } from './admission.js';
 import { bodyTooLarge, contentLengthMismatch, renderError, unsupportedMediaType } from './errors.js';
 import { serverTiming } from '../dispatch/server-timing.js';
@@ -55,8 +57,17 @@ export class FrontDoor {
     const route = req.method === 'POST' ? this.routes.get(routePath(req.url ?? '/')) : undefined;
     if (!route) return next(req, res);
     const arrivedAt = performance.now();
-    const refusal = this.admission.admit(route.access, req.headers);
-    if (refusal) return fail(req, res, refusal, arrivedAt);
+    const decision = this.admission.admit(route.access, req.headers, req.socket.remoteAddress);
+    // The body stays unread (paused) while a first-seen token is verified.
+    if (decision instanceof Promise) {
+      decision.then((settled) => this.admitted(req, res, route, settled, arrivedAt), (error: unknown) => fail(req, res, error, arrivedAt));
+      return;
+    }
+    this.admitted(req, res, route, decision, arrivedAt);
+  }
+
+  private admitted(req: IncomingMessage, res: ServerResponse, route: DirectRoute, decision: Decision, arrivedAt: number): void {
+    if (decision instanceof SvcError) return fail(req, res, decision, arrivedAt);
     const type = req.headers['content-type'];
     if (type === undefined && req.headers['transfer-encoding'] === undefined && (req.headers['content-length'] ?? '0') === '0') {
       return fail(req, res, notAnObject(undefined), arrivedAt);

@@ -3,9 +3,21 @@
 // never import the module that imports them.
 import type { FastifyRequest } from 'fastify';
 import { performance } from 'node:perf_hooks';
+import { ANONYMOUS, type Identity } from '../auth/identity.js';
 import { RequestError } from '../protocol/errors.js';
 
 const ARRIVED = Symbol('svc.arrivedAt');
+const IDENTITY = Symbol('svc.identity');
+
+/** Who the guard found the caller to be (app.ts, onRequest). */
+export function setIdentity(request: FastifyRequest, identity: Identity): void {
+  (request as unknown as Record<symbol, Identity>)[IDENTITY] = identity;
+}
+
+/** The caller's identity; anonymous for a request the guard did not see (app.inject of a 404). */
+export function identityOf(request: FastifyRequest): Identity {
+  return (request as unknown as Record<symbol, Identity | undefined>)[IDENTITY] ?? ANONYMOUS;
+}
 
 /** Stamp when a request arrived (app.ts, onRequest): the start of Server-Timing's svc;dur. */
 export function markArrival(request: FastifyRequest): void {
@@ -17,8 +29,14 @@ export function arrivalOf(request: FastifyRequest): number {
   return (request as unknown as Record<symbol, number | undefined>)[ARRIVED] ?? performance.now();
 }
 
-/** Who made a request, for the activity log: a well-formed X-Svc-Actor header, else "api". */
+/**
+ * Who made a request, for the activity log: the token's label or the proxy's user when the
+ * guard knows one, else a well-formed X-Svc-Actor header (the CLI sends "cli"), else "api".
+ */
 export function actorOf(request: FastifyRequest): string {
+  const identity = identityOf(request);
+  if (identity.kind === 'token') return `token:${identity.label}`;
+  if (identity.kind === 'proxy') return `user:${identity.label}`;
   const header = request.headers['x-svc-actor'];
   return typeof header === 'string' && /^[a-z0-9:_.-]{1,64}$/i.test(header) ? header : 'api';
 }

@@ -49,6 +49,8 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
   for (const dir of [paths.configRoot, paths.slotsDir, paths.stateRoot, dirname(paths.registryToml)]) removeStaleTempFiles(dir);
 
   const ctx = new ServerContext(paths, outcome.config, undefined);
+  // Before listen: in auth mode no request may be judged against tokens not read yet.
+  await ctx.auth.open();
   ctx.arbiter.start();
   const app = buildApp(ctx);
   // Requests that come before the engines of a previous gateway were re-adopted wait for it.
@@ -57,6 +59,7 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
     await app.listen({ host: options.host, port: options.port });
   } catch (error) {
     ctx.supervisor.releaseHold();
+    ctx.auth.close();
     await ctx.supervisor.shutdown();
     throw new StartupError(`cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`, EXIT_LISTEN_FAILED);
   }
@@ -97,6 +100,7 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
       await ctx.supervisor.shutdown();
       ctx.record({ action: 'system.stop', kind: 'event', details: { uptime_s: ctx.uptimeSeconds() } });
       ctx.activity?.close();
+      ctx.auth.close();
       clearTimeout(timer);
     })());
 
@@ -106,6 +110,7 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
   log(`  config: ${paths.configRoot} (${paths.source === 'SVC_HOME' ? 'SVC_HOME' : paths.source === 'user' ? 'per-user default' : 'system'})`);
   log(`  state:  ${paths.stateRoot}`);
   log(`  API:    ${url}/api/status   OpenAI base URL: ${url}/v1`);
+  log(`  auth:   ${outcome.config.env.authEnabled ? `on (bearer tokens; ${ctx.auth.store.list().length} in ${paths.tokensToml})` : 'off (default mode: LAN trusted; see docs/auth.md)'}`);
   return { close, port, url };
 }
 

@@ -8,7 +8,9 @@ import type { Subscription } from '../../events/subscription.js';
 import { parseEventQuery, type EventQuery } from '../../events/query.js';
 import { EventsError } from '../../protocol/errors.js';
 import type { SvcEvent } from '../../protocol/events.js';
+import { eventVisibleTo } from '../../auth/event-visibility.js';
 import type { ServerContext } from '../context.js';
+import { identityOf } from '../request.js';
 import { openEventStream } from '../sse.js';
 
 /** A comment line on a quiet stream, so that proxies keep it and a dead client is noticed. */
@@ -41,7 +43,9 @@ function frame(event: SvcEvent): string {
 export function registerEventRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.get('/api/events', async (request) => {
     const { since, filter, limit } = eventQuery(request, false);
-    return ctx.events.page({ ...(since !== undefined && { since }), filter, limit });
+    const page = ctx.events.page({ ...(since !== undefined && { since }), filter, limit });
+    const identity = identityOf(request);
+    return { ...page, events: page.events.filter((event) => eventVisibleTo(event, identity, ctx.config.env.authEnabled)) };
   });
 
   const streams = new Set<() => void>();
@@ -52,11 +56,12 @@ export function registerEventRoutes(app: FastifyInstance, ctx: ServerContext): v
 
   app.get('/api/events/stream', async (request, reply) => {
     const query = eventQuery(request, true);
-    streamEvents(ctx, query, reply, streams);
+    const identity = identityOf(request);
+    streamEvents(ctx, query, reply, streams, (event) => eventVisibleTo(event, identity, ctx.config.env.authEnabled));
   });
 }
 
-function streamEvents(ctx: ServerContext, query: EventQuery, reply: FastifyReply, streams: Set<() => void>): void {
+function streamEvents(ctx: ServerContext, query: EventQuery, reply: FastifyReply, streams: Set<() => void>, visible: (event: SvcEvent) => boolean): void {
   const raw = openEventStream(reply);
   raw.write(`: svc events, epoch ${ctx.events.epoch}\n\n`);
   let blocked = false;
@@ -67,7 +72,8 @@ function streamEvents(ctx: ServerContext, query: EventQuery, reply: FastifyReply
     while (!blocked && !ended) {
       const batch = subscription.take(BATCH);
       if (batch.length === 0) return;
-      blocked = !raw.write(batch.map(frame).join(''));
+      const shown = batch.filter(visible);
+      if (shown.length > 0) blocked = !raw.write(shown.map(frame).join(''));
     }
   };
   // Called inside publish(): the writing happens a moment later, off the publisher's stack.

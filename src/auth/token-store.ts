@@ -1,0 +1,115 @@
+// tokens.toml, held in memory: the rows the guard looks ids up in, and the one writer of the
+// file (mode 0600, atomic). AuthService re-reads it when it changes on disk, so a row added
+// or removed by hand counts without a restart; an invalid file counts as no tokens at all
+// (fail closed), never as the rows it had before.
+import { stat } from 'node:fs/promises';
+import { writeFileAtomic } from '../config/atomic.js';
+import { formatProblem } from '../config/problems.js';
+import { tokenRules } from '../config/rules.js';
+import { TokensFileSchema, type TokenRow, type TokensFile } from '../config/schema/tokens.js';
+import type { SerialQueue } from '../config/serial-queue.js';
+import { readTomlFile, stringifyToml } from '../config/toml.js';
+import { validateDocument } from '../config/validate.js';
+import { AuthError, ConfigError } from '../protocol/errors.js';
+import type { TokenScope } from '../protocol/vocabulary.js';
+import { newToken } from './token-format.js';
+
+export interface CreatedToken {
+  readonly row: TokenRow;
+  /** The raw token, shown once. */
+  readonly token: string;
+}
+
+const nowIso = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+export class TokenStore {
+  private rows = new Map<string, TokenRow>();
+  private fileIdentity = '';
+
+  constructor(
+    private readonly path: string,
+    private readonly writes: SerialQueue,
+    private readonly warn: (line: string) => void = () => undefined,
+    private readonly onReload: () => void = () => undefined,
+  ) {}
+
+  get(id: string): TokenRow | undefined {
+    return this.rows.get(id);
+  }
+
+  list(): TokenRow[] {
+    return [...this.rows.values()];
+  }
+
+  /** Re-read the file when its inode, size or mtime differ from the last read. */
+  async reloadIfChanged(): Promise<void> {
+    if ((await this.identity()) !== this.fileIdentity) await this.reload();
+  }
+
+  async create(label: string, scope: TokenScope): Promise<CreatedToken> {
+    return this.writes.run(async () => {
+      const file = await this.readForWrite();
+      if (file.tokens.some((row) => row.label === label)) throw new AuthError('auth.duplicate_label', `a token labelled ${JSON.stringify(label)} exists; labels are unique`, { label });
+      const token = newToken(new Set(file.tokens.map((row) => row.id)));
+      const row: TokenRow = { id: token.id, label, scope, hash: await (await import('@node-rs/argon2')).hash(token.secret), created_at: nowIso(), last_used_at: null };
+      await this.write({ ...file, tokens: [...file.tokens, row] });
+      return { row, token: token.raw };
+    });
+  }
+
+  async revoke(id: string): Promise<TokenRow> {
+    return this.writes.run(async () => {
+      const file = await this.readForWrite();
+      const row = file.tokens.find((r) => r.id === id);
+      if (!row) throw new AuthError('auth.unknown_token', `no token has id ${JSON.stringify(id)}`, { id });
+      await this.write({ ...file, tokens: file.tokens.filter((r) => r.id !== id) });
+      return row;
+    });
+  }
+
+  /** Record last_used_at for these ids (the verifier calls this at most once a minute per token). */
+  async touch(ids: readonly string[], at = nowIso()): Promise<void> {
+    await this.writes.run(async () => {
+      const file = await this.readForWrite();
+      const wanted = new Set(ids);
+      if (!file.tokens.some((row) => wanted.has(row.id))) return;
+      await this.write({ ...file, tokens: file.tokens.map((row) => (wanted.has(row.id) ? { ...row, last_used_at: at } : row)) });
+    });
+  }
+
+  private async identity(): Promise<string> {
+    const info = await stat(this.path).catch(() => undefined);
+    return info ? `${info.ino}:${info.size}:${info.mtimeMs}` : 'missing';
+  }
+
+  async reload(): Promise<void> {
+    this.fileIdentity = await this.identity();
+    const file = await this.read();
+    this.rows = new Map((file?.tokens ?? []).map((row) => [row.id, row]));
+    this.onReload();
+  }
+
+  /** The file's rows; undefined (after a warning) when it is not valid. */
+  private async read(): Promise<TokensFile | undefined> {
+    const read = await readTomlFile(this.path, 'tokens.toml');
+    if (read.status === 'missing') return TokensFileSchema.parse({});
+    const problems = read.status === 'invalid' ? [read.problem] : [];
+    const result = read.status === 'ok' ? validateDocument(TokensFileSchema, read.doc, 'tokens.toml') : undefined;
+    problems.push(...(result?.problems ?? []), ...(read.status === 'ok' ? tokenRules(read.doc) : []));
+    const errors = problems.filter((p) => p.severity === 'error');
+    if (errors.length === 0 && result?.value) return result.value;
+    this.warn(`svc: warning: tokens.toml is not valid, so no token is accepted until it is fixed: ${errors.map(formatProblem).join('; ')}`);
+    return undefined;
+  }
+
+  private async readForWrite(): Promise<TokensFile> {
+    const file = await this.read();
+    if (!file) throw new ConfigError('config.invalid', 'tokens.toml is not valid; fix it on the host (svc config edit tokens.toml) before changing tokens', { file: 'tokens.toml' });
+    return file;
+  }
+
+  private async write(file: TokensFile): Promise<void> {
+    await writeFileAtomic(this.path, stringifyToml(file as unknown as Record<string, unknown>), { mode: 0o600, forceMode: true });
+    await this.reload();
+  }
+}
