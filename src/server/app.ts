@@ -43,6 +43,19 @@ function noRouteSchemas(): never {
   throw new Error('svc routes declare no JSON schemas: request bodies are validated with the zod schemas in src/protocol/');
 }
 
+export interface RegisteredRoute {
+  readonly method: string;
+  readonly url: string;
+  readonly access: RouteAccess;
+}
+
+const routesOf = new WeakMap<FastifyInstance, RegisteredRoute[]>();
+
+/** Every route the app registered, HEAD twins included, with its access class (access-table.test.ts walks them). */
+export function registeredRoutes(app: FastifyInstance): readonly RegisteredRoute[] {
+  return routesOf.get(app) ?? [];
+}
+
 /** Fastify's own default, which a server from serverFactory does not get by itself. */
 const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 
@@ -69,8 +82,11 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
 
   // Routes do not declare their own access: the one table does, and a route missing from it
   // is 'unlisted', which the guard refuses (access.test.ts fails for it first).
+  const registered: RegisteredRoute[] = [];
+  routesOf.set(app, registered);
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) registered.push({ method, url: route.url, access: routeAccess(method, route.url) });
     const classes = new Set(methods.map((method) => routeAccess(method, route.url)));
     if (classes.size !== 1) throw new Error(`route ${methods.join(',')} ${route.url} has methods of different access classes; register them apart`);
     const access = [...classes][0]!;

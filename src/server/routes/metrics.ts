@@ -116,6 +116,10 @@ function eventMetrics(prom: PromClient, ctx: ServerContext, registry: Registry):
   figure('svc_events_published_total', 'Events published on the event bus since the gateway started.', Counter, () => ctx.events.stats().published);
   figure('svc_event_subscribers', 'Readers of the event bus now (open /api/events/stream connections).', Gauge, () => ctx.events.stats().subscribers);
   figure('svc_events_dropped_total', 'Events dropped for event streams that read too slowly (each reported to its stream as an events.gap).', Counter, () => ctx.events.stats().dropped);
+  const auth = ctx.auth.verifier.stats;
+  figure('svc_auth_argon2_verifications_total', 'argon2 verifications of bearer tokens: one per token first seen (or changed), not one per request.', Counter, () => auth.argon2);
+  figure('svc_auth_invalid_total', 'Requests refused with auth.invalid (malformed, unknown, revoked or wrong tokens).', Counter, () => auth.invalid);
+  figure('svc_auth_rate_limited_total', 'Requests refused with auth.rate_limited, before any argon2 work.', Counter, () => auth.rateLimited);
 }
 
 /**
