@@ -9,10 +9,12 @@
 //   --streams N        streams held at once (default 1000)
 //   --hostile-rounds N rounds of hostile bodies on every /v1 route, 2 of them warm-up (default 5; 3 with --quick)
 //   --out FILE         where the JSON goes (default bench/results/<timestamp>.json)
+//   --auth-only        only what auth mode adds to /v1 (c=1 and c=64), printed; nothing written
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { execFileSync } from 'node:child_process';
+import { authOverhead } from './lib/auth.mjs';
 import { coldLoads, gatewayStartup } from './lib/cold.mjs';
 import { hostileRss } from './lib/hostile.mjs';
 import { chatBody, loadRun, median, warmUp } from './lib/load.mjs';
@@ -54,6 +56,19 @@ try {
 const upstreamPort = await freePort();
 const upstream = await startUpstream(upstreamPort);
 const home = await makeHome({ upstreamPort, coldLoadMs: options.coldLoadMs });
+if (argv.includes('--auth-only')) {
+  const open = await startGateway(home);
+  try {
+    log('auth mode beside default mode');
+    const auth = await authOverhead({ openUrl: open.url, openPid: open.pid, upstreamPort, upstreamPid: upstream.pid, reps: options.reps + 2, durationS: options.durationS });
+    console.log(JSON.stringify(auth, null, 2));
+  } finally {
+    await open.stop();
+    await upstream.stop();
+    home.remove();
+  }
+  process.exit(0);
+}
 log('gateway start-up');
 const startup = await gatewayStartup(home, quick ? 2 : 5);
 const gateway = await startGateway(home);
@@ -178,6 +193,9 @@ try {
   rss.peak_streams_mb = rss.peak_mb;
   rss.peak_mb = Math.max(peakBefore, rss.peak_mb);
 
+  log('auth mode beside default mode');
+  const auth = await authOverhead({ openUrl: gateway.url, openPid: gateway.pid, upstreamPort, upstreamPid: upstream.pid, reps: options.reps + 2, durationS: options.durationS });
+
   log('cold slot loads');
   const cold = await coldLoads(gateway.url, options.coldLoads, latency.slot.c1.direct.p50);
   clearInterval(sampler);
@@ -191,7 +209,7 @@ try {
   const hostile = await hostileRss(gateway.url, gateway.pid, { model: MODELS.remote, rounds: options.hostileRounds });
 
   meta.load_after = round(loadavg());
-  const result = { meta, startup, rss, latency, throughput, streaming, sse_throughput: sseThroughput, streams_held: held, cold_slot: cold, hostile_input: hostile };
+  const result = { meta, startup, rss, latency, throughput, streaming, sse_throughput: sseThroughput, streams_held: held, cold_slot: cold, hostile_input: hostile, auth };
   result.targets = checkTargets(result);
   const file = outFile ?? join(REPO_ROOT, 'bench/results', `${meta.date.replace(/[:.]/g, '-')}.json`);
   mkdirSync(dirname(file), { recursive: true });

@@ -88,20 +88,20 @@ export async function makeHome({ upstreamPort, coldLoadMs }) {
 }
 
 /** Environment for the gateway: the temp home, the wrapper as llama-server, nothing else of SVC_*. */
-function gatewayEnv(home) {
+function gatewayEnv(home, extra = {}) {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SVC_')));
-  return { ...env, SVC_HOME: home.home, SVC_LLAMA_SERVER: home.wrapper };
+  return { ...env, SVC_HOME: home.home, SVC_LLAMA_SERVER: home.wrapper, ...extra };
 }
 
 /**
  * Start `svc serve` and time it: from spawn to its "listening" line, and to the first answer
  * of GET /api/health/system (polled every 2 ms, the measure the issue names).
  */
-export async function startGateway(home, nodeArgs = []) {
+export async function startGateway(home, nodeArgs = [], env = {}) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const spawnedAt = performance.now();
-  const proc = spawnUntil(process.execPath, [...nodeArgs, SVC_BIN, 'serve', '--port', String(port)], gatewayEnv(home), /listening on http/, 'svc serve');
+  const proc = spawnUntil(process.execPath, [...nodeArgs, SVC_BIN, 'serve', '--port', String(port)], gatewayEnv(home, env), /listening on http/, 'svc serve');
   let answeredAt;
   for (;;) {
     const ok = await fetch(`${url}/api/health/system`).then((r) => r.arrayBuffer().then(() => r.status === 200), () => false);

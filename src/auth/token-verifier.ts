@@ -2,7 +2,7 @@
 // remembered by the SHA-256 of the whole raw token (never the token itself) together with the
 // row hash it matched, so a revoked row (gone) or a changed one (new hash) stops matching at
 // once without any cache to clear. Concurrent first uses of one token share one argon2 run.
-import { createHash } from 'node:crypto';
+import { hash as digest } from 'node:crypto';
 import { AuthError, type SvcError } from '../protocol/errors.js';
 import { DEFAULT_FAILURE_LIMIT, FailureLimit } from './failure-limit.js';
 import type { Identity } from './identity.js';
@@ -48,7 +48,7 @@ export class TokenVerifier {
     const parsed = parseToken(raw);
     const row = parsed && this.store.get(parsed.id);
     if (!parsed || !row) return this.refuse(client);
-    const key = createHash('sha256').update(raw).digest('base64');
+    const key = digest('sha256', raw, 'base64');
     if (this.verified.get(key) === row.hash) return this.accept(row.id, row.label, row.scope);
     const wait = this.limit.retryAfterS(client);
     if (wait > 0) return this.rateLimited(wait);
