@@ -3,6 +3,7 @@
 // (open, auth, open, auth, ...) so a noisy neighbour hits both alike; medians of the reps.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { chatBody, loadRun, median, warmUp } from './load.mjs';
 import { makeHome, MODELS, startGateway } from './processes.mjs';
 

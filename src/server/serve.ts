@@ -8,6 +8,7 @@ import { removeStaleTempFiles } from '../config/atomic.js';
 import { loadConfig } from '../config/load.js';
 import { notWritableHint, type SvcPaths } from '../config/paths.js';
 import { errorsOf, formatProblem, warningsOf } from '../config/problems.js';
+import { isLoopbackAddress } from '../auth/addresses.js';
 import { buildApp } from './app.js';
 import { EXIT_CONFIG_INVALID, EXIT_LISTEN_FAILED, EXIT_NOT_WRITABLE } from './exit-codes.js';
 import { loadUndici } from '../dispatch/forward.js';
@@ -111,6 +112,9 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
   log(`  state:  ${paths.stateRoot}`);
   log(`  API:    ${url}/api/status   OpenAI base URL: ${url}/v1`);
   log(`  auth:   ${outcome.config.env.authEnabled ? `on (bearer tokens; ${ctx.auth.store.list().length} in ${paths.tokensToml})` : 'off (default mode: LAN trusted; see docs/auth.md)'}`);
+  if (outcome.config.env.authEnabled && !isLoopbackAddress(options.host)) {
+    log(`svc: warning: auth mode, but the API listens on ${options.host}: clients on the network can reach it without the proxy's TLS; bind 127.0.0.1 (the default of --host) and let the proxy face the network`);
+  }
   return { close, port, url };
 }
 
