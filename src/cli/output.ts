@@ -41,7 +41,8 @@ export function exitFor(error: unknown): CliExit {
     const problems = (error.envelope.error.details.problems as Array<{ file?: string; path?: string; message: string }> | undefined) ?? [];
     const lines = problems.map((p) => `  ${[p.file, p.path].filter(Boolean).join(': ')}: ${p.message}`);
     const code = error.code.startsWith('config.') ? EXIT.configInvalid : EXIT.failed;
-    const head = problems.length > 0 ? `${error.code}: ${error.message.split(':')[0]}` : `${error.code}: ${error.message}`;
+    const hint = error.code === 'auth.required' || error.code === 'auth.invalid' ? ' (the CLI sends --token or $SVC_API_TOKEN; docs/auth.md)' : '';
+    const head = problems.length > 0 ? `${error.code}: ${error.message.split(':')[0]}` : `${error.code}: ${error.message}${hint}`;
     return new CliExit(code, [head, ...lines].join('\n'));
   }
   return new CliExit(EXIT.failed, (error as Error)?.message ?? String(error));
