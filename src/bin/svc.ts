@@ -65,4 +65,15 @@ function takeHomeLock(paths: SvcPaths): InstanceLock {
   return outcome.acquired;
 }
 
-await runCli(process.argv, serveCommand);
+// `svc token list | head -1`: a reader that stops early is not an error. A command ends
+// quietly; the server (whose log a closed pipe no longer takes) keeps serving.
+let serving = false;
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  if (!serving) process.exit(0);
+});
+
+await runCli(process.argv, (options) => {
+  serving = true;
+  return serveCommand(options);
+});
