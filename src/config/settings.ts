@@ -4,6 +4,7 @@
 // class, so the description and apply plan here are derived, never hand-kept.
 import { z } from 'zod';
 import { ConfigError } from '../protocol/errors.js';
+import { changedHostOnlySettings, HOST_ONLY_SETTINGS } from '../protocol/host-only.js';
 import { writeFileAtomic } from './atomic.js';
 import { validateSvcToml } from './load.js';
 import type { SvcPaths } from './paths.js';
@@ -145,7 +146,11 @@ export type SettingsUpdate =
  * write it atomically only when it is valid. `extraRules` adds checks that need live state. Unknown keys are errors here: a typo sent
  * through the API must not land in the file. Callers serialise updates (one writer).
  */
-export async function updateSvcToml(paths: SvcPaths, patch: Table, extraRules: (merged: TomlDoc) => ConfigProblem[] = () => []): Promise<SettingsUpdate> {
+/**
+ * `hostOnly`: whether the caller may change host-only keys (protocol/host-only.ts); when it
+ * may not and the change would, config.host_only is thrown before anything is written.
+ */
+export async function updateSvcToml(paths: SvcPaths, patch: Table, extraRules: (merged: TomlDoc) => ConfigProblem[] = () => [], hostOnly = true): Promise<SettingsUpdate> {
   const read = await readTomlFile(paths.svcToml, 'svc.toml');
   if (read.status === 'invalid') return { ok: false, problems: [read.problem] };
   const raw: TomlDoc = read.status === 'ok' ? read.doc : {};
@@ -160,6 +165,13 @@ export async function updateSvcToml(paths: SvcPaths, patch: Table, extraRules: (
   // Rules that need live state run on the raw merge, so they report alongside schema errors.
   problems.push(...extraRules(merged));
   if (errorsOf(problems).length > 0 || !after.value) return { ok: false, problems: errorsOf(problems) };
+  const refused = hostOnly ? [] : changedHostOnlySettings(before.value ?? SvcTomlSchema.parse({}), after.value);
+  if (refused.length > 0) {
+    throw new ConfigError('config.host_only', `${refused.join(', ')} can be changed over HTTP only from this host or with an admin token (they name a program, a host path or an exposure); edit svc.toml on the host or use \`svc config edit\``, {
+      keys: refused,
+      why: Object.fromEntries(refused.map((key) => [key, HOST_ONLY_SETTINGS[key]])),
+    });
+  }
   try {
     await writeFileAtomic(paths.svcToml, stringifyToml(merged));
   } catch (error) {

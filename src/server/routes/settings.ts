@@ -9,6 +9,7 @@ import { applyPlan, describeSettings, updateSvcToml } from '../../config/setting
 import { ConfigError } from '../../protocol/errors.js';
 import { actorOf, objectBody } from '../request.js';
 import type { ServerContext } from '../context.js';
+import { hostAuthority } from '../host-authority.js';
 
 function invalid(problems: readonly ConfigProblem[], what: string): ConfigError {
   const lines = problems.map(formatProblem);
@@ -35,7 +36,17 @@ export function registerSettingsRoutes(app: FastifyInstance, ctx: ServerContext)
 
   app.put('/api/settings', async (request) => {
     const patch = objectBody(request);
-    const result = await ctx.configWrites.run(() => updateSvcToml(ctx.paths, patch, () => extractionSlotRule(ctx, patch)));
+    const mayChangeHostOnly = await hostAuthority(ctx, request);
+    let result: Awaited<ReturnType<typeof updateSvcToml>>;
+    try {
+      result = await ctx.configWrites.run(() => updateSvcToml(ctx.paths, patch, () => extractionSlotRule(ctx, patch), mayChangeHostOnly));
+    } catch (error) {
+      // A refused host-only change is worth a row: someone off this host tried to name a program.
+      if (error instanceof ConfigError && error.code === 'config.host_only') {
+        ctx.record({ action: 'settings.update', target: 'svc.toml', actor: actorOf(request), outcome: 'error', details: { refused: error.details.keys, client: request.socket.remoteAddress ?? null } });
+      }
+      throw error;
+    }
     if (!result.ok) {
       ctx.record({ action: 'settings.update', target: 'svc.toml', actor: actorOf(request), outcome: 'error', details: { problems: result.problems.map(formatProblem) } });
       throw invalid(result.problems, 'settings not saved');
