@@ -9,8 +9,11 @@ import { readFile } from 'node:fs/promises';
 import { isLoopbackAddress } from './addresses.js';
 import type { Identity } from './identity.js';
 
+/** As Node reads them (lower case) and as the Caddyfile writes them. */
 export const FORWARDED_EMAIL_HEADER = 'x-forwarded-email';
 export const PROXY_SECRET_HEADER = 'x-svc-proxy-secret';
+export const FORWARDED_EMAIL_HEADER_NAME = 'X-Forwarded-Email';
+export const PROXY_SECRET_HEADER_NAME = 'X-Svc-Proxy-Secret';
 
 /** The secret's SHA-256, compared in constant time with the header's. */
 export class ProxySecret {

@@ -99,6 +99,21 @@ export function buildProgram(serve: ServeAction): Command {
 
   registerSlotCommands(program, client);
 
+  const authCommands = () => import('./commands/auth.js');
+  const auth = program.command('auth').description('auth mode: Caddy in front with TLS and basic auth, bearer tokens for the API');
+  auth.command('enable').description('render the Caddyfile, turn auth mode on, start the proxy')
+    .option('--user <name>', 'admin user for basic auth (default: $SVC_ADMIN_USER or admin)')
+    .option('--hostname <name>', 'the name clients use (default: $SVC_HOSTNAME or svc.local)')
+    .option('--email <address>', 'ACME contact (default: $SVC_TLS_EMAIL or admin@<hostname>)')
+    .option('--api <host:port>', 'where the proxy finds the API (default: 127.0.0.1:$SVC_PORT or 8080)')
+    .option('--chat <host:port>', 'the chat front end (default: 127.0.0.1:3001)')
+    .option('--http-port <port>', 'the proxy\'s HTTP port (default 80)', portNumber)
+    .option('--https-port <port>', 'the proxy\'s HTTPS port (default 443)', portNumber)
+    .option('--no-start', 'write the files only; do not start the proxy')
+    .action(async (o) => (await authCommands()).authEnable(client(), paths(), o));
+  auth.command('disable').description('turn auth mode off and stop the proxy, keeping its files and TLS state').action(async () => (await authCommands()).authDisable(client(), paths()));
+  auth.command('status').description('auth mode, hostname, root certificate, proxy, tokens').addOption(json()).action(async (o) => (await authCommands()).authStatus(client(), paths(), o));
+
   const tokenCommands = () => import('./commands/token.js');
   const token = program.command('token').description('API tokens for auth mode: create, list, revoke');
   token.command('create').description('create a token and print it once')

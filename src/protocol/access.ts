@@ -16,6 +16,12 @@ export const ROUTE_ACCESS = ['public', 'v1', 'v1-read', 'read', 'write', 'token-
  */
 export type RouteAccess = (typeof ROUTE_ACCESS)[number];
 
+/** The spec's public allowlist: no credentials even in auth mode (the Caddyfile passes them through too). */
+export const PUBLIC_PATHS: readonly string[] = [
+  '/api/health/system', '/api/status', '/api/metrics', '/api/features', '/api/install/state', '/api/install/complete',
+  '/api/config/urls', '/api/auth/status', '/api/auth/login', '/v1/models',
+];
+
 /** What each token scope grants (SPEC.md, Authentication; the auth issue's exact grants). */
 export const SCOPE_GRANTS: Readonly<Record<TokenScope, readonly RouteAccess[]>> = {
   admin: ['public', 'v1', 'v1-read', 'read', 'write', 'token-admin'],

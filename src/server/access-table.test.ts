@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/load.js';
 import { resolvePaths } from '../config/paths.js';
-import { ROUTE_ACCESS_TABLE, routeAccess } from '../protocol/access.js';
+import { PUBLIC_PATHS, ROUTE_ACCESS_TABLE, routeAccess } from '../protocol/access.js';
 import { buildApp, registeredRoutes, type RegisteredRoute } from './app.js';
 import { ServerContext } from './context.js';
 
@@ -55,5 +55,12 @@ describe('the route access table', () => {
     const rows = [...section.matchAll(/^\| (GET|POST|PUT|DELETE|any) \| `([^`]+)` \| ([a-z0-9-]+) \|$/gm)];
     const documented = Object.fromEntries(rows.map(([, method, path, access]) => [`${method === 'any' ? '*' : method} ${path}`, access]));
     expect(documented).toEqual(ROUTE_ACCESS_TABLE);
+  });
+});
+
+describe('the public allowlist', () => {
+  it('is exactly the public rows of the table', () => {
+    const publicRows = Object.entries(ROUTE_ACCESS_TABLE).filter(([, access]) => access === 'public').map(([key]) => key.split(' ')[1]);
+    expect([...new Set(publicRows)].sort()).toEqual([...PUBLIC_PATHS].sort());
   });
 });
