@@ -151,6 +151,7 @@ describe.skipIf(!caddy)('auth mode behind the real Caddy', () => {
     expect(disabled.status, disabled.stderr).toBe(0);
     await stopProxy();
     expect(readFileSync(join(home.configRoot, 'api.env'), 'utf8')).toContain('SVC_AUTH_ENABLED=0');
+    expect(readFileSync(join(home.configRoot, 'api.env'), 'utf8')).not.toContain('SVC_HOST=');
     expect((await fetch(`${gateway.url}/api/slots`)).status).toBe(200);
     expect(existsSync(paths().caddyfile)).toBe(true);
     enable();

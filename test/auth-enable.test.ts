@@ -3,8 +3,10 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runSvc, useTempGateways } from './helpers/gateway.js';
+import { nonLoopbackAddress } from './helpers/network.js';
 
-const { home: newHome } = useTempGateways(afterEach);
+const { home: newHome, gateway: newGateway } = useTempGateways(afterEach);
+const lan = nonLoopbackAddress();
 
 describe('svc auth enable', () => {
   it('needs a password when nobody can type one, and writes nothing without it', () => {
@@ -39,5 +41,19 @@ describe('svc auth enable', () => {
     const parsed = JSON.parse(status.stdout);
     expect(parsed).toMatchObject({ enabled: true, hostname: 'box.lan', tokens: 0, gateway: { reachable: false } });
     expect(parsed.root_certificate.path).toContain(join('var/lib/svc/caddy/pki/authorities/local/root.crt'));
+  });
+});
+
+describe.skipIf(!lan)('SVC_HOST in api.env', () => {
+  it('is the bind address of svc serve, and auth enable makes it loopback', async () => {
+    const home = newHome({ 'api.env': 'SVC_HOST=0.0.0.0\n' });
+    const open = await newGateway(home);
+    expect((await fetch(`http://${lan}:${open.port}/api/status`)).status).toBe(200);
+    const enabled = runSvc(['auth', 'enable', '--no-start'], { home: home.home, env: { SVC_PORT: String(open.port), SVC_ADMIN_PASSWORD: 'long-enough-password' } });
+    expect(enabled.stdout).toMatch(/restart svc: it listens on 0\.0\.0\.0/);
+    await open.stop();
+    const closed = await newGateway(home);
+    expect((await fetch(`${closed.url}/api/status`)).status).toBe(200);
+    await expect(fetch(`http://${lan}:${closed.port}/api/status`)).rejects.toThrow();
   });
 });

@@ -3,6 +3,7 @@
 // start. Nothing else imports both.
 import { runCli, type ServeCommandOptions } from '../cli/program.js';
 import { readEnv } from '../config/env.js';
+import { readEnvFile } from '../config/env-file.js';
 import { acquireInstanceLock, homeInUseMessage, homeOf, type InstanceLock } from '../config/instance-lock.js';
 import { notWritableHint, resolvePaths, type SvcPaths } from '../config/paths.js';
 import { EXIT_HOME_IN_USE, EXIT_NOT_WRITABLE } from '../server/exit-codes.js';
@@ -15,8 +16,12 @@ async function serveCommand(options: ServeCommandOptions): Promise<void> {
   if (options.reload) return (await import('../server/reload.js')).runWithReload(process.argv.slice(1).filter((arg) => arg !== '--reload'));
   // The server's modules load only for `svc serve`: every other command stays light.
   const { serve, StartupError } = await import('../server/serve.js');
-  const port = options.port ?? readEnv(process.env).settings.port ?? 8080;
   const paths = resolvePaths();
+  // api.env gives defaults beneath the environment (docs/configuration.md): SVC_PORT, and
+  // SVC_HOST, which `svc auth enable` sets to 127.0.0.1 so that only the proxy faces the network.
+  const env = readEnv({ ...(await readEnvFile(paths.apiEnv).catch(() => ({}))), ...process.env }).settings;
+  const port = options.port ?? env.port ?? 8080;
+  const host = options.host ?? env.host ?? '127.0.0.1';
   // Before anything reads state.json: a second gateway must not adopt or stop the first one's engines.
   const lock = takeHomeLock(paths);
   process.on('exit', () => lock.release());
@@ -38,7 +43,7 @@ async function serveCommand(options: ServeCommandOptions): Promise<void> {
   };
   for (const signal of STOP_SIGNALS) process.on(signal, () => stop(signal));
   try {
-    server = await serve({ host: options.host, port, paths, log: (line) => process.stdout.write(`${line}\n`) });
+    server = await serve({ host, port, paths, log: (line) => process.stdout.write(`${line}\n`) });
   } catch (error) {
     if (!(error instanceof StartupError)) throw error;
     process.stderr.write(`svc: ${error.message}\n`);

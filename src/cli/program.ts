@@ -13,7 +13,7 @@ import { registerSlotCommands } from './commands/slot.js';
 import { CliExit, EXIT, exitFor } from './output.js';
 
 export interface ServeCommandOptions {
-  host: string;
+  host?: string;
   port?: number;
   reload: boolean;
 }
@@ -58,7 +58,7 @@ export function buildProgram(serve: ServeAction): Command {
 
   program.command('serve')
     .description('start the API server')
-    .option('--host <address>', 'address to bind', '127.0.0.1')
+    .option('--host <address>', 'address to bind (default: $SVC_HOST or 127.0.0.1)')
     .option('--port <port>', 'port to listen on (default: $SVC_PORT or 8080)', portNumber)
     .option('--reload', 'restart the server when its code or configuration changes (development)', false)
     .action((options: ServeCommandOptions) => serve(options));

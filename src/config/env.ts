@@ -7,6 +7,8 @@ import { describeValue } from './problems.js';
 export interface EnvSettings {
   /** SVC_PORT: the API port when `svc serve --port` is not given. */
   readonly port?: number;
+  /** SVC_HOST: the address `svc serve` binds when --host is not given (default 127.0.0.1). */
+  readonly host?: string;
   /** SVC_API_URL: where the CLI finds the API. */
   readonly apiUrl?: string;
   /** SVC_MODEL_STORE: overrides [models].store. */
@@ -63,6 +65,11 @@ export function readEnv(env: NodeJS.ProcessEnv): { settings: EnvSettings; proble
     else if (!['0', 'false', 'no', 'off'].includes(authRaw)) fail('SVC_AUTH_ENABLED', '1 or 0');
   }
 
+  let host = value('SVC_HOST');
+  if (host !== undefined && !/^[A-Za-z0-9.:%-]{1,253}$/.test(host)) {
+    fail('SVC_HOST', 'an address to bind, such as 127.0.0.1 or 0.0.0.0');
+    host = undefined;
+  }
   const hostname = value('SVC_HOSTNAME') ?? 'svc.local';
   if (!/^[A-Za-z0-9.-]{1,253}$/.test(hostname)) fail('SVC_HOSTNAME', 'a host name (letters, digits, dots and hyphens)');
 
@@ -70,6 +77,7 @@ export function readEnv(env: NodeJS.ProcessEnv): { settings: EnvSettings; proble
     authEnabled,
     hostname: /^[A-Za-z0-9.-]{1,253}$/.test(hostname) ? hostname : 'svc.local',
     ...(port !== undefined && { port }),
+    ...(host !== undefined && { host }),
     ...(apiUrl !== undefined && { apiUrl: apiUrl.replace(/\/+$/, '') }),
     ...(modelStore !== undefined && { modelStore }),
     ...(activityRetentionDays !== undefined && { activityRetentionDays }),

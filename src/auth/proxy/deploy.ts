@@ -42,13 +42,14 @@ export async function writeAuthEnabled(paths: SvcPaths, options: EnableOptions):
   const passwordHash = await hash(options.password, 12);
   const text = renderCaddyfile({ ...options, passwordHash, proxySecret: secret, dataDir: paths.caddyDataDir });
   await writeFileAtomic(paths.caddyfile, text, { mode: 0o600, forceMode: true });
-  await writeEnvFile(paths.apiEnv, { SVC_AUTH_ENABLED: '1', SVC_HOSTNAME: options.hostname });
+  // The API listens on loopback only: the proxy is the one door, with TLS.
+  await writeEnvFile(paths.apiEnv, { SVC_AUTH_ENABLED: '1', SVC_HOSTNAME: options.hostname, SVC_HOST: '127.0.0.1' });
   await writeOpenWebuiEnv(paths, true);
   return { secretCreated: created };
 }
 
 export async function writeAuthDisabled(paths: SvcPaths): Promise<void> {
-  await writeEnvFile(paths.apiEnv, { SVC_AUTH_ENABLED: '0' });
+  await writeEnvFile(paths.apiEnv, { SVC_AUTH_ENABLED: '0', SVC_HOST: undefined });
   await writeOpenWebuiEnv(paths, false);
 }
 

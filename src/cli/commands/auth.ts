@@ -8,6 +8,7 @@ import type { SvcPaths } from '../../config/paths.js';
 import { TokensFileSchema } from '../../config/schema/tokens.js';
 import { readTomlFile } from '../../config/toml.js';
 import { validateDocument } from '../../config/validate.js';
+import { isLoopbackAddress } from '../../auth/addresses.js';
 import { caddyfileHostname, rootCertificatePath, writeAuthDisabled, writeAuthEnabled } from '../../auth/proxy/deploy.js';
 import { installUnit, lanAddress, MDNS_UNIT, PROXY_UNIT, proxyRun, renderUnit, shellLine, stopUnit, systemdRunning, unitState, findProgram } from '../../auth/proxy/service.js';
 import { ApiUnreachableError, type ApiClient } from '../client.js';
@@ -69,12 +70,16 @@ export async function authEnable(client: ApiClient, paths: SvcPaths, options: En
   });
   print(`wrote ${paths.caddyfile} (admin user ${adminUser}; only a bcrypt hash of the password)`);
   print(`${secretCreated ? 'created' : 'kept'} the proxy secret ${paths.proxySecret}`);
-  print(`set SVC_AUTH_ENABLED=1 in ${paths.apiEnv}; wrote ${paths.openwebuiEnv}`);
+  print(`set SVC_AUTH_ENABLED=1 and SVC_HOST=127.0.0.1 in ${paths.apiEnv}; wrote ${paths.openwebuiEnv}`);
   if (options.start && caddy) await startProxy(paths, caddy);
   else print(`start the proxy: ${shellLine(proxyRun(paths, caddy ?? 'caddy'))}`);
   await publishHostname(hostname);
   print(`clients import Caddy's root certificate (once the proxy has started): ${rootCertificatePath(paths)}`);
   await reloadGateway(client, 'auth mode is on');
+  const listening = await client.status().then((status) => status.listen.host, () => undefined);
+  if (listening !== undefined && !isLoopbackAddress(listening)) {
+    print(`restart svc: it listens on ${listening}, around the proxy's TLS; from its next start it binds 127.0.0.1 (SVC_HOST in ${paths.apiEnv})`);
+  }
   print('API clients need a token: svc token create --label NAME --scope v1-only');
 }
 
