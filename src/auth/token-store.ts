@@ -20,6 +20,9 @@ export interface CreatedToken {
   readonly token: string;
 }
 
+/** Concurrent hand edits are re-read this many times before a change is written anyway. */
+const MAX_UPDATE_ATTEMPTS = 5;
+
 const nowIso = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 export class TokenStore {
@@ -47,33 +50,49 @@ export class TokenStore {
   }
 
   async create(label: string, scope: TokenScope): Promise<CreatedToken> {
-    return this.writes.run(async () => {
-      const file = await this.readForWrite();
+    const secretHash = (secret: string) => import('@node-rs/argon2').then((argon2) => argon2.hash(secret));
+    return this.update(async (file) => {
       if (file.tokens.some((row) => row.label === label)) throw new AuthError('auth.duplicate_label', `a token labelled ${JSON.stringify(label)} exists; labels are unique`, { label });
       const token = newToken(new Set(file.tokens.map((row) => row.id)));
-      const row: TokenRow = { id: token.id, label, scope, hash: await (await import('@node-rs/argon2')).hash(token.secret), created_at: nowIso(), last_used_at: null };
-      await this.write({ ...file, tokens: [...file.tokens, row] });
-      return { row, token: token.raw };
+      const row: TokenRow = { id: token.id, label, scope, hash: await secretHash(token.secret), created_at: nowIso(), last_used_at: null };
+      return { next: { ...file, tokens: [...file.tokens, row] }, result: { row, token: token.raw } };
     });
   }
 
   async revoke(id: string): Promise<TokenRow> {
-    return this.writes.run(async () => {
-      const file = await this.readForWrite();
+    return this.update(async (file) => {
       const row = file.tokens.find((r) => r.id === id);
       if (!row) throw new AuthError('auth.unknown_token', `no token has id ${JSON.stringify(id)}`, { id });
-      await this.write({ ...file, tokens: file.tokens.filter((r) => r.id !== id) });
-      return row;
+      return { next: { ...file, tokens: file.tokens.filter((r) => r.id !== id) }, result: row };
     });
   }
 
   /** Record last_used_at for these ids (the verifier calls this at most once a minute per token). */
   async touch(ids: readonly string[], at = nowIso()): Promise<void> {
-    await this.writes.run(async () => {
-      const file = await this.readForWrite();
-      const wanted = new Set(ids);
-      if (!file.tokens.some((row) => wanted.has(row.id))) return;
-      await this.write({ ...file, tokens: file.tokens.map((row) => (wanted.has(row.id) ? { ...row, last_used_at: at } : row)) });
+    const wanted = new Set(ids);
+    await this.update(async (file) => {
+      if (!file.tokens.some((row) => wanted.has(row.id))) return { result: undefined };
+      return { next: { ...file, tokens: file.tokens.map((row) => (wanted.has(row.id) ? { ...row, last_used_at: at } : row)) }, result: undefined };
+    });
+  }
+
+  /**
+   * Read, change and write the file in the writer queue. The file may also be edited by hand
+   * while a change is computed (argon2 takes ~20 ms): if it changed on disk between the read
+   * and the write, the change is computed again from the new content, so a hand edit (a token
+   * removed) is never overwritten with the rows read before it.
+   */
+  private async update<T>(change: (file: TokensFile) => Promise<{ next?: TokensFile; result: T }>): Promise<T> {
+    return this.writes.run(async () => {
+      for (let attempt = 1; ; attempt++) {
+        const before = await this.identity();
+        const { next, result } = await change(await this.readForWrite());
+        if (!next) return result;
+        if (attempt < MAX_UPDATE_ATTEMPTS && (await this.identity()) !== before) continue;
+        await writeFileAtomic(this.path, stringifyToml(next as unknown as Record<string, unknown>), { mode: 0o600, forceMode: true });
+        await this.reload();
+        return result;
+      }
     });
   }
 
@@ -106,10 +125,5 @@ export class TokenStore {
     const file = await this.read();
     if (!file) throw new ConfigError('config.invalid', 'tokens.toml is not valid; fix it on the host (svc config edit tokens.toml) before changing tokens', { file: 'tokens.toml' });
     return file;
-  }
-
-  private async write(file: TokensFile): Promise<void> {
-    await writeFileAtomic(this.path, stringifyToml(file as unknown as Record<string, unknown>), { mode: 0o600, forceMode: true });
-    await this.reload();
   }
 }
