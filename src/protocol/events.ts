@@ -54,6 +54,15 @@ export interface SlotMetricsData {
   requests: { ok: number; error: number; cancelled: number };
 }
 
+/** What every pull.* event carries. */
+export interface PullEventData {
+  model_id: string;
+  job: string;
+  ref: string;
+  bytes_done: number;
+  bytes_total: number;
+}
+
 /** Every event type and its payload. */
 export interface EventPayloads {
   'slot.state': SlotStateData;
@@ -69,6 +78,13 @@ export interface EventPayloads {
   'model.removed': { model: string; path: string; force: boolean };
   /** before: the slot's previous [model].default, "" when it had none. */
   'model.assigned': { model: string; slot: string; before: string };
+  /** Model pulls (docs/api.md, "Model pulls"): progress is published at each 10 %. */
+  'pull.queued': PullEventData;
+  'pull.started': PullEventData;
+  'pull.progress': PullEventData & { pct: number; rate: number; eta_s: number | null };
+  'pull.completed': PullEventData & { sha256: string | null; path: string | null };
+  'pull.failed': PullEventData & { error: string; error_code: string };
+  'pull.cancelled': PullEventData & { discard: boolean };
   /** A token was created or revoked: its id, label and scope, never the token. Only admins see these. */
   'auth.token_created': { id: string; label: string; scope: string };
   'auth.token_revoked': { id: string; label: string; scope: string };
@@ -93,6 +109,12 @@ const EVENT_TYPE_SET: { [K in EventType]: true } = {
   'model.registered': true,
   'model.removed': true,
   'model.assigned': true,
+  'pull.queued': true,
+  'pull.started': true,
+  'pull.progress': true,
+  'pull.completed': true,
+  'pull.failed': true,
+  'pull.cancelled': true,
   'auth.token_created': true,
   'auth.token_revoked': true,
   activity: true,

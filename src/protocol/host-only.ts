@@ -16,6 +16,7 @@ export const HOST_ONLY_SETTINGS: Readonly<Record<string, string>> = {
   'engines.runtime': 'runs engines in containers (podman or docker) instead of as processes',
   'models.store': 'a host directory svc reads models from and writes pulls into',
   'models.roots': 'host directories svc scans and reads',
+  'models.pull_allowed_hosts': 'hosts svc fetches from: another one could point a pull at a service on the host\'s network',
   'slots.publish_host': 'exposes every engine port on the network, around the API and its auth',
 };
 

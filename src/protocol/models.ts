@@ -22,6 +22,12 @@ export interface ModelPayload {
   /** Native context length read from the GGUF header, or null. */
   context_length: number | null;
   sha256: string | null;
+  /** The Hugging Face commit a pulled model came from. */
+  commit: string | null;
+  /** general.architecture from the GGUF header (pulled models). */
+  architecture: string | null;
+  /** The quant the file name carries (pulled models). */
+  quant: string | null;
   hf_repo: string | null;
   hf_filename: string | null;
   defaults: {

@@ -18,6 +18,7 @@ import { registerHardwareRoutes } from './routes/hardware.js';
 import { registerInstallRoutes } from './routes/install.js';
 import { registerMetricsRoutes } from './routes/metrics.js';
 import { registerModelRoutes } from './routes/models.js';
+import { registerPullRoutes } from './routes/pulls.js';
 import { registerProfileRoutes } from './routes/profiles.js';
 import { registerSettingsRoutes } from './routes/settings.js';
 import { registerSlotRoutes } from './routes/slots.js';
@@ -140,6 +141,7 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
   registerActivityRoutes(app, ctx);
   registerEventRoutes(app, ctx);
   registerModelRoutes(app, ctx);
+  registerPullRoutes(app, ctx);
   registerProfileRoutes(app, ctx);
   registerHardwareRoutes(app, ctx);
   registerV1Routes(app, ctx);

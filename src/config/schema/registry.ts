@@ -31,6 +31,9 @@ export const ModelEntrySchema = z.strictObject({
   metadata: z.strictObject({
     context_length: z.int().min(1).nullable().default(null),
     sha256: z.string().regex(/^[0-9a-f]{64}$/).nullable().default(null),
+    commit: z.string().regex(/^[0-9a-f]{40}$/).nullable().default(null).meta({ description: 'The Hugging Face commit a pulled model came from.' }),
+    architecture: z.string().nullable().default(null).meta({ description: 'general.architecture from the GGUF header.' }),
+    quant: z.string().nullable().default(null).meta({ description: 'The quant the file name carries (Q4_K_M, …).' }),
   }).prefault({}),
 });
 

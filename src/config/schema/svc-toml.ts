@@ -95,7 +95,19 @@ export const modelsSection = section({
     description: 'The one directory models are read from and pulled into. Empty = the first root. SVC_MODEL_STORE overrides.',
     apply: 'restart:slots',
   }),
-}, 'Model discovery and storage.');
+  pull_parallel_cap: key(count(1).max(16).default(2), {
+    description: 'Most model pulls downloading at once; the rest wait in `queued`.',
+    apply: 'live',
+  }),
+  pull_allowed_hosts: key(z.array(z.string().regex(/^[A-Za-z0-9.-]+(:\d{1,5})?$/, { message: 'expected a host name or host:port' })).default([]), {
+    description: 'Hosts a pull may fetch a direct https:// URL from, besides the Hugging Face endpoint (SVC_HF_ENDPOINT, else HF_ENDPOINT, else huggingface.co) and the hosts it redirects to.',
+    apply: 'live',
+  }),
+  pull_stall_timeout_s: key(count(1).max(3600).default(30), {
+    description: 'A pull connection that brings no byte for this long is dropped and retried (with backoff), resuming where it stopped.',
+    apply: 'live',
+  }),
+}, 'Model discovery, storage and pulls.');
 
 export const memorySection = section({
   engine: key(z.enum(MEMORY_ENGINES).default('hindsight'), { description: 'Active memory engine.', apply: 'restart:svc-memory' }),

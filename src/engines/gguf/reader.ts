@@ -1,7 +1,7 @@
 // Reads a GGUF file's header and metadata without loading the file: it pulls the
 // first bytes in chunks and stops before the tensor infos. Used to derive a model's
 // context size, architecture, chat template and pooling before an engine starts.
-import { open, type FileHandle } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import {
   GGUF_MAGIC, GGUF_TYPE_ARRAY, scalarTypeName, scalarWidth, type GgufScalarType, type GgufTypeName,
 } from './format.js';
@@ -28,14 +28,34 @@ export interface ReadGgufOptions {
   readonly maxArrayLength?: number;
 }
 
+/** Bytes a header is read from: a local file, or a remote one over HTTP Range requests. */
+export interface ByteSource {
+  readonly size: number;
+  /** Names the file in errors. */
+  readonly label: string;
+  /** How many bytes one read asks for at least (a remote source wants few, large reads). */
+  readonly chunk: number;
+  /** Fill `buffer[offset, offset+length)` from `position`; resolves with the bytes read (0 at the end). */
+  read(buffer: Buffer, offset: number, length: number, position: number): Promise<number>;
+}
+
 export async function readGgufHeader(path: string, options: ReadGgufOptions = {}): Promise<GgufHeader> {
   const file = await open(path, 'r');
   try {
-    const cursor = new Cursor(file, (await file.stat()).size, path);
-    return await readHeader(cursor, options.maxArrayLength ?? DEFAULT_MAX_ARRAY);
+    const source: ByteSource = {
+      size: (await file.stat()).size,
+      label: path,
+      chunk: CHUNK,
+      read: async (buffer, offset, length, position) => (await file.read(buffer, offset, length, position)).bytesRead,
+    };
+    return await readGgufHeaderFrom(source, options);
   } finally {
     await file.close();
   }
+}
+
+export function readGgufHeaderFrom(source: ByteSource, options: ReadGgufOptions = {}): Promise<GgufHeader> {
+  return readHeader(new Cursor(source), options.maxArrayLength ?? DEFAULT_MAX_ARRAY);
 }
 
 async function readHeader(cursor: Cursor, maxArrayLength: number): Promise<GgufHeader> {
@@ -96,13 +116,18 @@ async function readScalar(cursor: Cursor, type: GgufScalarType): Promise<unknown
   }
 }
 
-/** Sequential reads over a file through a buffer refilled in CHUNK-sized reads. */
+/** Sequential reads over a source through a buffer refilled in chunk-sized reads. */
 class Cursor {
   private buffer = Buffer.alloc(0);
   private bufferStart = 0;
   private position = 0;
+  readonly size: number;
+  readonly path: string;
 
-  constructor(private readonly file: FileHandle, readonly size: number, readonly path: string) {}
+  constructor(private readonly source: ByteSource) {
+    this.size = source.size;
+    this.path = source.label;
+  }
 
   async fixed(length: number): Promise<Buffer> {
     if (this.position + length > this.size) throw new Error(`${this.path}: GGUF header is truncated`);
@@ -138,11 +163,11 @@ class Cursor {
   }
 
   private async fill(length: number): Promise<void> {
-    const want = Math.min(Math.max(length, CHUNK), this.size - this.position);
+    const want = Math.min(Math.max(length, this.source.chunk), this.size - this.position);
     const buffer = Buffer.alloc(want);
     let got = 0;
     while (got < want) {
-      const { bytesRead } = await this.file.read(buffer, got, want - got, this.position + got);
+      const bytesRead = await this.source.read(buffer, got, want - got, this.position + got);
       if (bytesRead === 0) throw new Error(`${this.path}: GGUF header is truncated`);
       got += bytesRead;
     }

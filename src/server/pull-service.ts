@@ -1,0 +1,85 @@
+// The gateway's pull manager, wired to the running config: the store, the endpoint and its
+// token, the host's free memory, the registry writer queue, the event bus and the activity log.
+import { join } from 'node:path';
+import { withRegistry } from '../config/load.js';
+import { readHardwareJson } from '../host/hardware.js';
+import { readAvailableMemoryMb } from '../host/memory.js';
+import { Hub, hubSettings } from '../models/hf/hub.js';
+import { parsePullRef } from '../models/hf/ref.js';
+import { PullManager } from '../models/pull/jobs.js';
+import { planPull } from '../models/pull/plan.js';
+import { linkPulledFiles, registerPulled } from '../models/pull/register.js';
+import { effectiveStore } from '../models/scan.js';
+import { ModelError } from '../protocol/errors.js';
+import type { PullJobPayload, PullPlanPayload } from '../protocol/pulls.js';
+import type { ServerContext } from './context.js';
+
+/** Range connections per file (Ollama uses up to 16; a few saturate a home link). */
+export const PULL_CONNECTIONS = 4;
+
+export function storeOf(ctx: Pick<ServerContext, 'config' | 'paths'>): string {
+  return effectiveStore(ctx.config.svc.models) ?? join(ctx.paths.stateRoot, 'models');
+}
+
+export function hubOf(ctx: Pick<ServerContext, 'config'>): Hub {
+  return new Hub(hubSettings(process.env, ctx.config.svc.models.pull_allowed_hosts));
+}
+
+/** The plan for pulling `ref` as `modelId` (also what --dry-run prints). */
+export async function planFor(ctx: ServerContext, modelId: string, refText: string, options: { context?: number; signal?: AbortSignal } = {}): Promise<PullPlanPayload> {
+  const ref = parsePullRef(refText);
+  if ('error' in ref) throw new ModelError('model.pull_invalid_ref', `cannot pull ${JSON.stringify(refText)}: ${ref.error}`, { ref: refText });
+  const probe = await readHardwareJson(ctx.paths).catch(() => null);
+  const vramMb = (probe?.gpus ?? []).reduce((sum, gpu) => sum + (gpu.vram_mb ?? 0), 0);
+  return planPull({
+    modelId,
+    ref,
+    refText,
+    store: storeOf(ctx),
+    hub: hubOf(ctx),
+    entry: ctx.config.registry.models[modelId],
+    context: options.context,
+    host: { ramAvailableMb: await readAvailableMemoryMb(), vramMb },
+    connections: PULL_CONNECTIONS,
+    signal: options.signal,
+  });
+}
+
+export function createPullManager(ctx: ServerContext): PullManager {
+  const data = (job: PullJobPayload) => ({ model_id: job.model_id, job: job.id, ref: job.ref, bytes_done: job.bytes_done, bytes_total: job.bytes_total });
+  return new PullManager({
+    cap: () => ctx.config.svc.models.pull_parallel_cap,
+    connections: PULL_CONNECTIONS,
+    stallMs: () => ctx.config.svc.models.pull_stall_timeout_s * 1000,
+    hub: () => hubOf(ctx),
+    plan: (job, signal, context) => planFor(ctx, job.model_id, job.ref, { context, signal }),
+    register: async (plan, sha256) => {
+      await linkPulledFiles(plan);
+      await ctx.configWrites.run(async () => {
+        const registry = await registerPulled(ctx.paths, plan, sha256);
+        ctx.replaceConfig(withRegistry(ctx.config, registry));
+      });
+      ctx.events.publish({ type: 'model.registered', source: 'models', message: `model ${plan.model_id} registered by a pull (${plan.path})`, data: { model: plan.model_id, path: plan.path, source: 'api' } });
+      return plan.path;
+    },
+    publish: (kind, job, extra = {}) => {
+      const base = data(job);
+      const message = `pull of ${job.model_id} (${job.ref}) ${kind}${kind === 'progress' ? ` ${String(extra.pct)} %` : ''}${job.error ? `: ${job.error.message}` : ''}`;
+      const source = 'models';
+      switch (kind) {
+        case 'queued': return void ctx.events.publish({ type: 'pull.queued', source, message, data: base });
+        case 'started': return void ctx.events.publish({ type: 'pull.started', source, message, data: base });
+        case 'progress': return void ctx.events.publish({ type: 'pull.progress', source, message, data: { ...base, pct: Number(extra.pct), rate: job.rate, eta_s: job.eta_s } });
+        case 'completed':
+          ctx.record({ action: 'model.pull', target: job.model_id, details: { ref: job.ref, bytes: job.bytes_total, fetched: job.bytes_fetched, resumed: job.resumed, sha256: job.sha256, path: job.path } });
+          return void ctx.events.publish({ type: 'pull.completed', source, message, data: { ...base, sha256: job.sha256, path: job.path } });
+        case 'failed':
+          ctx.record({ action: 'model.pull', target: job.model_id, outcome: 'error', message: job.error?.message ?? '', details: { ref: job.ref, code: job.error?.code } });
+          return void ctx.events.publish({ type: 'pull.failed', severity: 'error', source, message, data: { ...base, error: job.error?.message ?? '', error_code: job.error?.code ?? '' } });
+        case 'cancelled':
+          ctx.record({ action: 'model.pull_cancel', target: job.model_id, details: { ref: job.ref, discard: Boolean(extra.discard) } });
+          return void ctx.events.publish({ type: 'pull.cancelled', severity: 'warn', source, message, data: { ...base, discard: Boolean(extra.discard) } });
+      }
+    },
+  });
+}

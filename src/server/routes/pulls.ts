@@ -1,0 +1,119 @@
+// /api/models/<id>/pull and friends: start, watch and cancel model pulls; search the
+// endpoint. The work is in src/models/pull; handlers check the body and answer.
+import type { FastifyInstance } from 'fastify';
+import { MODEL_ID_PATTERN, MODEL_ID_RULE } from '../../config/schema/registry.js';
+import { candidates, quantOf } from '../../models/hf/pick.js';
+import { checkPlan } from '../../models/pull/plan.js';
+import { ModelError } from '../../protocol/errors.js';
+import { PullRequestSchema, TERMINAL_PULL_STATES, type PullJobPayload, type SearchResultPayload } from '../../protocol/pulls.js';
+import { parseRequest } from '../../protocol/validate.js';
+import { actorOf, booleanQuery, queryProblem, queryValue } from '../request.js';
+import type { ServerContext } from '../context.js';
+import { createPullManager, hubOf, planFor } from '../pull-service.js';
+import { openEventStream } from '../sse.js';
+
+const STREAM_EVERY_MS = 500;
+const KEEPALIVE_MS = 5_000;
+const SEARCH_DETAILS = 10;
+
+function modelIdOf(params: unknown): string {
+  const { id } = params as { id: string };
+  if (!MODEL_ID_PATTERN.test(id)) throw new ModelError('model.invalid_id', `invalid model id ${JSON.stringify(id)}: expected ${MODEL_ID_RULE}`, { id });
+  return id;
+}
+
+export function registerPullRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  const pulls = createPullManager(ctx);
+  const streams = new Set<() => void>();
+  app.addHook('onClose', async () => {
+    pulls.stopAll();
+    for (const end of [...streams]) end();
+  });
+
+  const jobOf = (id: string): PullJobPayload => {
+    const job = pulls.get(id);
+    if (!job) throw new ModelError('model.pull_no_job', `no pull of ${id} has run since the gateway started; start one with POST /api/models/${id}/pull`, { model_id: id });
+    return job;
+  };
+
+  app.post('/api/models/:id/pull', async (request, reply) => {
+    const id = modelIdOf(request.params);
+    const body = parseRequest(PullRequestSchema, request.body ?? {});
+    const ref = body.ref ?? id;
+    if (body.dry_run) {
+      const plan = await planFor(ctx, id, ref, { context: body.context });
+      let refusal: { code: string; message: string } | null = null;
+      try {
+        checkPlan(plan, body.force);
+      } catch (error) {
+        refusal = { code: (error as ModelError).code, message: (error as ModelError).message };
+      }
+      return { plan, refusal };
+    }
+    const { job, existing } = pulls.start(id, ref, { force: body.force, context: body.context });
+    if (!existing) ctx.record({ action: 'model.pull_start', target: id, actor: actorOf(request), details: { ref, force: body.force } });
+    reply.code(202);
+    return { ...job, existing };
+  });
+
+  app.get('/api/models/pulls', async () => ({ pulls: pulls.list() }));
+
+  app.get('/api/models/:id/pull/status', async (request) => jobOf(modelIdOf(request.params)));
+
+  app.delete('/api/models/:id/pull', async (request) => {
+    const id = modelIdOf(request.params);
+    jobOf(id);
+    return pulls.cancel(id, booleanQuery(request, 'discard'));
+  });
+
+  app.get('/api/models/:id/pull/stream', async (request, reply) => {
+    const id = modelIdOf(request.params);
+    jobOf(id);
+    const raw = openEventStream(reply);
+    let last = 0;
+    let pending: NodeJS.Timeout | undefined;
+    const send = () => {
+      pending = undefined;
+      last = Date.now();
+      const job = pulls.get(id)!;
+      raw.write(`data: ${JSON.stringify(job)}\n\n`);
+      if (TERMINAL_PULL_STATES.includes(job.state)) end();
+    };
+    // At most one frame each 0.5 s; a terminal state is always sent, as the final frame.
+    const changed = (job: PullJobPayload) => {
+      if (job.model_id !== id || pending) return;
+      const wait = TERMINAL_PULL_STATES.includes(job.state) ? 0 : Math.max(0, last + STREAM_EVERY_MS - Date.now());
+      pending = setTimeout(send, wait);
+    };
+    const unsubscribe = pulls.subscribe(changed);
+    const keepalive = setInterval(() => raw.write(': keepalive\n\n'), KEEPALIVE_MS);
+    keepalive.unref();
+    const end = () => {
+      unsubscribe();
+      clearInterval(keepalive);
+      clearTimeout(pending);
+      streams.delete(end);
+      if (!raw.writableEnded) raw.end();
+    };
+    streams.add(end);
+    raw.on('close', end);
+    send();
+  });
+
+  app.get('/api/models/search', async (request) => {
+    const text = queryValue(request, 'q') ?? '';
+    if (text.trim() === '') queryProblem('q', 'the text to search for is required');
+    const limitText = queryValue(request, 'limit') ?? '20';
+    const limit = Number(limitText);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) queryProblem('limit', 'expected an integer from 1 to 100');
+    const hub = hubOf(ctx);
+    const found = await hub.search(text, limit);
+    // The quants and sizes of the first results (one tree listing each).
+    const results: SearchResultPayload[] = await Promise.all(found.map(async (repo, index): Promise<SearchResultPayload> => {
+      if (index >= SEARCH_DETAILS) return { repo: repo.id, downloads: repo.downloads, likes: repo.likes, quants: [] };
+      const files = await hub.commit(repo.id).then((commit) => hub.tree(repo.id, commit)).catch(() => []);
+      return { repo: repo.id, downloads: repo.downloads, likes: repo.likes, quants: candidates(files).map((f) => ({ quant: quantOf(f.path), file: f.path, size: f.size })) };
+    }));
+    return { query: text, results };
+  });
+}
