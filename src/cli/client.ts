@@ -10,6 +10,7 @@ import type { AssignModelPayload, ModelListPayload, ModelPayload, RegisterModelP
 import type {
   AssignSlotModelPayload, CreateSlotRequest, DeleteSlotPayload, EditSlotRequest, SlotChangePayload, SlotDetailPayload, SlotListPayload, SlotLogsPayload, SlotViewPayload,
 } from '../protocol/slots.js';
+import type { PullJobPayload, PullListPayload, PullPlanPayload, PullRequest, SearchResultPayload } from '../protocol/pulls.js';
 import { VERSION } from '../protocol/version.js';
 
 /** The API could not be reached at all (refused, DNS, timeout). */
@@ -83,6 +84,14 @@ export class ApiClient {
   removeModel = (ref: string, force = false) => this.request<RemoveModelPayload>('DELETE', `/api/models/${encodeURIComponent(ref)}${force ? '?force=true' : ''}`);
   assignModel = (ref: string, slot: string) => this.request<AssignModelPayload>('POST', `/api/models/${encodeURIComponent(ref)}/assign`, { slot });
   scanModels = () => this.request<ScanModelsPayload>('POST', '/api/models/scan');
+  pullModel = (id: string, body: PullRequest) => this.request<PullJobPayload & { existing: boolean }>('POST', `/api/models/${encodeURIComponent(id)}/pull`, body, { timeoutMs: null });
+  planPull = (id: string, body: PullRequest) => this.request<{ plan: PullPlanPayload; refusal: { code: string; message: string } | null }>('POST', `/api/models/${encodeURIComponent(id)}/pull`, { ...body, dry_run: true }, { timeoutMs: null });
+  pullStatus = (id: string) => this.request<PullJobPayload>('GET', `/api/models/${encodeURIComponent(id)}/pull/status`);
+  cancelPull = (id: string, discard = false) => this.request<PullJobPayload>('DELETE', `/api/models/${encodeURIComponent(id)}/pull${discard ? '?discard=true' : ''}`, undefined, { timeoutMs: null });
+  listPulls = () => this.request<PullListPayload>('GET', '/api/models/pulls');
+  searchModels = (q: string, limit: number) => this.request<{ query: string; results: SearchResultPayload[] }>('GET', `/api/models/search?q=${encodeURIComponent(q)}&limit=${limit}`, undefined, { timeoutMs: null });
+  /** The open SSE response of GET /api/models/<id>/pull/stream. */
+  followPull = (id: string, signal: AbortSignal) => this.open('GET', `/api/models/${encodeURIComponent(id)}/pull/stream`, signal);
 
   listSlots = () => this.request<SlotListPayload>('GET', '/api/slots');
   getSlot = (name: string) => this.request<SlotDetailPayload>('GET', slotPath(name));

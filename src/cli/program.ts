@@ -24,6 +24,7 @@ export type ServeAction = (options: ServeCommandOptions) => Promise<void>;
 // none of them (start-up, docs/performance.md), and one command loads only its own.
 const configCommands = () => import('./commands/config.js');
 const modelCommands = () => import('./commands/model.js');
+const pullCommands = () => import('./commands/model-pull.js');
 
 /** --token, kept by the program's preAction hook for client(). */
 let tokenOption: string | undefined;
@@ -36,6 +37,11 @@ const client = () => {
   const baseUrl = apiBaseUrl(env.settings);
   return new ApiClient(baseUrl, cliCredentials(baseUrl, resolvePaths(), tokenOption ?? (process.env.SVC_API_TOKEN?.trim() || undefined)));
 };
+/** A whole number >= 1 for an option. */
+function positiveInt(value: string, option: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError(`${option}: expected a whole number >= 1; got "${value}"`);
+  return Number(value);
+}
 const paths = () => resolvePaths();
 const json = () => new Option('--json', 'print JSON');
 
@@ -96,6 +102,23 @@ export function buildProgram(serve: ServeAction): Command {
   model.command('assign <ref>').description("set a slot's default model without loading it")
     .requiredOption('-s, --slot <name>', 'the slot')
     .action(async (ref: string, o) => (await modelCommands()).modelAssign(client(), ref, o));
+  model.command('pull <ref>').description('download a model from Hugging Face (org/repo[:quant], org/repo/file.gguf, hf://…, https://…, a catalogue name) and register it')
+    .option('--id <id>', 'registry id (default: derived from the ref)')
+    .option('--dry-run', 'print the plan (files, sizes, SHA-256, commit, memory fit, disk) and fetch nothing', false)
+    .option('-f, --force', 'pull a model the fit check says will not fit in memory', false)
+    .option('-s, --slot <name>', 'make it this slot\'s default model when done')
+    .option('--context <n>', 'the context the memory fit assumes (default: native, at most 8192)', (v) => positiveInt(v, '--context'))
+    .addOption(json())
+    .action(async (ref: string, o) => (await pullCommands()).modelPull(client(), ref, o));
+  model.command('pulls').description('list pulls since the gateway started').addOption(json()).action(async (o) => (await pullCommands()).modelPulls(client(), o));
+  model.command('cancel <id>').description('cancel a pull (its parts stay on disk, so pulling again resumes)')
+    .option('--discard', 'also remove the parts already downloaded', false)
+    .addOption(json())
+    .action(async (id: string, o) => (await pullCommands()).modelCancel(client(), id, o));
+  model.command('search <text>').description('search the Hugging Face endpoint for GGUF repos, with their quants and sizes')
+    .option('-n, --limit <n>', 'most results (1-100)', (v) => positiveInt(v, '--limit'), 20)
+    .addOption(json())
+    .action(async (text: string, o) => (await pullCommands()).modelSearch(client(), text, o));
 
   registerSlotCommands(program, client);
 

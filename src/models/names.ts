@@ -2,7 +2,7 @@
 // it is one part of a split model, whether it carries an MTP marker, and the registry id a
 // scan derives from it.
 import { basename, dirname } from 'node:path';
-import { MODEL_ID_PATTERN } from '../config/schema/registry.js';
+import { SPLIT_PART_PATTERN, idFromStem } from '../protocol/model-ids.js';
 
 /** Any file whose name contains "mmproj" (any case) is a projector sidecar, never a model (REFERENCE.md §2). */
 export function isMmprojName(file: string): boolean {
@@ -24,7 +24,7 @@ export interface SplitPart {
 
 /** `name-00001-of-00003.gguf` (llama.cpp's gguf-split naming, also used for safetensors shards). */
 export function splitPartOf(file: string): SplitPart | undefined {
-  const match = /^(.+)-(\d{5})-of-(\d{5})\.[^.]+$/.exec(basename(file));
+  const match = SPLIT_PART_PATTERN.exec(basename(file));
   if (!match) return undefined;
   const part = Number(match[2]);
   const of = Number(match[3]);
@@ -58,14 +58,7 @@ export function deriveModelId(file: string, extension: string): string {
   const split = splitPartOf(name);
   if (split) stem = split.prefix;
   if (GENERIC_STEMS.has(stem.toLowerCase())) stem = basename(dirname(file)) || stem;
-  const id = stem
-    .toLowerCase()
-    .replace(/[^a-z0-9._-]+/g, '-')
-    .replace(/-{2,}/g, '-')
-    .replace(/^[^a-z0-9]+/, '')
-    .slice(0, 128)
-    .replace(/[-._]+$/, '');
-  return MODEL_ID_PATTERN.test(id) ? id : 'model';
+  return idFromStem(stem);
 }
 
 /** `id`, or `id-2`, `id-3`, … : the first one `taken` does not hold. */

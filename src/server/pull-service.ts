@@ -5,7 +5,7 @@ import { withRegistry } from '../config/load.js';
 import { readHardwareJson } from '../host/hardware.js';
 import { readAvailableMemoryMb } from '../host/memory.js';
 import { Hub, hubSettings } from '../models/hf/hub.js';
-import { parsePullRef } from '../models/hf/ref.js';
+import { parsePullRef } from '../protocol/pull-ref.js';
 import { PullManager } from '../models/pull/jobs.js';
 import { planPull } from '../models/pull/plan.js';
 import { linkPulledFiles, registerPulled } from '../models/pull/register.js';

@@ -1,8 +1,9 @@
 // registry.toml (state): the model registry, one `[models.<id>]` table per model.
 import { z } from 'zod';
 
-export const MODEL_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
-export const MODEL_ID_RULE = 'letters, digits, ".", "_", ":" and "-", starting with a letter or digit, at most 128 characters';
+import { MODEL_ID_PATTERN } from '../../protocol/model-ids.js';
+
+export { MODEL_ID_PATTERN, MODEL_ID_RULE } from '../../protocol/model-ids.js';
 
 /** How an entry got into the registry: `svc model register`, the roots scan, or a pull. */
 export const MODEL_SOURCES = ['registered', 'scan', 'pull'] as const;

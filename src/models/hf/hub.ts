@@ -6,7 +6,7 @@ import { request, type Dispatcher } from 'undici';
 import { ModelError } from '../../protocol/errors.js';
 import { VERSION } from '../../protocol/version.js';
 import type { RepoFile } from './pick.js';
-import { safeRepoPath } from './ref.js';
+import { safeRepoPath } from '../../protocol/pull-ref.js';
 
 export interface HubSettings {
   readonly endpoint: string;

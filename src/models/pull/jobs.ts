@@ -4,6 +4,7 @@
 // plan.ts and download.ts, and the caller supplies planning, registration and publishing.
 import { randomBytes } from 'node:crypto';
 import { ModelError, SvcError } from '../../protocol/errors.js';
+import type { Hub } from '../hf/hub.js';
 import type { PullFileProgress, PullJobPayload, PullPlanPayload, PullState } from '../../protocol/pulls.js';
 import { TERMINAL_PULL_STATES } from '../../protocol/pulls.js';
 import { discardParts, downloadFile } from './download.js';
@@ -14,7 +15,7 @@ export interface PullDeps {
   readonly cap: () => number;
   readonly connections: number;
   readonly stallMs: () => number;
-  readonly hub: () => import('../hf/hub.js').Hub;
+  readonly hub: () => Hub;
   plan(job: PullJobPayload, signal: AbortSignal, context: number | undefined): Promise<PullPlanPayload>;
   /** Link the snapshot, update the registry; returns the registered path. */
   register(plan: PullPlanPayload, sha256: string | null): Promise<string>;

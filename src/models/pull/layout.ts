@@ -6,7 +6,7 @@ import { mkdir, readlink, rm, symlink } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { writeFileAtomic } from '../../config/atomic.js';
 import { ModelError } from '../../protocol/errors.js';
-import { cacheFolderName, safeRepoPath } from '../hf/ref.js';
+import { cacheFolderName, safeRepoPath } from '../../protocol/pull-ref.js';
 
 /** `child` joined under `root`, refused if it would land outside it. */
 export function inside(root: string, child: string): string {

@@ -10,7 +10,7 @@ import type { PullFilePlan, PullPlanPayload } from '../../protocol/pulls.js';
 import { catalogueEntry } from '../catalogue.js';
 import { statusError, type Hub } from '../hf/hub.js';
 import { pickFiles, quantOf, type RepoFile } from '../hf/pick.js';
-import type { PullRef } from '../hf/ref.js';
+import type { PullRef } from '../../protocol/pull-ref.js';
 import { readRemoteGgufHeader } from '../hf/remote-gguf.js';
 import { bytesOnDisk } from './download.js';
 import { estimateFit, modelShape } from './fit.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cacheFolderName, parsePullRef, pullModelId, safeRepoPath } from './ref.js';
+import { cacheFolderName, parsePullRef, pullModelId, safeRepoPath } from './pull-ref.js';
 
 describe('parsePullRef', () => {
   it('reads every ref form', () => {

@@ -1,8 +1,7 @@
 // What `svc model pull <ref>` names, parsed without any network: a Hugging Face repo with an
 // optional quant tag or file, an hf:// URL, a direct https:// URL, or a bare name (a
-// registry id or a catalogue entry). Pure, so the CLI and the server agree on ids.
-import { MODEL_ID_PATTERN } from '../../config/schema/registry.js';
-import { deriveModelId } from '../names.js';
+// registry id or a catalogue entry). Pure and in protocol/, so the CLI and the server agree on ids.
+import { MODEL_ID_PATTERN, SPLIT_PART_PATTERN, idFromStem } from './model-ids.js';
 
 export type PullRef =
   | { readonly kind: 'hf'; readonly repo: string; readonly quant?: string; readonly file?: string; readonly revision?: string }
@@ -58,10 +57,18 @@ export function safeRepoPath(path: string): boolean {
  */
 export function pullModelId(ref: PullRef): string {
   if (ref.kind === 'name') return ref.name;
-  if (ref.kind === 'url') return deriveModelId(new URL(ref.url).pathname.split('/').pop() || 'model', '.gguf');
-  if (ref.file) return deriveModelId(ref.file, ref.file.slice(ref.file.lastIndexOf('.')) || '.gguf');
+  if (ref.kind === 'url') return idFromStem(stemOf(decodeURIComponent(new URL(ref.url).pathname.split('/').pop() ?? '')));
+  if (ref.file) return idFromStem(stemOf(ref.file.split('/').pop()!));
   const base = ref.repo.split('/')[1]!.replace(/[-_.]gguf$/i, '');
-  return deriveModelId(`${base}${ref.quant ? `-${ref.quant}` : ''}.gguf`, '.gguf');
+  return idFromStem(`${base}${ref.quant ? `-${ref.quant}` : ''}`);
+}
+
+/** A file name without its extension and split-part suffix. */
+function stemOf(name: string): string {
+  const split = SPLIT_PART_PATTERN.exec(name);
+  if (split) return split[1]!;
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(0, dot) : name;
 }
 
 /** `org/repo` as the cache folder name Hugging Face tools use: `models--org--repo`. */
