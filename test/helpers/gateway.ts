@@ -56,6 +56,25 @@ export function runSvc(args: string[], options: { home: string; env?: Record<str
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+/**
+ * `svc <args>` without blocking this process: needed when the test itself serves something
+ * the command talks to (a fixture endpoint in the test process).
+ */
+export function runSvcAsync(args: string[], options: { home: string; env?: Record<string, string> }): Promise<RunResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [SVC_BIN, ...args], { env: svcEnv(options.home, options.env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.once('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
+
 export interface Gateway {
   url: string;
   port: number;
