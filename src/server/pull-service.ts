@@ -41,6 +41,7 @@ export async function planFor(ctx: ServerContext, modelId: string, refText: stri
     context: options.context,
     host: { ramAvailableMb: await readAvailableMemoryMb(), vramMb },
     connections: PULL_CONNECTIONS,
+    stallMs: ctx.config.svc.models.pull_stall_timeout_s * 1000,
     signal: options.signal,
   });
 }

@@ -78,7 +78,10 @@ export async function downloadFile(download: FileDownload, options: DownloadOpti
   }
   let fetched = 0;
   const counting = { ...options, onBytes: (n: number) => ((fetched += n), options.onBytes(n)) };
-  await Promise.all(parts.map((part) => fetchPart(download, part, counting)));
+  // Every part settles before a failure is reported: none may still write after a cancel.
+  const settledParts = await Promise.allSettled(parts.map((part) => fetchPart(download, part, counting)));
+  const failed = settledParts.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
   const sha256 = await joinAndVerify(download, parts, options);
   return { sha256, fetched };
 }

@@ -146,8 +146,8 @@ export class PullManager {
       this.finish(entry, 'done');
     } catch (error) {
       if (abort.signal.aborted) {
-        this.finish(entry, 'cancelled');
         if (entry.discard && entry.plan) await this.discard(entry.plan);
+        this.finish(entry, 'cancelled');
         return;
       }
       const svc = error instanceof SvcError ? error : new ModelError('model.pull_failed', (error as Error).message, {});

@@ -1,10 +1,10 @@
 // Before any byte moves: a ref resolved to a commit and the exact files (sizes, SHA-256),
 // the GGUF header read over Range, the memory the model needs against what the host has,
 // and the free disk space against what is left to fetch. `svc model pull --dry-run` prints it.
-import { statfs } from 'node:fs/promises';
+import { open, statfs } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { ModelEntry } from '../../config/schema/registry.js';
-import { readGgufHeader, type GgufHeader } from '../../engines/gguf/reader.js';
+import { readGgufHeader, readGgufHeaderFrom, type ByteSource, type GgufHeader } from '../../engines/gguf/reader.js';
 import { ModelError } from '../../protocol/errors.js';
 import type { PullFilePlan, PullPlanPayload } from '../../protocol/pulls.js';
 import { catalogueEntry } from '../catalogue.js';
@@ -12,7 +12,7 @@ import { statusError, type Hub } from '../hf/hub.js';
 import { pickFiles, quantOf, type RepoFile } from '../hf/pick.js';
 import type { PullRef } from '../../protocol/pull-ref.js';
 import { readRemoteGgufHeader } from '../hf/remote-gguf.js';
-import { bytesOnDisk } from './download.js';
+import { bytesOnDisk, partsOf } from './download.js';
 import { estimateFit, modelShape } from './fit.js';
 import { repoLayout, urlTarget } from './layout.js';
 
@@ -27,6 +27,8 @@ export interface PlanInput {
   readonly context?: number;
   readonly host: { readonly ramAvailableMb: number; readonly vramMb: number };
   readonly connections: number;
+  /** A header read that brings nothing for this long is retried. */
+  readonly stallMs: number;
   readonly signal?: AbortSignal;
 }
 
@@ -129,11 +131,28 @@ async function headerOf(input: PlanInput, file: PullFilePlan): Promise<GgufHeade
   if (!file.path.toLowerCase().endsWith('.gguf')) return null;
   try {
     if (file.on_disk_bytes === file.size) return await readGgufHeader(file.target, { maxArrayLength: 1024 });
-    return await readRemoteGgufHeader(input.hub, file.url, file.size, file.path, input.signal);
+    // A resumed pull reads the header from the start of its first part: no byte twice.
+    const local = await readLocalPrefix(partsOf(file.target, file.size, input.connections)[0]!.file, file.size, file.path);
+    if (local) return local;
+    return await readRemoteGgufHeader(input.hub, file.url, file.size, file.path, { signal: input.signal, stallMs: input.stallMs });
   } catch (error) {
     if (error instanceof ModelError && error.code !== 'model.pull_failed') throw error;
     if (input.signal?.aborted) throw error;
     return null;
+  }
+}
+
+/** The header from a part file holding the file's first bytes, or null when it holds too few. */
+async function readLocalPrefix(path: string, size: number, label: string): Promise<GgufHeader | null> {
+  const file = await open(path, 'r').catch(() => undefined);
+  if (!file) return null;
+  try {
+    const source: ByteSource = { size, label, chunk: 64 * 1024, read: async (buffer, offset, length, position) => (await file.read(buffer, offset, length, position)).bytesRead };
+    return await readGgufHeaderFrom(source, { maxArrayLength: 1024 });
+  } catch {
+    return null;
+  } finally {
+    await file.close();
   }
 }
 

@@ -1,0 +1,134 @@
+// Pulls that are interrupted every way a user meets: the gateway killed with SIGKILL, a
+// dropped connection, a stall, a cancel (keeping or discarding the parts) and Ctrl-C in
+// `svc model pull`. Each resumes from the part files and never fetches a byte twice.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { api, startGateway, SVC_BIN, svcEnv, tempHome, type Gateway, type TempHome } from './helpers/gateway.js';
+import { eventually } from './helpers/faults.js';
+import { commitOf, paddedGguf, pull, settled, startHf, type HfEndpoint } from './helpers/hf.js';
+
+const SIZE = 24 * 1024 * 1024;
+const big = paddedGguf(SIZE);
+let hf: HfEndpoint;
+let sha: string;
+
+beforeAll(async () => {
+  hf = await startHf({ 'org/big-GGUF': { commit: commitOf('9'), files: { 'big-Q4_K_M.gguf': big } } });
+  sha = hf.sha256(big);
+});
+afterAll(() => hf?.close());
+
+const gateways: Gateway[] = [];
+afterEach(async () => {
+  await Promise.all(gateways.splice(0).map((g) => g.stop()));
+  Object.assign(hf.faults, { dropAfterBytes: 0, dropTimes: 0, stallAfterBytes: 0, stallTimes: 0, bytesPerSecond: 0 });
+});
+
+async function gateway(home: TempHome): Promise<Gateway> {
+  const gw = await startGateway(home.home, { env: { SVC_HF_ENDPOINT: hf.url } });
+  gateways.push(gw);
+  return gw;
+}
+
+const blobs = (home: TempHome) => join(home.stateRoot, 'models/models--org--big-GGUF/blobs');
+/** Bytes in the part files now (what a resumed pull must not fetch again). */
+const partBytes = (home: TempHome) => (existsSync(blobs(home)) ? readdirSync(blobs(home)).filter((f) => f.includes('.part')).reduce((sum, f) => sum + statSync(join(blobs(home), f)).size, 0) : 0);
+const status = async (gw: Gateway) => (await api(gw.url, '/api/models/big/pull/status')).json;
+/** Wait until the fixture has stopped counting bytes for connections that are gone. */
+const quiet = () => eventually(async () => {
+  const before = hf.stats.bytesServed;
+  await new Promise((r) => setTimeout(r, 300));
+  return hf.stats.bytesServed === before;
+});
+const complete = (home: TempHome) => {
+  const file = join(blobs(home), sha);
+  expect(readFileSync(file).equals(big)).toBe(true);
+  expect(readdirSync(blobs(home))).toEqual([sha]);
+};
+
+describe('an interrupted pull resumes', () => {
+  it('after the gateway is killed with SIGKILL half-way: the second run fetches only the missing bytes', async () => {
+    const home = tempHome();
+    const first = await gateway(home);
+    hf.faults.bytesPerSecond = 1024 * 1024;
+    await pull(first, 'big', { ref: 'org/big-GGUF' });
+    expect(await eventually(async () => (await status(first)).bytes_done > SIZE / 4, 600, 50)).toBe(true);
+    await first.kill();
+    await quiet();
+    const onDisk = partBytes(home);
+    expect(onDisk).toBeGreaterThan(SIZE / 4);
+    expect(onDisk).toBeLessThan(SIZE);
+    hf.faults.bytesPerSecond = 0;
+    const served = hf.stats.bytesServed;
+    const second = await gateway(home);
+    await pull(second, 'big', { ref: 'org/big-GGUF' });
+    const job = await settled(second, 'big');
+    expect(job).toMatchObject({ state: 'done', resumed: true, sha256: sha, bytes_fetched: SIZE - onDisk });
+    expect(hf.stats.bytesServed - served).toBe(SIZE - onDisk);
+    complete(home);
+  }, 60_000);
+
+  it('after dropped connections: each part goes on from its last byte', async () => {
+    const home = tempHome();
+    const gw = await gateway(home);
+    Object.assign(hf.faults, { dropAfterBytes: 2 * 1024 * 1024, dropTimes: 2 });
+    const requests = hf.stats.cdnRequests.length;
+    await pull(gw, 'big', { ref: 'org/big-GGUF' });
+    expect(await settled(gw, 'big')).toMatchObject({ state: 'done', bytes_fetched: SIZE, sha256: sha });
+    const ranges = hf.stats.cdnRequests.slice(requests).map((r) => Number(/bytes=(\d+)-/.exec(r.range ?? '')?.[1]));
+    const partStarts = [0, 1, 2, 3].map((i) => i * (SIZE / 4));
+    expect(ranges.filter((start) => !partStarts.includes(start))).toHaveLength(2);
+    // Bytes in flight when a connection drops are lost, so a retry starts at most 2 MiB in.
+    expect(ranges.filter((start) => !partStarts.includes(start)).every((start) => partStarts.some((p) => start > p + 1024 * 1024 && start <= p + 2 * 1024 * 1024))).toBe(true);
+    complete(home);
+  });
+
+  it('after a stall: the connection is dropped after [models].pull_stall_timeout_s and retried', async () => {
+    const home = tempHome({ 'svc.toml': '[models]\npull_stall_timeout_s = 1\n' });
+    const gw = await gateway(home);
+    Object.assign(hf.faults, { stallAfterBytes: 2 * 1024 * 1024, stallTimes: 1 });
+    const requests = hf.stats.cdnRequests.length;
+    await pull(gw, 'big', { ref: 'org/big-GGUF' });
+    expect(await settled(gw, 'big')).toMatchObject({ state: 'done', bytes_fetched: SIZE });
+    expect(hf.stats.cdnRequests.length - requests).toBe(4 + 1 + 1); // the header read, four parts, one retry
+    complete(home);
+  });
+
+  it('after a cancel that keeps the parts; a cancel with discard removes them', async () => {
+    const home = tempHome();
+    const gw = await gateway(home);
+    hf.faults.bytesPerSecond = 512 * 1024;
+    await pull(gw, 'big', { ref: 'org/big-GGUF' });
+    expect(await eventually(async () => (await status(gw)).bytes_done > 0, 600, 50)).toBe(true);
+    const cancelled = await api(gw.url, '/api/models/big/pull', { method: 'DELETE' });
+    expect(cancelled.json).toMatchObject({ state: 'cancelled' });
+    await quiet();
+    const onDisk = partBytes(home);
+    expect(onDisk).toBeGreaterThan(0);
+    await pull(gw, 'big', { ref: 'org/big-GGUF' });
+    expect(await eventually(async () => (await status(gw)).state === 'downloading', 600, 50)).toBe(true);
+    expect((await status(gw)).resumed).toBe(true);
+    const discarded = await api(gw.url, '/api/models/big/pull?discard=true', { method: 'DELETE' });
+    expect(discarded.json).toMatchObject({ state: 'cancelled' });
+    expect(partBytes(home)).toBe(0);
+    const events = (await api(gw.url, '/api/events?type=pull.cancelled')).json.events;
+    expect(events.map((e: { data: { discard: boolean } }) => e.data.discard)).toEqual([false, true]);
+  });
+
+  it('after Ctrl-C in `svc model pull`: the job is cancelled and the CLI says pulling again resumes', async () => {
+    const home = tempHome();
+    const gw = await gateway(home);
+    hf.faults.bytesPerSecond = 512 * 1024;
+    const cli = spawn(process.execPath, [SVC_BIN, 'model', 'pull', 'org/big-GGUF', '--id', 'big'], { env: svcEnv(home.home, { SVC_API_URL: gw.url }), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    cli.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => cli.once('close', resolve));
+    expect(await eventually(() => /big: downloading/.test(stderr), 600, 50)).toBe(true);
+    cli.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr).toMatch(/pull of big cancelled; the .* on disk are kept: `svc model pull org\/big-GGUF` again resumes/);
+    expect((await status(gw)).state).toBe('cancelled');
+  });
+});
