@@ -50,11 +50,10 @@ function readMessage(history: string[]): Promise<Typed> {
       if (rl.line === '' && !assembler.pending) return interrupt();
       // Something typed: drop it and start again, as a shell does.
       assembler.reset();
+      rl.setPrompt(PROMPT);
+      process.stdout.write('^C\n');
       rl.write(null, { ctrl: true, name: 'e' });
       rl.write(null, { ctrl: true, name: 'u' });
-      process.stdout.write('^C\n');
-      rl.setPrompt(PROMPT);
-      rl.prompt();
     });
     rl.on('close', () => {
       if (!settled) process.stdout.write('\n');
@@ -79,7 +78,7 @@ async function reply(client: ApiClient, slot: string, messages: readonly ChatMes
     return text;
   } catch (error) {
     if (controller.signal.aborted) {
-      process.stdout.write('\n^C (reply stopped)\n\n');
+      process.stdout.write('\n(reply stopped)\n\n');
       return undefined;
     }
     // The chat goes on after a failed reply; the error reads as the other commands' do.

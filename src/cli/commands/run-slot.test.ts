@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SlotViewPayload } from '../../protocol/slots.js';
 import { SLOT_NAME_PATTERN } from '../../protocol/vocabulary.js';
-import { pickSlot, slotNameFor } from './run-slot.js';
+import { contextFor, pickSlot, slotNameFor } from './run-slot.js';
 
 describe('slotNameFor: a valid, unique slot name from a model id', () => {
   it('lowercases and turns every run of other characters into one "-"', () => {
@@ -43,5 +43,18 @@ describe('pickSlot: a slot that already serves the model', () => {
   it('a ready one first, else the first by name', () => {
     expect(pickSlot(['b', 'a'], [slot('b'), slot('a')])?.name).toBe('a');
     expect(pickSlot(['b', 'a'], [slot('a'), slot('b', { state: 'ready' })])?.name).toBe('b');
+  });
+});
+
+describe('contextFor: the context size of a new slot', () => {
+  const model = (context_length: number | null, context_size: number | null = null) => ({ context_length, defaults: { context_size, profile: null, n_gpu_layers: null, extra_args: null, chat_template: null } });
+  it('4096, or the native context when it is smaller', () => {
+    expect(contextFor(model(null))).toBe(4096);
+    expect(contextFor(model(32768))).toBe(4096);
+    expect(contextFor(model(2048))).toBe(2048);
+  });
+  it("the model's own default wins; never below 128", () => {
+    expect(contextFor(model(2048, 8192))).toBe(8192);
+    expect(contextFor(model(64))).toBe(128);
   });
 });

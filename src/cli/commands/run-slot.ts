@@ -2,6 +2,7 @@
 // else a new one named after the model. The naming and picking rules are pure (tested
 // beside this file); prepareSlot does the requests.
 import type { ModelPayload } from '../../protocol/models.js';
+import { DEFAULT_CTX_SIZE, MAX_CTX_SIZE, MIN_CTX_SIZE } from '../../protocol/slot-limits.js';
 import type { SlotViewPayload } from '../../protocol/slots.js';
 import { SLOT_NAME_PATTERN } from '../../protocol/vocabulary.js';
 import { ApiError, type ApiClient } from '../client.js';
@@ -31,6 +32,12 @@ export function pickSlot(usedBy: readonly string[], slots: readonly SlotViewPayl
   return candidates.find((s) => s.state === 'ready') ?? candidates[0];
 }
 
+/** The context of a new slot: the model's own default, else the usual default capped at the model's native context. */
+export function contextFor(model: Pick<ModelPayload, 'context_length' | 'defaults'>): number {
+  const wanted = model.defaults.context_size ?? Math.min(DEFAULT_CTX_SIZE, model.context_length ?? DEFAULT_CTX_SIZE);
+  return Math.max(MIN_CTX_SIZE, Math.min(MAX_CTX_SIZE, wanted));
+}
+
 /** GET /api/models/<ref>; a model the registry lacks goes to ensureModel. */
 export async function resolveModel(client: ApiClient, ref: string): Promise<ModelPayload> {
   try {
@@ -51,7 +58,7 @@ export async function prepareSlot(client: ApiClient, model: ModelPayload): Promi
   if (!slot) {
     const name = slotNameFor(model.id, new Set(slots.map((s) => s.name)));
     // No provider: the server picks llama-server when it finds one, else the built-in engine.
-    const created = await client.createSlot({ name, type: 'llm', model: model.id });
+    const created = await client.createSlot({ name, type: 'llm', model: model.id, ctx_size: contextFor(model) });
     for (const warning of created.warnings) warn(warning);
     slot = created;
     how = 'created slot';
