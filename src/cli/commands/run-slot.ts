@@ -63,15 +63,20 @@ export async function prepareSlot(client: ApiClient, model: ModelPayload): Promi
     slot = created;
     how = 'created slot';
   }
-  const tty = process.stderr.isTTY === true;
-  // On a terminal the line is started before the load and finished after it; elsewhere it is written once.
   const head = `${how} ${slot.name} (${slot.provider}, ${slot.device}): model ${model.id}`;
-  if (tty && slot.state !== 'ready') process.stderr.write(`${head}: loading...`);
+  const ready = (s: SlotViewPayload) => `ready on port ${s.port}${s.pid === null ? '' : ` (pid ${s.pid})`}`;
+  // Already running the model: no load, which also lets a token without write access chat.
+  if (slot.state === 'ready' && slot.model === model.id) {
+    process.stderr.write(`${head}: ${ready(slot)}\n`);
+    return slot;
+  }
+  // On a terminal the line is started before the load and finished after it; elsewhere it is written once.
+  const tty = process.stderr.isTTY === true;
+  if (tty) process.stderr.write(`${head}: loading...`);
   const loaded = await client.loadSlot(slot.name, model.id).catch((error: unknown) => {
-    if (tty && slot.state !== 'ready') process.stderr.write('\n');
+    if (tty) process.stderr.write('\n');
     throw error;
   });
-  const tail = `ready on port ${loaded.port}${loaded.pid === null ? '' : ` (pid ${loaded.pid})`}`;
-  process.stderr.write(tty && slot.state !== 'ready' ? ` ${tail}\n` : `${head}: ${tail}\n`);
+  process.stderr.write(tty ? ` ${ready(loaded)}\n` : `${head}: ${ready(loaded)}\n`);
   return loaded;
 }
