@@ -198,4 +198,18 @@ describe('a pulled model served end to end', () => {
     expect(answer.choices[0]!.message.content).toMatch(/\S/);
     expect(realpathSync((await api(gw.url, '/api/models/tiny')).json.path)).toMatch(/blobs\/[0-9a-f]{64}$/);
   }, 90_000);
+
+  it('`svc run org/repo:QUANT "prompt"` pulls the model, makes a slot for it and answers', async () => {
+    const { home, gw } = await gateway({ PATH: '/usr/bin:/bin' });
+    const env = { SVC_API_URL: gw.url, PATH: '/usr/bin:/bin' };
+    const run = await runSvcAsync(['run', 'org/tiny-GGUF:Q4_K_M', 'hello there'], { home: home.home, env });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).toContain('pulling org/tiny-GGUF:Q4_K_M as tiny-q4_k_m');
+    expect(run.stdout).toMatch(/\S/);
+    expect((await api(gw.url, '/api/models/tiny-q4_k_m')).json).toMatchObject({ source: 'pull', used_by: ['tiny-q4_k_m'] });
+    const again = await runSvcAsync(['run', 'org/tiny-GGUF:Q4_K_M', 'and again'], { home: home.home, env });
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stderr).not.toContain('pulling');
+    expect((await api(gw.url, '/api/slots')).json.slots.map((s: { name: string }) => s.name)).toEqual(['tiny-q4_k_m']);
+  }, 120_000);
 });

@@ -107,6 +107,9 @@ export class ApiClient {
   slotLogs = (name: string, lines: number) => this.request<SlotLogsPayload>('GET', `${slotPath(name, '/logs')}?lines=${lines}`);
   /** The open response of GET /api/slots/<name>/logs?follow=true (text/event-stream). */
   followSlotLogs = (name: string, lines: number, signal: AbortSignal) => this.open('GET', `${slotPath(name, '/logs')}?lines=${lines}&follow=true`, signal);
+  /** The open response of POST /v1/chat/completions with stream:true (text/event-stream), for `svc run`. */
+  chatStream = (body: { model: string; messages: Array<{ role: string; content: string }> }, signal: AbortSignal) =>
+    this.open('POST', '/v1/chat/completions', signal, { ...body, stream: true });
 
   /**
    * `timeoutMs: null` waits as long as the server takes (a slot load: [slot].load_timeout_s,
@@ -141,10 +144,11 @@ export class ApiClient {
   }
 
   /** A request whose body the caller reads as it arrives (a stream); error answers throw as request() does. */
-  async open(method: string, path: string, signal: AbortSignal): Promise<Response> {
+  async open(method: string, path: string, signal: AbortSignal, body?: unknown): Promise<Response> {
     let response: Response;
+    const headers = { ...this.baseHeaders(), ...(body !== undefined && { 'content-type': 'application/json' }) };
     try {
-      response = await fetch(`${this.baseUrl}${path}`, { method, headers: this.baseHeaders(), signal });
+      response = await fetch(`${this.baseUrl}${path}`, { method, headers, signal, ...(body !== undefined && { body: JSON.stringify(body) }) });
     } catch (error) {
       throw new ApiUnreachableError(this.baseUrl, describeFetchFailure(error));
     }

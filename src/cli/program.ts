@@ -122,6 +122,10 @@ export function buildProgram(serve: ServeAction): Command {
 
   registerSlotCommands(program, client);
 
+  program.command('run <model> [prompt...]')
+    .description('chat with a model: find or create a slot for it, load it, then an interactive chat (or answer [prompt], or piped stdin, and exit)')
+    .action(async (ref: string, words: string[]) => (await import('./commands/run.js')).runCommand(client(), ref, words.length > 0 ? words.join(' ') : undefined));
+
   const authCommands = () => import('./commands/auth.js');
   const auth = program.command('auth').description('auth mode: Caddy in front with TLS and basic auth, bearer tokens for the API');
   auth.command('enable').description('render the Caddyfile, turn auth mode on, start the proxy')
