@@ -10,11 +10,13 @@
 //   --hostile-rounds N rounds of hostile bodies on every /v1 route, 2 of them warm-up (default 5; 3 with --quick)
 //   --out FILE         where the JSON goes (default bench/results/<timestamp>.json)
 //   --auth-only        only what auth mode adds to /v1 (c=1 and c=64), printed; nothing written
+//   --pull-only        a model pull beside curl on the same file, and the bytes a resume re-fetches; printed
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { authOverhead } from './lib/auth.mjs';
+import { pullBeside } from './lib/pull.mjs';
 import { coldLoads, gatewayStartup } from './lib/cold.mjs';
 import { hostileRss } from './lib/hostile.mjs';
 import { chatBody, loadRun, median, warmUp } from './lib/load.mjs';
@@ -53,6 +55,10 @@ try {
   meta.commit = null;
 }
 
+if (argv.includes('--pull-only')) {
+  const result = await pullBeside({ reps: options.reps, ...(quick && { bytes: 64 * 1024 * 1024 }) });
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`, () => process.exit(0));
+}
 const upstreamPort = await freePort();
 const upstream = await startUpstream(upstreamPort);
 const home = await makeHome({ upstreamPort, coldLoadMs: options.coldLoadMs });

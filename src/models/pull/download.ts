@@ -1,24 +1,16 @@
-// One file of a pull: fetched in parallel Range parts, each appended to its own part file
-// (`<blob>.part<i>of<n>`). A part file's size is exactly what is on disk, so a pull stopped
-// any way at all (a dropped connection, a stall, Ctrl-C, SIGKILL) resumes where each part
-// stopped and never fetches a byte twice. When every part is complete they are hashed in
-// order, joined into one file and renamed into place only if the SHA-256 matches.
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat, truncate } from 'node:fs/promises';
+// One file of a pull: fetched in Range parts, a few at a time, each appended to its own
+// part file (`<blob>.part<i>of<n>`). A part file's size is exactly what is on disk, so a
+// pull stopped any way at all (a dropped connection, a stall, Ctrl-C, SIGKILL) resumes where
+// each part stopped and never fetches a byte twice. Completed parts are joined onto part
+// 1's file and hashed in order as they come (assembler.ts); the file is renamed into place
+// only if its SHA-256 matches.
+import { mkdir, open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ModelError } from '../../protocol/errors.js';
 import { statusError, type Hub } from '../hf/hub.js';
+import { Assembler } from './assembler.js';
+import { discardParts, partsOf, sizeOf, type FileDownload, type Part } from './parts.js';
 
-export interface FileDownload {
-  readonly url: string;
-  readonly size: number;
-  /** SHA-256 to verify against, or null (then the git blob id, or nothing for a plain URL). */
-  readonly sha256: string | null;
-  readonly gitOid: string | null;
-  /** Where the verified file goes. */
-  readonly target: string;
-}
 
 export interface DownloadOptions {
   readonly hub: Hub;
@@ -30,75 +22,54 @@ export interface DownloadOptions {
   readonly onBytes: (bytes: number) => void;
 }
 
-/** Parts are at least this big, so a small file is one request. */
-export const MIN_PART_BYTES = 4 * 1024 * 1024;
 const MAX_ATTEMPTS_WITHOUT_PROGRESS = 6;
+/** Bytes gathered before one write. */
+const WRITE_BATCH = 1024 * 1024;
 const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
-
-interface Part {
-  readonly index: number;
-  readonly start: number;
-  readonly length: number;
-  readonly file: string;
-}
-
-export function partsOf(target: string, size: number, connections: number): Part[] {
-  const count = Math.max(1, Math.min(connections, Math.floor(size / MIN_PART_BYTES)));
-  const each = Math.ceil(size / count);
-  return Array.from({ length: count }, (_, index) => ({
-    index,
-    start: index * each,
-    length: Math.max(0, Math.min(each, size - index * each)),
-    file: `${target}.part${index + 1}of${count}`,
-  }));
-}
-
-const sizeOf = async (path: string) => (await stat(path).catch(() => undefined))?.size ?? 0;
-
-/** Bytes of this file already on disk (the whole file when it is in place). */
-export async function bytesOnDisk(download: FileDownload, connections: number): Promise<number> {
-  if ((await sizeOf(download.target)) === download.size && download.size > 0) return download.size;
-  let total = 0;
-  for (const part of partsOf(download.target, download.size, connections)) total += Math.min(part.length, await sizeOf(part.file));
-  return total;
-}
-
-/** Remove every part file of a download (a cancel with discard, a checksum mismatch). */
-export async function discardParts(target: string, size: number, connections: number): Promise<void> {
-  await Promise.all(partsOf(target, size, connections).map((p) => rm(p.file, { force: true })));
-}
 
 export async function downloadFile(download: FileDownload, options: DownloadOptions): Promise<{ sha256: string; fetched: number }> {
   const existing = await stat(download.target).catch(() => undefined);
-  const parts = partsOf(download.target, download.size, options.connections);
+  const parts = partsOf(download.target, download.size);
   if (existing?.size === download.size && download.sha256) {
     // In place and verified before (a blob is only ever renamed in after its check).
-    await Promise.all(parts.map((p) => rm(p.file, { force: true })));
+    await discardParts(download.target, download.size);
     return { sha256: download.sha256, fetched: 0 };
   }
   let fetched = 0;
   const counting = { ...options, onBytes: (n: number) => ((fetched += n), options.onBytes(n)) };
-  // Every part settles before a failure is reported: none may still write after a cancel.
-  const settledParts = await Promise.allSettled(parts.map((part) => fetchPart(download, part, counting)));
-  const failed = settledParts.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failed) throw failed.reason;
-  const sha256 = await joinAndVerify(download, parts, options);
-  return { sha256, fetched };
+  const assembler = await Assembler.open(download, parts, options.signal);
+  // `connections` workers take the parts in order, so parts finish roughly in order and the
+  // join (append to the head, hash) runs while later parts still download.
+  const queue = parts.filter((p) => p.index >= assembler.joined);
+  let failure: unknown;
+  const worker = async () => {
+    for (let part = queue.shift(); part && failure === undefined; part = queue.shift()) {
+      try {
+        await fetchPart(download, part, counting, part.index === 0 ? (chunk) => assembler.headChunk(chunk) : undefined);
+        assembler.partDone(part.index);
+      } catch (error) {
+        failure ??= error;
+      }
+    }
+  };
+  // Every worker settles before a failure is reported: none may still write after a cancel.
+  await Promise.all(Array.from({ length: Math.max(1, options.connections) }, worker));
+  if (failure !== undefined) {
+    await assembler.settle();
+    throw failure;
+  }
+  return { sha256: await assembler.finish(), fetched };
 }
 
-async function fetchPart(download: FileDownload, part: Part, options: DownloadOptions): Promise<void> {
+async function fetchPart(download: FileDownload, part: Part, options: DownloadOptions, onChunk?: (chunk: Buffer) => void): Promise<void> {
   let failures = 0;
   for (;;) {
-    let done = await sizeOf(part.file);
-    if (done > part.length) {
-      // Only part 1 grows past its length: a join of the later parts into it was cut off.
-      await truncate(part.file, part.length);
-      done = part.length;
-    }
+    // Part 1's file only grows past its part once the part is complete (later parts join it).
+    const done = Math.min(part.length, await sizeOf(part.file));
     if (done === part.length) return;
     const before = done;
     try {
-      await fetchRange(download, part, done, options);
+      await fetchRange(download, part, done, options, onChunk);
     } catch (error) {
       if (options.signal.aborted) throw options.signal.reason ?? error;
       // Only the network is worth another try; a refusal or a local disk error is final.
@@ -114,14 +85,32 @@ async function fetchPart(download: FileDownload, part: Part, options: DownloadOp
 }
 
 /** One request for the rest of a part, appended to its file; throws on a drop or a stall. */
-async function fetchRange(download: FileDownload, part: Part, done: number, options: DownloadOptions): Promise<void> {
+async function fetchRange(download: FileDownload, part: Part, done: number, options: DownloadOptions, onChunk?: (chunk: Buffer) => void): Promise<void> {
   const stall = new AbortController();
   const signal = AbortSignal.any([options.signal, stall.signal]);
-  let timer = setTimeout(() => stall.abort(new Error('stalled')), options.stallMs);
+  // One watchdog per request rather than a timer reset per chunk.
+  let lastByteAt = Date.now();
+  const watchdog = setInterval(() => Date.now() - lastByteAt >= options.stallMs && stall.abort(new Error('stalled')), Math.min(1000, options.stallMs / 4));
   const first = part.start + done;
   const last = part.start + part.length - 1;
   await mkdir(dirname(part.file), { recursive: true });
   const file = await open(part.file, 'a');
+  // Chunks are written in batches of ~1 MiB: a write per network chunk (often 16-64 KiB)
+  // costs more than the bytes. Bytes not yet written are not on disk, so a crash only
+  // means they are fetched again, never that a part file claims bytes it lacks.
+  const batch: Buffer[] = [];
+  let batched = 0;
+  let wrote = 0;
+  const flush = async () => {
+    if (batched === 0) return;
+    const buffers = batch.splice(0);
+    const bytes = batched;
+    batched = 0;
+    await file.writev(buffers).catch(diskError);
+    for (const buffer of buffers) onChunk?.(buffer);
+    wrote += bytes;
+    options.onBytes(bytes);
+  };
   try {
     const answer = await options.hub.open(download.url, { range: `bytes=${first}-${last}` }, { signal });
     if (answer.status !== 206) {
@@ -130,15 +119,18 @@ async function fetchRange(download: FileDownload, part: Part, done: number, opti
       const error = statusError(answer.status, download.url, text);
       throw answer.status >= 500 || answer.status === 429 ? new ModelError('model.pull_failed', error.message, error.details) : error;
     }
-    let wrote = 0;
-    for await (const chunk of answer.body as AsyncIterable<Buffer>) {
-      clearTimeout(timer);
-      timer = setTimeout(() => stall.abort(new Error('stalled')), options.stallMs);
-      const take = Math.min(chunk.length, part.length - done - wrote);
-      if (take <= 0) break;
-      await file.write(chunk, 0, take).catch(diskError);
-      wrote += take;
-      options.onBytes(take);
+    try {
+      for await (const chunk of answer.body as AsyncIterable<Buffer>) {
+        lastByteAt = Date.now();
+        const take = Math.min(chunk.length, part.length - done - wrote - batched);
+        if (take <= 0) break;
+        batch.push(take === chunk.length ? chunk : chunk.subarray(0, take));
+        batched += take;
+        if (batched >= WRITE_BATCH) await flush();
+      }
+    } finally {
+      // What arrived before a drop is kept: the retry starts after it.
+      if (!(signal.aborted && options.signal.aborted)) await flush();
     }
     if (done + wrote < part.length) throw new ModelError('model.pull_failed', `${download.url}: the connection closed after ${wrote} bytes of ${part.length - done}`, {});
   } catch (error) {
@@ -148,7 +140,7 @@ async function fetchRange(download: FileDownload, part: Part, done: number, opti
     }
     throw error;
   } finally {
-    clearTimeout(timer);
+    clearInterval(watchdog);
     await file.close();
   }
 }
@@ -159,34 +151,6 @@ function diskError(error: DiskError): never {
   if (error.code === 'ENOSPC') throw new ModelError('model.disk_full', `the disk is full: ${error.message}`, {});
   error.disk = true;
   throw error;
-}
-
-/** Hash the parts in order while appending parts 2..n to part 1, then rename it into place. */
-async function joinAndVerify(download: FileDownload, parts: readonly Part[], options: DownloadOptions): Promise<string> {
-  const sha = createHash('sha256');
-  const git = download.sha256 ? undefined : createHash('sha1').update(`blob ${download.size}\0`);
-  const head = await open(parts[0]!.file, 'a');
-  try {
-    for (const part of parts) {
-      for await (const chunk of createReadStream(part.file, { signal: options.signal }) as AsyncIterable<Buffer>) {
-        sha.update(chunk);
-        git?.update(chunk);
-        if (part.index > 0) await head.write(chunk);
-      }
-    }
-  } finally {
-    await head.close();
-  }
-  const sha256 = sha.digest('hex');
-  const gitOid = git?.digest('hex');
-  const mismatch = download.sha256 ? sha256 !== download.sha256 : download.gitOid !== null && gitOid !== download.gitOid;
-  if (mismatch) {
-    await Promise.all(parts.map((p) => rm(p.file, { force: true })));
-    throw new ModelError('model.checksum_mismatch', `${download.url}: the bytes do not match the published checksum (${download.sha256 ?? download.gitOid}, got ${download.sha256 ? sha256 : gitOid}); they were deleted`, { url: download.url, expected: download.sha256 ?? download.gitOid, actual: download.sha256 ? sha256 : gitOid });
-  }
-  await rename(parts[0]!.file, download.target);
-  await Promise.all(parts.slice(1).map((p) => rm(p.file, { force: true })));
-  return sha256;
 }
 
 function delay(ms: number, signal: AbortSignal): Promise<void> {

@@ -7,7 +7,8 @@ import { ModelError, SvcError } from '../../protocol/errors.js';
 import type { Hub } from '../hf/hub.js';
 import type { PullFileProgress, PullJobPayload, PullPlanPayload, PullState } from '../../protocol/pulls.js';
 import { TERMINAL_PULL_STATES } from '../../protocol/pulls.js';
-import { discardParts, downloadFile } from './download.js';
+import { downloadFile } from './download.js';
+import { discardParts } from './parts.js';
 import { checkPlan } from './plan.js';
 import { Progress } from './progress.js';
 
@@ -157,7 +158,7 @@ export class PullManager {
   }
 
   private async discard(plan: PullPlanPayload): Promise<void> {
-    await Promise.all(plan.files.map((f) => discardParts(f.target, f.size, this.deps.connections)));
+    await Promise.all(plan.files.map((f) => discardParts(f.target, f.size)));
   }
 
   private finish(entry: Running, state: PullState, extra: Record<string, unknown> = {}): void {

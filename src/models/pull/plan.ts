@@ -12,7 +12,7 @@ import { statusError, type Hub } from '../hf/hub.js';
 import { pickFiles, quantOf, type RepoFile } from '../hf/pick.js';
 import type { PullRef } from '../../protocol/pull-ref.js';
 import { readRemoteGgufHeader } from '../hf/remote-gguf.js';
-import { bytesOnDisk, partsOf } from './download.js';
+import { bytesOnDisk, partsOf } from './parts.js';
 import { estimateFit, modelShape } from './fit.js';
 import { repoLayout, urlTarget } from './layout.js';
 
@@ -45,7 +45,7 @@ export async function planPull(input: PlanInput): Promise<PullPlanPayload> {
   const ref = hfRefOf(input.ref, input.entry);
   const resolved = ref.kind === 'url' ? await urlFiles(input, ref.url) : await repoFiles(input, ref);
   const files: PullFilePlan[] = [];
-  for (const file of resolved.files) files.push({ ...file, on_disk_bytes: await bytesOnDisk({ ...file, gitOid: file.git_oid }, input.connections) });
+  for (const file of resolved.files) files.push({ ...file, on_disk_bytes: await bytesOnDisk({ ...file, gitOid: file.git_oid }) });
   const model = files.filter((f) => f.role !== 'mmproj');
   const header = await headerOf(input, model[0]!);
   const shape = header ? modelShape(header) : null;
@@ -132,7 +132,7 @@ async function headerOf(input: PlanInput, file: PullFilePlan): Promise<GgufHeade
   try {
     if (file.on_disk_bytes === file.size) return await readGgufHeader(file.target, { maxArrayLength: 1024 });
     // A resumed pull reads the header from the start of its first part: no byte twice.
-    const local = await readLocalPrefix(partsOf(file.target, file.size, input.connections)[0]!.file, file.size, file.path);
+    const local = await readLocalPrefix(partsOf(file.target, file.size)[0]!.file, file.size, file.path);
     if (local) return local;
     return await readRemoteGgufHeader(input.hub, file.url, file.size, file.path, { signal: input.signal, stallMs: input.stallMs });
   } catch (error) {
