@@ -22,6 +22,7 @@ const CHANGES: Record<string, unknown> = {
   'engines.runtime': 'docker',
   'models.store': '/tmp/store',
   'models.roots': ['/tmp/roots'],
+  'models.pull_allowed_hosts': ['10.0.0.5:8080'],
   'slots.publish_host': '0.0.0.0',
 };
 

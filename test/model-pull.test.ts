@@ -28,6 +28,8 @@ beforeAll(async () => {
       },
     },
     'org/huge-GGUF': { commit: commitOf('d'), files: { 'huge-Q4_K_M.gguf': huge } },
+    // The catalogue's nomic-embed-text-v1.5 names this repo and quant.
+    'nomic-ai/nomic-embed-text-v1.5-GGUF': { commit: commitOf('f'), files: { 'nomic-embed-text-v1.5.Q8_0.gguf': TINY, 'nomic-embed-text-v1.5.f16.gguf': TINY } },
     'org/evil-GGUF': { commit: commitOf('e'), files: { 'x-Q4_K_M.gguf': TINY }, extraTree: [{ type: 'file', oid: 'f'.repeat(40), size: 5, path: '../../../evil-Q8_0.gguf', lfs: { oid: 'f'.repeat(64), size: 5 } }] },
   });
 });
@@ -173,6 +175,18 @@ describe('svc model pull', () => {
     expect((await settled(gw, 'two')).state).toBe('done');
     const list = (await api(gw.url, '/api/models/pulls')).json.pulls.map((p: { model_id: string }) => p.model_id);
     expect(list).toEqual(['one', 'two']);
+  });
+
+  it('a catalogue name pulls its repo and quant, with its capabilities and profile', async () => {
+    const { gw } = await gateway();
+    await pull(gw, 'nomic-embed-text-v1.5', {});
+    expect(await settled(gw, 'nomic-embed-text-v1.5')).toMatchObject({ state: 'done', ref: 'nomic-embed-text-v1.5' });
+    expect((await api(gw.url, '/api/models/nomic-embed-text-v1.5')).json).toMatchObject({ hf_repo: 'nomic-ai/nomic-embed-text-v1.5-GGUF', hf_filename: 'nomic-embed-text-v1.5.Q8_0.gguf', capabilities: ['embed'], defaults: { profile: 'embed' } });
+    // Pulling the id again (no ref) goes by the entry's hf_repo and hf_filename.
+    await pull(gw, 'nomic-embed-text-v1.5', {});
+    expect(await settled(gw, 'nomic-embed-text-v1.5')).toMatchObject({ state: 'done', bytes_fetched: 0 });
+    await pull(gw, 'nope', {});
+    expect(await settled(gw, 'nope')).toMatchObject({ state: 'failed', error: { code: 'model.pull_invalid_ref' } });
   });
 
   it('a direct URL needs an allowed host', async () => {

@@ -25,9 +25,9 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   { id: 'llama-3.2-3b', repo: 'bartowski/Llama-3.2-3B-Instruct-GGUF', quant: 'Q4_K_M', size_bytes: 2_020 * MB, capabilities: ['chat'], description: 'Llama 3.2 3B Instruct' },
   { id: 'gemma-3-4b', repo: 'ggml-org/gemma-3-4b-it-GGUF', quant: 'Q4_K_M', size_bytes: 2_490 * MB, capabilities: ['chat', 'vision'], description: 'Gemma 3 4B with its vision projector (mmproj)' },
   { id: 'gpt-oss-20b', repo: 'ggml-org/gpt-oss-20b-GGUF', quant: 'mxfp4', size_bytes: 12_100 * MB, capabilities: ['chat'], description: 'OpenAI gpt-oss 20B (MXFP4): large, needs ~16 GB' },
-  { id: 'nomic-embed-text-v1.5', repo: 'nomic-ai/nomic-embed-text-v1.5-GGUF', quant: 'Q8_0', size_bytes: 146 * MB, capabilities: ['embed'], description: 'Nomic text embeddings (768 dimensions)' },
-  { id: 'qwen3-embedding-0-6b-q8-0', repo: 'Qwen/Qwen3-Embedding-0.6B-GGUF', quant: 'Q8_0', size_bytes: 639 * MB, capabilities: ['embed'], description: 'Qwen3 embeddings 0.6B, the seed stacks\' embed model' },
-  { id: 'bge-reranker-v2-m3-q4_k_m', repo: 'gpustack/bge-reranker-v2-m3-GGUF', quant: 'Q4_K_M', size_bytes: 438 * MB, capabilities: ['rerank'], description: 'BGE reranker v2 m3, the seed stacks\' rerank model' },
+  { id: 'nomic-embed-text-v1.5', repo: 'nomic-ai/nomic-embed-text-v1.5-GGUF', quant: 'Q8_0', size_bytes: 146 * MB, capabilities: ['embed'], profile: 'embed', description: 'Nomic text embeddings (768 dimensions)' },
+  { id: 'qwen3-embedding-0-6b-q8-0', repo: 'Qwen/Qwen3-Embedding-0.6B-GGUF', quant: 'Q8_0', size_bytes: 639 * MB, capabilities: ['embed'], profile: 'embed', description: 'Qwen3 embeddings 0.6B, the seed stacks\' embed model' },
+  { id: 'bge-reranker-v2-m3-q4_k_m', repo: 'gpustack/bge-reranker-v2-m3-GGUF', quant: 'Q4_K_M', size_bytes: 438 * MB, capabilities: ['rerank'], profile: 'rerank', description: 'BGE reranker v2 m3, the seed stacks\' rerank model' },
 ];
 
 export function catalogueEntry(id: string): CatalogueEntry | undefined {
