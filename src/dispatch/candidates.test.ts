@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { ResolvedConfig } from '../config/load.js';
 import { RegistryFileSchema } from '../config/schema/registry.js';
+import { CapabilitiesFileSchema } from '../config/schema/capabilities.js';
 import { SlotFileSchema } from '../config/schema/slot.js';
 import { CONTEXT_CAP } from '../engines/llama-server/argv.js';
 import type { SlotViewPayload } from '../protocol/slots.js';
 import { lastStartFailed, slotCandidates } from './candidates.js';
 
-function config(slots: Record<string, { slot?: Record<string, unknown>; model?: Record<string, unknown> }>, models: Record<string, number | null>): ResolvedConfig {
+function config(slots: Record<string, { slot?: Record<string, unknown>; model?: Record<string, unknown> }>, models: Record<string, number | null>, capabilities: Record<string, unknown> = {}): ResolvedConfig {
   return {
+    capabilities: CapabilitiesFileSchema.parse({ capabilities }),
     slots: Object.entries(slots).map(([name, s], i) => ({
       name,
       file: `slots/${name}.toml`,
@@ -77,5 +79,10 @@ describe('slotCandidates', () => {
 
   it('a view whose slot file is gone is left out', () => {
     expect(slotCandidates(cfg, [view('ghost')])).toEqual([]);
+  });
+
+  it('carries the capabilities capabilities.toml selects the slot for, enabled ones only', () => {
+    const withCaps = config({ a: {}, b: {} }, {}, { embed: { slot: 'a' }, rerank: { slot: 'a', enabled: false }, tts: { slot: 'b' } });
+    expect(slotCandidates(withCaps, [view('a'), view('b')]).map((c) => [c.name, c.capabilities])).toEqual([['a', ['embed']], ['b', ['tts']]]);
   });
 });

@@ -26,6 +26,7 @@ export function lastStartFailed(view: Pick<SlotViewPayload, 'state' | 'last_erro
  */
 export function slotCandidates(config: ResolvedConfig, views: ReadonlyArray<Pick<SlotViewPayload, 'name' | 'state' | 'type' | 'device' | 'enabled' | 'model' | 'last_error'>>): SlotCandidate[] {
   const entries = new Map(config.slots.map((e) => [e.name, e]));
+  const selected = capabilitiesBySlot(config);
   const out: SlotCandidate[] = [];
   for (const view of views) {
     const entry = entries.get(view.name);
@@ -40,10 +41,21 @@ export function slotCandidates(config: ResolvedConfig, views: ReadonlyArray<Pick
       modelId: view.model,
       contextLength: contextLength(config, entry.config.slot.provider, entry.config.model.context_size, view.model),
       npu: { embed: entry.config.npu.embed, asr: entry.config.npu.asr },
+      ...(selected.has(view.name) && { capabilities: selected.get(view.name) }),
       ...(lastStartFailed(view) && { failed: true }),
     });
   }
   return out;
+}
+
+/** capabilities.toml read at dispatch: the enabled selections, by the slot they name. */
+function capabilitiesBySlot(config: ResolvedConfig): Map<string, string[]> {
+  const bySlot = new Map<string, string[]>();
+  for (const [name, selection] of Object.entries(config.capabilities.capabilities)) {
+    if (!selection?.enabled) continue;
+    bySlot.set(selection.slot, [...(bySlot.get(selection.slot) ?? []), name]);
+  }
+  return bySlot;
 }
 
 /**

@@ -142,6 +142,13 @@ describe('resolveTarget: 3. virtual svc/* names', () => {
     expect(chosen('svc/embed', slots, 'embeddings')).toBe('b');
   });
 
+  it('a typed virtual name takes the slot capabilities.toml selects, when it is of the type', () => {
+    const slots = [slot('a', { type: 'embedding' }), slot('b', { type: 'embedding', capabilities: ['embed'] }), slot('c', { type: 'reranking', capabilities: ['embed'] })];
+    expect(chosen('svc/embed', slots, 'embeddings')).toBe('b');
+    expect(chosen('svc/embed', [slots[0]!, slots[2]!], 'embeddings')).toBe('a');
+    expect(chosen('svc/embed', [slots[0]!, slot('b', { type: 'embedding', capabilities: ['embed'], state: 'error' })], 'embeddings')).toBe('a');
+  });
+
   it('svc/<slot name> is that slot', () => {
     expect(resolve('svc/chat', [slot('chat', { modelId: 'q' }), slot('a')])).toEqual({ kind: 'slot', slot: 'chat', model: 'q', via: 'virtual' });
     expect(resolve('svc/old', [off('old')])).toEqual({ kind: 'disabled', slot: 'old' });

@@ -42,15 +42,18 @@ const PRIMARY_CHAIN: readonly Step[] = [
 const UTILITY_CHAIN: readonly Step[] = [llm((s) => s.role === 'utility'), llm((s) => s.name === 'utility'), ...PRIMARY_CHAIN];
 const NPU_CHAIN: readonly Step[] = [llm((s) => s.device === 'npu' || s.role === 'npu'), llm((s) => s.name === 'npu'), ...UTILITY_CHAIN];
 
+/** The slot capabilities.toml selects for a capability comes first, when it is of the type. */
+const capability = (name: string, type: SlotType): readonly Step[] => [(s) => s.type === type && (s.capabilities?.includes(name) ?? false), ofType(type)];
+
 const VIRTUAL_CHAINS: ReadonlyMap<string, readonly Step[]> = new Map([
   ['svc/primary', PRIMARY_CHAIN],
   ['svc/utility', UTILITY_CHAIN],
   ['svc/npu', NPU_CHAIN],
-  ['svc/embed', [ofType('embedding')]],
-  ['svc/rerank', [ofType('reranking')]],
-  ['svc/stt', [ofType('transcription')]],
-  ['svc/tts', [ofType('tts')]],
-  ['svc/image', [ofType('image')]],
+  ['svc/embed', capability('embed', 'embedding')],
+  ['svc/rerank', capability('rerank', 'reranking')],
+  ['svc/stt', capability('stt', 'transcription')],
+  ['svc/tts', capability('tts', 'tts')],
+  ['svc/image', capability('image', 'image')],
 ]);
 
 /** The fixed virtual names, in listing order. `svc/<slot name>` works for every enabled slot too. */

@@ -39,6 +39,8 @@ export interface SlotCandidate {
   contextLength: number | null;
   /** [npu].embed / [npu].asr: what an NPU llm slot's engine serves besides chat (src/config/npu.ts). */
   npu?: { embed: boolean; asr: boolean };
+  /** Capabilities capabilities.toml selects this slot for (enabled selections only). */
+  capabilities?: readonly string[];
 }
 
 /** A remote OpenAI-compatible endpoint and the model ids it is known to serve. */
