@@ -120,6 +120,30 @@ export function buildProgram(serve: ServeAction): Command {
     .addOption(json())
     .action(async (text: string, o) => (await pullCommands()).modelSearch(client(), text, o));
 
+  const registryCommands = () => import('./commands/registry.js');
+  const registry = program.command('registry').description('back up and restore the model registry (registry.toml)');
+  registry.command('export <tarball>').description('write registry.toml into a .tar.gz backup').addOption(json())
+    .action(async (tarball: string, o) => (await registryCommands()).registryExport(paths(), tarball, o));
+  registry.command('import <tarball>').description('restore registry.toml from a backup (links, devices and paths outside refused)')
+    .option('-f, --force', 'replace an existing registry.toml', false)
+    .option('--dest <file>', 'where to write registry.toml (default: the home\'s)')
+    .addOption(json())
+    .action(async (tarball: string, o) => (await registryCommands()).registryImport(paths(), tarball, o));
+  program.command('migrate').description('one-off migrations of files on this host')
+    .command('model-layout').description('link models under an old mount root into the canonical layout (dry run unless --apply; moves nothing)')
+    .option('--apply', 'create the links', false)
+    .option('-f, --force', 'replace links that point elsewhere', false)
+    .option('--registry <file>', 'registry.toml to read (default: the home\'s)')
+    .option('--mount-root <dir>', 'where the models lie (default /mnt/ai-models)')
+    .option('--canonical-root <dir>', 'where the layout goes (default: <state>/models)')
+    .addOption(json())
+    .action(async (o) => (await registryCommands()).migrateModelLayout(paths(), o));
+  program.command('capabilities').description('capabilities.toml').command('migrate')
+    .description('snap selections to what their models can run; clear those whose model left the registry')
+    .option('--dry-run', 'show what would change', false)
+    .addOption(json())
+    .action(async (o) => (await registryCommands()).capabilitiesMigrate(paths(), o));
+
   registerSlotCommands(program, client);
 
   program.command('run <model> [prompt...]')
@@ -155,7 +179,7 @@ export function buildProgram(serve: ServeAction): Command {
 }
 
 /** Commands of the spec's CLI table that this version does not have yet (README, "Not built yet"). */
-const NOT_BUILT_YET = ['setup', 'update', 'uninstall', 'doctor', 'registry', 'memory', 'capabilities', 'agent', 'mcp', 'migrate'];
+const NOT_BUILT_YET = ['setup', 'update', 'uninstall', 'doctor', 'memory', 'agent', 'mcp'];
 
 /**
  * The first command word in argv that names no command, with the command it was given to.

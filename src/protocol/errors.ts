@@ -36,6 +36,8 @@ export const ERROR_CODES = {
   'model.does_not_fit': { status: 409, when: 'The model (weights plus KV cache at the target context) needs more memory than the host has free (RAM plus VRAM); details carry the figures. --force pulls it anyway.' },
   'model.disk_full': { status: 507, when: 'The store does not have the free space the rest of the download needs; details carry needed_bytes and free_bytes.' },
   'model.pull_no_job': { status: 404, when: 'No pull job exists for this model id (status, stream or cancel).' },
+  'model.backup_invalid': { status: 400, when: 'svc registry import: the archive is missing, not a tar (gzip or plain), holds a link, a device, an absolute path or .., has no registry.toml, or its registry.toml does not validate (exit 2).' },
+  'model.backup_exists': { status: 409, when: 'svc registry import: the destination registry.toml exists; pass --force to replace it (exit 1).' },
 
   'slot.not_found': { status: 404, when: 'No slot has this name.' },
   'slot.not_ready': { status: 503, when: 'The target slot is still warming; details carry slot and state.' },
