@@ -70,7 +70,8 @@ describe.skipIf(MISSING)('NPU slots on the FLM fixture engine', () => {
     await coldSlot(gw, 'npu'); // it started with the gateway
     expect((await view(gw, 'npu')).state).toBe('stopped');
     const answer = await embed(gw, 'svc/embed');
-    expect(answer.status).toBe(200);
+    // A 409 was seen once under the full suite's load: the answer says which refusal it was.
+    expect(answer.status, JSON.stringify(answer.json)).toBe(200);
     expect(answer.json.model).toBe('embed-gemma:300m');
     expect(await served(gw, 'npu-embed')).toBe(1);
     expect(await served(gw, 'npu')).toBe(0);
