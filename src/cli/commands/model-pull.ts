@@ -93,7 +93,9 @@ export function progressPrinter(stream: NodeJS.WriteStream = process.stderr): (j
     if (stream.isTTY) {
       const width = 24;
       const bar = '#'.repeat(Math.round((pct / 100) * width)).padEnd(width, '.');
-      const text = job.state === 'downloading' ? `[${bar}] ${String(pct).padStart(3)}% ${formatBytes(job.bytes_done)}/${formatBytes(job.bytes_total)} ${rate} ${eta} ${file}` : `${job.state} ${job.model_id}…`;
+      const text = job.state === 'downloading'
+        ? `[${bar}] ${String(pct).padStart(3)}% ${formatBytes(job.bytes_done)}/${formatBytes(job.bytes_total)} ${rate} ${eta} ${file}`
+        : TERMINAL_PULL_STATES.includes(job.state) ? `${job.model_id}: ${job.state}` : `${job.state} ${job.model_id}…`;
       stream.write(`\r\x1b[2K${text.slice(0, (stream.columns || 100) - 1)}`);
       if (TERMINAL_PULL_STATES.includes(job.state)) stream.write('\n');
       return;
