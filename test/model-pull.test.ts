@@ -214,7 +214,10 @@ describe('a pulled model served end to end', () => {
   }, 90_000);
 
   it('`svc run org/repo:QUANT "prompt"` pulls the model, makes a slot for it and answers', async () => {
-    const { home, gw } = await gateway({ PATH: '/usr/bin:/bin' });
+    // The slot svc run creates takes its port from a pool of one in this worker's block.
+    let port = await freeSlotPort();
+    while (port > 8187) port = await freeSlotPort();
+    const { home, gw } = await gateway({ PATH: '/usr/bin:/bin' }, `[slots]\nport_range_start = ${port}\nport_range_end = ${port}\n`);
     const env = { SVC_API_URL: gw.url, PATH: '/usr/bin:/bin' };
     const run = await runSvcAsync(['run', 'org/tiny-GGUF:Q4_K_M', 'hello there'], { home: home.home, env });
     expect(run.status, run.stderr).toBe(0);
