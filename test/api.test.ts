@@ -242,10 +242,10 @@ describe('profiles', () => {
     expect(seeds.find((p: { name: string }) => p.name === 'embed')).toMatchObject({ serves: ['embedding'], device_class: 'gpu', backend: 'rocm' });
   });
 
-  it('GET /api/profiles/<name> returns one profile, or 404 profile.not_found', async () => {
+  it('GET /api/profiles/<name> returns one profile, or 404 profiles.not_found', async () => {
     expect((await api(gw.url, '/api/profiles/cpu-llm')).json).toMatchObject({ name: 'cpu-llm', seed: true, device_class: 'cpu', mtp: false });
     const missing = await api(gw.url, '/api/profiles/nope');
     expect(missing.status).toBe(404);
-    expect(missing.json.error.code).toBe('profile.not_found');
+    expect(missing.json.error.code).toBe('profiles.not_found');
   });
 });

@@ -69,6 +69,20 @@ describe.skipIf(!lan)('host-only keys in default mode', () => {
     expect(same.status).toBe(200);
   });
 
+  it('refuses a profile that adds file or code flags from the LAN; this host may', async () => {
+    const lan = await api(fromLan, '/api/profiles', { method: 'POST', body: { name: 'logs', image: '', device_class: 'cpu', flags: '--log-file /tmp/x.log' } });
+    expect([lan.status, lan.json.error.code, lan.json.error.details.keys]).toEqual([403, 'config.host_only', ['profiles.logs.flags --log-file']]);
+    const plain = await api(fromLan, '/api/profiles', { method: 'POST', body: { name: 'logs', image: '', device_class: 'cpu', flags: '--parallel 2' } });
+    expect(plain.status).toBe(201);
+    const lora = await api(fromLan, '/api/profiles/logs', { method: 'PUT', body: { flags: '--parallel 2 --lora=/tmp/a.gguf' } });
+    expect([lora.status, lora.json.error.details.keys]).toEqual([403, ['profiles.logs.flags --lora']]);
+    const local = await api(gateway.url, '/api/profiles/logs', { method: 'PUT', body: { flags: '--parallel 2 --lora=/tmp/a.gguf' } });
+    expect(local.status).toBe(200);
+    // Flags already there may stay when someone on the LAN changes something else.
+    const keep = await api(fromLan, '/api/profiles/logs', { method: 'PUT', body: { intent: 'with a lora' } });
+    expect(keep.status).toBe(200);
+  });
+
   it('refuses registering a model file from the LAN, and records the refused settings change', async () => {
     const register = await api(fromLan, '/api/models', { method: 'POST', body: { id: 'x', path: '/etc/passwd' } });
     expect([register.status, register.json.error.code, register.json.error.details.keys]).toEqual([403, 'config.host_only', ['path']]);

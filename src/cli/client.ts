@@ -10,6 +10,7 @@ import type { AssignModelPayload, ModelListPayload, ModelPayload, RegisterModelP
 import type {
   AssignSlotModelPayload, CreateSlotRequest, DeleteSlotPayload, EditSlotRequest, SlotChangePayload, SlotDetailPayload, SlotListPayload, SlotLogsPayload, SlotViewPayload,
 } from '../protocol/slots.js';
+import type { CreateProfileRequest, ProfileChangePayload, ProfilePayload, UpdateProfileRequest } from '../protocol/profiles.js';
 import type { PullJobPayload, PullListPayload, PullPlanPayload, PullRequest, SearchResultPayload } from '../protocol/pulls.js';
 import { VERSION } from '../protocol/version.js';
 
@@ -84,6 +85,12 @@ export class ApiClient {
   removeModel = (ref: string, force = false) => this.request<RemoveModelPayload>('DELETE', `/api/models/${encodeURIComponent(ref)}${force ? '?force=true' : ''}`);
   assignModel = (ref: string, slot: string) => this.request<AssignModelPayload>('POST', `/api/models/${encodeURIComponent(ref)}/assign`, { slot });
   scanModels = () => this.request<ScanModelsPayload>('POST', '/api/models/scan');
+  listProfiles = () => this.request<{ profiles: ProfilePayload[] }>('GET', '/api/profiles');
+  getProfile = (name: string) => this.request<ProfilePayload>('GET', `/api/profiles/${encodeURIComponent(name)}`);
+  createProfile = (body: CreateProfileRequest) => this.request<ProfilePayload>('POST', '/api/profiles', body);
+  editProfile = (name: string, body: UpdateProfileRequest, restart = false) => this.request<ProfileChangePayload>('PUT', `/api/profiles/${encodeURIComponent(name)}${restart ? '?restart=true' : ''}`, body, { timeoutMs: null });
+  cloneProfile = (name: string, to: string) => this.request<ProfilePayload>('POST', `/api/profiles/${encodeURIComponent(name)}/clone`, { name: to });
+  deleteProfile = (name: string, force = false) => this.request<{ deleted: string; slots: string[] }>('DELETE', `/api/profiles/${encodeURIComponent(name)}${force ? '?force=true' : ''}`);
   pullModel = (id: string, body: PullRequest) => this.request<PullJobPayload & { existing: boolean }>('POST', `/api/models/${encodeURIComponent(id)}/pull`, body, { timeoutMs: null });
   planPull = (id: string, body: PullRequest) => this.request<{ plan: PullPlanPayload; refusal: { code: string; message: string } | null }>('POST', `/api/models/${encodeURIComponent(id)}/pull`, { ...body, dry_run: true }, { timeoutMs: null });
   pullStatus = (id: string) => this.request<PullJobPayload>('GET', `/api/models/${encodeURIComponent(id)}/pull/status`);

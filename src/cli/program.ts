@@ -120,6 +120,29 @@ export function buildProgram(serve: ServeAction): Command {
     .addOption(json())
     .action(async (text: string, o) => (await pullCommands()).modelSearch(client(), text, o));
 
+  const profileCommands = () => import('./commands/profile.js');
+  const profileOptions = (command: Command) => command
+    .option('--image <ref>', 'container image ("" for engines run as processes)')
+    .option('--device-class <class>', 'gpu, cpu, npu or img')
+    .option('--flags <flags>', 'engine flags (no model, port, host or context flags)')
+    .option('--mtp', 'opt slots into MTP in auto mode')
+    .option('--no-mtp', 'do not')
+    .option('--backend <backend>', 'rocm, vulkan, cuda, or none')
+    .option('--intent <text>', 'a human label')
+    .option('--quant <text>', 'informational')
+    .addOption(json());
+  const profile = program.command('profile').description('engine templates: the 12 seeds and your own (profiles.toml)');
+  profile.command('list').description('list profiles').addOption(json()).action(async (o) => (await profileCommands()).profileList(client(), o));
+  profile.command('show <name>').description('show one profile').addOption(json()).action(async (name: string, o) => (await profileCommands()).profileShow(client(), name, o));
+  profileOptions(profile.command('create <name>').description('create a profile')).action(async (name: string, o) => (await profileCommands()).profileCreate(client(), name, o));
+  profileOptions(profile.command('edit <name>').description('change a profile (not a seed: clone it)'))
+    .option('--restart', 'restart the running slots that use it', false)
+    .action(async (name: string, o) => (await profileCommands()).profileEdit(client(), name, o));
+  profile.command('clone <name> <new-name>').description('copy a profile (a seed too) under a new name').addOption(json())
+    .action(async (name: string, to: string, o) => (await profileCommands()).profileClone(client(), name, to, o));
+  profile.command('delete <name>').description('delete a profile').option('-f, --force', 'even while slots use it', false).addOption(json())
+    .action(async (name: string, o) => (await profileCommands()).profileDelete(client(), name, o));
+
   const registryCommands = () => import('./commands/registry.js');
   const registry = program.command('registry').description('back up and restore the model registry (registry.toml)');
   registry.command('export <tarball>').description('write registry.toml into a .tar.gz backup').addOption(json())

@@ -197,6 +197,11 @@ export function withRegistry(config: ResolvedConfig, registry: RegistryFile): Re
   return deepFreeze({ ...config, registry });
 }
 
+/** The running config with a new profiles.toml swapped in (after a profile write). */
+export function withProfiles(config: ResolvedConfig, profiles: ProfilesFile): ResolvedConfig {
+  return deepFreeze({ ...config, profiles });
+}
+
 /** The running config with one slot file's new content swapped in (after a write to an existing slot file). */
 export function withSlotConfig(config: ResolvedConfig, name: string, slot: SlotFile): ResolvedConfig {
   return deepFreeze({ ...config, slots: config.slots.map((entry) => (entry.name === name ? { ...entry, config: slot } : entry)) });

@@ -58,7 +58,10 @@ export const ERROR_CODES = {
   'slot.npu_exclusivity_violation': { status: 409, when: 'Creating or changing a slot would leave more than one enabled NPU llm slot; details name the slot, the conflicting_slots and a hint.' },
   'slot.busy': { status: 409, when: 'Deleting a slot that is running (starting, warming, ready, stopping) or has requests in flight, without force.' },
 
-  'profile.not_found': { status: 404, when: 'No seed profile and no profiles.toml entry has this name.' },
+  'profiles.not_found': { status: 404, when: 'No seed profile and no profiles.toml entry has this name.' },
+  'profiles.seed_immutable': { status: 409, when: 'A write to one of the 12 seed profiles; the message points at clone.' },
+  'profiles.in_use': { status: 409, when: 'Deleting a profile that slots name in [slot].profile; details.slots lists them. Pass force to delete it anyway.' },
+  'profiles.exists': { status: 409, when: 'Creating (or cloning to) a profile name that exists already (a seed or in profiles.toml).' },
 
   'dispatch.no_route': { status: 404, when: 'The request resolved to no slot or upstream that serves this route.' },
   'dispatch.wrong_slot_type': { status: 400, when: 'The model resolved to a slot whose type does not serve this route.' },

@@ -78,6 +78,10 @@ export interface EventPayloads {
   'model.removed': { model: string; path: string; force: boolean };
   /** before: the slot's previous [model].default, "" when it had none. */
   'model.assigned': { model: string; slot: string; before: string };
+  /** A user profile written through /api/profiles; `slots` use it and take the change at their next start. */
+  'profile.created': { profile: string; cloned_from: string | null };
+  'profile.updated': { profile: string; slots: string[]; restarted: string[] };
+  'profile.deleted': { profile: string; slots: string[]; force: boolean };
   /** Model pulls (docs/api.md, "Model pulls"): progress is published at each 10 %. */
   'pull.queued': PullEventData;
   'pull.started': PullEventData;
@@ -109,6 +113,9 @@ const EVENT_TYPE_SET: { [K in EventType]: true } = {
   'model.registered': true,
   'model.removed': true,
   'model.assigned': true,
+  'profile.created': true,
+  'profile.updated': true,
+  'profile.deleted': true,
   'pull.queued': true,
   'pull.started': true,
   'pull.progress': true,
