@@ -189,6 +189,20 @@ describe('svc model pull', () => {
     expect(await settled(gw, 'nope')).toMatchObject({ state: 'failed', error: { code: 'model.pull_invalid_ref' } });
   });
 
+  it('two ids pulling the same file at once share it: one download, both registered', async () => {
+    const { gw, store } = await gateway();
+    hf.faults.bytesPerSecond = 512 * 1024;
+    await pull(gw, 'same-a', { ref: 'org/vision-GGUF:Q4_K_M' });
+    await pull(gw, 'same-b', { ref: 'org/vision-GGUF:Q4_K_M' });
+    const [a, b] = [await settled(gw, 'same-a'), await settled(gw, 'same-b')];
+    expect([a.state, b.state, a.bytes_done, b.bytes_done]).toEqual(['done', 'done', 750_000, 750_000]);
+    // Every byte came down once, between the two of them.
+    expect((a.bytes_fetched as number) + (b.bytes_fetched as number)).toBe(750_000);
+    hf.faults.bytesPerSecond = 0;
+    expect(readFileSync((await api(gw.url, '/api/models/same-b')).json.mmproj).equals(mmproj)).toBe(true);
+    expect(readdirSync(join(store, 'models--org--vision-GGUF/blobs'))).toHaveLength(4);
+  });
+
   it('a direct URL needs an allowed host', async () => {
     const { gw } = await gateway();
     const url = `${hf.cdnUrl}/blobs/${hf.sha256(TINY)}`;

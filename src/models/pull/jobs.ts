@@ -38,6 +38,8 @@ export class PullManager {
   private readonly jobs = new Map<string, Running>();
   private readonly queue: string[] = [];
   private readonly listeners = new Set<(job: PullJobPayload) => void>();
+  /** One download per target file at a time: two ids pulling the same blob must not share its part files. */
+  private readonly targets = new Map<string, Promise<unknown>>();
   private running = 0;
 
   constructor(private readonly deps: PullDeps) {}
@@ -131,13 +133,14 @@ export class PullManager {
       for (const [index, file] of plan.files.entries()) {
         const view = job.files[index]!;
         view.state = 'downloading';
-        const result = await downloadFile(
+        const result = await this.exclusive(file.target, () => downloadFile(
           { url: file.url, size: file.size, sha256: file.sha256, gitOid: file.git_oid, target: file.target },
           { hub: this.deps.hub(), signal: abort.signal, stallMs: this.deps.stallMs(), connections: this.deps.connections, onBytes: (n) => progress.add(view, n) },
-        );
+        ));
         if (file.role === 'model') modelSha = result.sha256;
         view.state = 'done';
         view.bytes_done = file.size;
+        job.bytes_done = job.files.reduce((sum, f) => sum + f.bytes_done, 0);
         this.changed(job);
       }
       progress.stop();
@@ -154,6 +157,18 @@ export class PullManager {
       const svc = error instanceof SvcError ? error : new ModelError('model.pull_failed', (error as Error).message, {});
       job.error = { code: svc.code, message: svc.message };
       this.finish(entry, 'failed', { error: svc.message, error_code: svc.code, details: svc.details });
+    }
+  }
+
+  /** Run `work` once no other job is downloading `target` (the later one then finds it in place). */
+  private async exclusive<T>(target: string, work: () => Promise<T>): Promise<T> {
+    const before = this.targets.get(target) ?? Promise.resolve();
+    const mine = before.catch(() => undefined).then(work);
+    this.targets.set(target, mine);
+    try {
+      return await mine;
+    } finally {
+      if (this.targets.get(target) === mine) this.targets.delete(target);
     }
   }
 
