@@ -14,6 +14,10 @@ import { ModelError } from '../protocol/errors.js';
 import type { PullJobPayload, PullPlanPayload } from '../protocol/pulls.js';
 import type { ServerContext } from './context.js';
 
+// Re-exported for the routes, which load this module (and what it pulls in) on first use.
+export { candidates, quantOf } from '../models/hf/pick.js';
+export { checkPlan } from '../models/pull/plan.js';
+
 /** Range connections per file (Ollama uses up to 16; a few saturate a home link). */
 export const PULL_CONNECTIONS = 4;
 

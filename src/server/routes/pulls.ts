@@ -1,15 +1,15 @@
 // /api/models/<id>/pull and friends: start, watch and cancel model pulls; search the
-// endpoint. The work is in src/models/pull; handlers check the body and answer.
+// endpoint. The work is in src/models/pull; handlers check the body and answer. The pull
+// machinery (undici, the GGUF reader, the hashing) loads on the first pull route a client
+// calls, not at start-up (docs/performance.md).
 import type { FastifyInstance } from 'fastify';
 import { MODEL_ID_PATTERN, MODEL_ID_RULE } from '../../config/schema/registry.js';
-import { candidates, quantOf } from '../../models/hf/pick.js';
-import { checkPlan } from '../../models/pull/plan.js';
+import type { PullManager } from '../../models/pull/jobs.js';
 import { ModelError } from '../../protocol/errors.js';
 import { PullRequestSchema, TERMINAL_PULL_STATES, type PullJobPayload, type SearchResultPayload } from '../../protocol/pulls.js';
 import { parseRequest } from '../../protocol/validate.js';
 import { actorOf, booleanQuery, queryProblem, queryValue } from '../request.js';
 import type { ServerContext } from '../context.js';
-import { createPullManager, hubOf, planFor } from '../pull-service.js';
 import { openEventStream } from '../sse.js';
 
 const STREAM_EVERY_MS = 500;
@@ -22,16 +22,19 @@ function modelIdOf(params: unknown): string {
   return id;
 }
 
+const service = () => import('../pull-service.js');
+
 export function registerPullRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  const pulls = createPullManager(ctx);
+  let manager: PullManager | undefined;
+  const pullsNow = async (): Promise<PullManager> => (manager ??= (await service()).createPullManager(ctx));
   const streams = new Set<() => void>();
   app.addHook('onClose', async () => {
-    pulls.stopAll();
+    manager?.stopAll();
     for (const end of [...streams]) end();
   });
 
-  const jobOf = (id: string): PullJobPayload => {
-    const job = pulls.get(id);
+  const jobOf = async (id: string): Promise<PullJobPayload> => {
+    const job = (await pullsNow()).get(id);
     if (!job) throw new ModelError('model.pull_no_job', `no pull of ${id} has run since the gateway started; start one with POST /api/models/${id}/pull`, { model_id: id });
     return job;
   };
@@ -40,6 +43,8 @@ export function registerPullRoutes(app: FastifyInstance, ctx: ServerContext): vo
     const id = modelIdOf(request.params);
     const body = parseRequest(PullRequestSchema, request.body ?? {});
     const ref = body.ref ?? id;
+    const { checkPlan, planFor } = await service();
+    const pulls = await pullsNow();
     if (body.dry_run) {
       const plan = await planFor(ctx, id, ref, { context: body.context });
       let refusal: { code: string; message: string } | null = null;
@@ -56,19 +61,20 @@ export function registerPullRoutes(app: FastifyInstance, ctx: ServerContext): vo
     return { ...job, existing };
   });
 
-  app.get('/api/models/pulls', async () => ({ pulls: pulls.list() }));
+  app.get('/api/models/pulls', async () => ({ pulls: manager?.list() ?? [] }));
 
   app.get('/api/models/:id/pull/status', async (request) => jobOf(modelIdOf(request.params)));
 
   app.delete('/api/models/:id/pull', async (request) => {
     const id = modelIdOf(request.params);
-    jobOf(id);
-    return pulls.cancel(id, booleanQuery(request, 'discard'));
+    await jobOf(id);
+    return (await pullsNow()).cancel(id, booleanQuery(request, 'discard'));
   });
 
   app.get('/api/models/:id/pull/stream', async (request, reply) => {
     const id = modelIdOf(request.params);
-    jobOf(id);
+    await jobOf(id);
+    const pulls = await pullsNow();
     const raw = openEventStream(reply);
     let last = 0;
     let pending: NodeJS.Timeout | undefined;
@@ -106,6 +112,7 @@ export function registerPullRoutes(app: FastifyInstance, ctx: ServerContext): vo
     const limitText = queryValue(request, 'limit') ?? '20';
     const limit = Number(limitText);
     if (!Number.isInteger(limit) || limit < 1 || limit > 100) queryProblem('limit', 'expected an integer from 1 to 100');
+    const { hubOf, candidates, quantOf } = await service();
     const hub = hubOf(ctx);
     const found = await hub.search(text, limit);
     // The quants and sizes of the first results (one tree listing each).
