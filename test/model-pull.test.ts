@@ -195,7 +195,7 @@ describe('svc model pull', () => {
     await pull(gw, 'same-a', { ref: 'org/vision-GGUF:Q4_K_M' });
     await pull(gw, 'same-b', { ref: 'org/vision-GGUF:Q4_K_M' });
     const [a, b] = [await settled(gw, 'same-a'), await settled(gw, 'same-b')];
-    expect([a.state, b.state, a.bytes_done, b.bytes_done]).toEqual(['done', 'done', 750_000, 750_000]);
+    expect([a.state, b.state, a.bytes_done, b.bytes_done], JSON.stringify([a.error, b.error])).toEqual(['done', 'done', 750_000, 750_000]);
     // Every byte came down once, between the two of them.
     expect((a.bytes_fetched as number) + (b.bytes_fetched as number)).toBe(750_000);
     hf.faults.bytesPerSecond = 0;

@@ -2,7 +2,8 @@
 // tools and svc share one copy. `<store>/models--org--repo/blobs/<sha256>` holds the bytes,
 // `snapshots/<commit>/<path>` is a relative symlink into blobs, `refs/main` names the commit.
 // A direct URL's file goes to `<store>/downloads/<host>/<name>`.
-import { mkdir, readlink, rm, symlink } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readlink, rename, rm, symlink } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { writeFileAtomic } from '../../config/atomic.js';
 import { ModelError } from '../../protocol/errors.js';
@@ -41,13 +42,21 @@ export function urlTarget(store: string, url: string): string {
   return inside(join(store, 'downloads', parsed.host.replace(/[^A-Za-z0-9.-]+/g, '_')), name);
 }
 
-/** Point `link` at `blob` with a relative symlink (replacing a stale one). */
+/**
+ * Point `link` at `blob` with a relative symlink, replacing a stale one. The link is made
+ * under a temporary name and renamed over, so two pulls linking the same file at once (two
+ * ids for one repo file) both succeed and a reader never finds the link missing.
+ */
 export async function linkSnapshot(link: string, blob: string): Promise<void> {
   const target = relative(dirname(link), blob);
   if ((await readlink(link).catch(() => null)) === target) return;
   await mkdir(dirname(link), { recursive: true });
-  await rm(link, { force: true });
-  await symlink(target, link);
+  const temp = `${link}.svc-link-${randomBytes(4).toString('hex')}`;
+  await symlink(target, temp);
+  await rename(temp, link).catch(async (error: unknown) => {
+    await rm(temp, { force: true });
+    throw error;
+  });
 }
 
 export async function writeRef(layout: RepoLayout, revision: string, commit: string): Promise<void> {
