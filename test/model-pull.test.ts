@@ -28,6 +28,7 @@ beforeAll(async () => {
       },
     },
     'org/huge-GGUF': { commit: commitOf('d'), files: { 'huge-Q4_K_M.gguf': huge } },
+    'org/paged-GGUF': { commit: commitOf('7'), pageSize: 2, files: { 'a.md': Buffer.from('a'), 'b.md': Buffer.from('b'), 'c.md': Buffer.from('c'), 'd.md': Buffer.from('d'), 'p-Q4_K_M.gguf': TINY } },
     // The catalogue's nomic-embed-text-v1.5 names this repo and quant.
     'nomic-ai/nomic-embed-text-v1.5-GGUF': { commit: commitOf('f'), files: { 'nomic-embed-text-v1.5.Q8_0.gguf': TINY, 'nomic-embed-text-v1.5.f16.gguf': TINY } },
     'org/evil-GGUF': { commit: commitOf('e'), files: { 'x-Q4_K_M.gguf': TINY }, extraTree: [{ type: 'file', oid: 'f'.repeat(40), size: 5, path: '../../../evil-Q8_0.gguf', lfs: { oid: 'f'.repeat(64), size: 5 } }] },
@@ -201,6 +202,13 @@ describe('svc model pull', () => {
     hf.faults.bytesPerSecond = 0;
     expect(readFileSync((await api(gw.url, '/api/models/same-b')).json.mmproj).equals(mmproj)).toBe(true);
     expect(readdirSync(join(store, 'models--org--vision-GGUF/blobs'))).toHaveLength(4);
+  });
+
+  it('follows a file list given in pages', async () => {
+    const { gw } = await gateway();
+    await pull(gw, 'paged', { ref: 'org/paged-GGUF' });
+    expect(await settled(gw, 'paged')).toMatchObject({ state: 'done', files: [{ path: 'p-Q4_K_M.gguf' }] });
+    expect(hf.stats.apiRequests.filter((r) => r.path === `/api/models/org/paged-GGUF/tree/${commitOf('7')}`)).toHaveLength(3);
   });
 
   it('a direct URL needs an allowed host', async () => {

@@ -22,6 +22,8 @@ export interface FixtureRepo {
   files: Record<string, Buffer>;
   gated?: boolean;
   extraTree?: unknown[];
+  /** List the tree in pages of this many entries. */
+  pageSize?: number;
 }
 
 export const startHf = (repos: Record<string, FixtureRepo>): Promise<HfEndpoint> => startHfEndpoint({ repos });

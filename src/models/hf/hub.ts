@@ -29,6 +29,7 @@ export interface OpenedBody {
 }
 
 const MAX_REDIRECTS = 5;
+const MAX_TREE_PAGES = 100;
 const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
 
 export class Hub {
@@ -60,8 +61,16 @@ export class Hub {
   /** Every file of the repo at a commit; a path that could leave the repo folder refuses the whole listing. */
   async tree(repo: string, commit: string): Promise<RepoFile[]> {
     type Entry = { type: string; path: string; size: number; oid: string; lfs?: { oid: string; size: number } };
-    const entries = await this.json<Entry[]>(`/api/models/${repo}/tree/${commit}?recursive=true`, repo);
-    if (!Array.isArray(entries)) throw new ModelError('model.pull_failed', `${repo}: the endpoint's file list is not a list`, { repo });
+    // Large repos list in pages (1,000 entries each on huggingface.co), chained by Link: rel="next".
+    const entries: Entry[] = [];
+    let next: string | null = `${this.settings.endpoint}/api/models/${repo}/tree/${commit}?recursive=true`;
+    for (let page = 0; next !== null; page++) {
+      if (page >= MAX_TREE_PAGES) throw new ModelError('model.pull_failed', `${repo}: the file list runs past ${MAX_TREE_PAGES} pages`, { repo });
+      const answer: { body: Entry[]; next: string | null } = await this.jsonAt<Entry[]>(next, repo);
+      if (!Array.isArray(answer.body)) throw new ModelError('model.pull_failed', `${repo}: the endpoint's file list is not a list`, { repo });
+      entries.push(...answer.body);
+      next = answer.next;
+    }
     const files: RepoFile[] = [];
     for (const entry of entries) {
       if (entry.type !== 'file') continue;
@@ -82,14 +91,23 @@ export class Hub {
   }
 
   async json<T>(path: string, subject: string): Promise<T> {
-    const answer = await this.open(`${this.settings.endpoint}${path}`, { accept: 'application/json' });
+    return (await this.jsonAt<T>(`${this.settings.endpoint}${path}`, subject)).body;
+  }
+
+  /** A JSON answer and the next page's URL (an endpoint URL only), if its Link header names one. */
+  private async jsonAt<T>(url: string, subject: string): Promise<{ body: T; next: string | null }> {
+    const answer = await this.open(url, { accept: 'application/json' });
     const text = await answer.body.text();
     if (answer.status !== 200) throw statusError(answer.status, subject, text);
+    let body: T;
     try {
-      return JSON.parse(text) as T;
+      body = JSON.parse(text) as T;
     } catch {
-      throw new ModelError('model.pull_failed', `${subject}: the endpoint answered ${path} with something that is not JSON`, { path });
+      throw new ModelError('model.pull_failed', `${subject}: the endpoint answered ${new URL(url).pathname} with something that is not JSON`, { url });
     }
+    const link = /<([^>]+)>\s*;\s*rel="?next"?/.exec(String(answer.headers.link ?? ''))?.[1];
+    const next = link ? new URL(link, url).toString() : null;
+    return { body, next: next && new URL(next).host === this.endpointHost ? next : null };
   }
 
   /**
