@@ -91,6 +91,13 @@ describe('svc model pull', () => {
     expect(pulled.stderr).toContain('tiny: done'); // plain progress lines when not on a terminal
     const json = await runSvcAsync(['model', 'pull', 'org/tiny-GGUF:Q8_0', '--json'], { home: home.home, env });
     expect(JSON.parse(json.stdout)).toMatchObject({ model_id: 'tiny-q8_0', state: 'done' });
+    // --slot makes the pulled model a slot's default.
+    const slot = await api(gw.url, '/api/slots', { method: 'POST', body: { name: 'chat', model: 'tiny', provider: 'builtin', device: 'cpu', port: await freeSlotPort() } });
+    expect(slot.status, slot.text).toBe(201);
+    const assigned = await runSvcAsync(['model', 'pull', 'org/tiny-GGUF/tiny-Q8_0.gguf', '--id', 'eight', '--slot', 'chat'], { home: home.home, env });
+    expect(assigned.status, assigned.stderr).toBe(0);
+    expect(assigned.stdout).toContain('assigned eight to slot chat (was tiny)');
+    expect((await api(gw.url, '/api/models/eight')).json.used_by).toEqual(['chat']);
     const bad = await runSvcAsync(['model', 'pull', 'org/../x'], { home: home.home, env });
     expect(bad.status).toBe(2);
     const missing = await runSvcAsync(['model', 'pull', 'org/tiny-GGUF:Q5_K_M'], { home: home.home, env });
