@@ -115,6 +115,7 @@ export class PullManager {
 
   private async run(entry: Running): Promise<void> {
     const { job, abort } = entry;
+    let progress: Progress | undefined;
     try {
       job.started_at = now();
       this.set(job, 'resolving');
@@ -128,14 +129,15 @@ export class PullManager {
       job.bytes_done = plan.bytes_on_disk;
       job.resumed = plan.bytes_on_disk > 0;
       this.set(job, 'downloading');
-      const progress = new Progress(job, (pct) => this.deps.publish('progress', job, { pct }), () => this.changed(job));
+      const tracker = new Progress(job, (pct) => this.deps.publish('progress', job, { pct }), () => this.changed(job));
+      progress = tracker;
       let modelSha: string | null = null;
       for (const [index, file] of plan.files.entries()) {
         const view = job.files[index]!;
         view.state = 'downloading';
         const result = await this.exclusive(file.target, () => downloadFile(
           { url: file.url, size: file.size, sha256: file.sha256, gitOid: file.git_oid, target: file.target },
-          { hub: this.deps.hub(), signal: abort.signal, stallMs: this.deps.stallMs(), connections: this.deps.connections, onBytes: (n) => progress.add(view, n) },
+          { hub: this.deps.hub(), signal: abort.signal, stallMs: this.deps.stallMs(), connections: this.deps.connections, onBytes: (n) => tracker.add(view, n) },
         ));
         if (file.role === 'model') modelSha = result.sha256;
         view.state = 'done';
@@ -143,7 +145,7 @@ export class PullManager {
         job.bytes_done = job.files.reduce((sum, f) => sum + f.bytes_done, 0);
         this.changed(job);
       }
-      progress.stop();
+      tracker.stop();
       this.set(job, 'verifying');
       job.path = await this.deps.register(plan, modelSha);
       job.sha256 = modelSha;
@@ -157,6 +159,9 @@ export class PullManager {
       const svc = error instanceof SvcError ? error : new ModelError('model.pull_failed', (error as Error).message, {});
       job.error = { code: svc.code, message: svc.message };
       this.finish(entry, 'failed', { error: svc.message, error_code: svc.code, details: svc.details });
+    } finally {
+      // A failed or cancelled job's rate timer must not tick on.
+      progress?.stop();
     }
   }
 
