@@ -1,5 +1,5 @@
 // Registry operations against a real temp home: registry.toml and slot files on disk.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -198,6 +198,19 @@ describe('scanModels', () => {
 
     const again = await scanModels(withRegistry(await h.config(), result.registry));
     expect(again).toMatchObject({ added: [], already_registered: 3, written: false });
+  });
+
+  it('does not add a symlink to a registered file again (the links `svc migrate model-layout` makes)', async () => {
+    const h = makeHome();
+    const elsewhere = mkdtempSync(join(tmpdir(), 'svc-mount-'));
+    homes.push(elsewhere);
+    const file = join(elsewhere, 'Qwen3-8B.gguf');
+    writeFileSync(file, Buffer.alloc(32, 7));
+    await registerModel(await h.config(), 'qwen', { path: file });
+    mkdirSync(join(h.models, 'llamacpp/chat'), { recursive: true });
+    symlinkSync(file, join(h.models, 'llamacpp/chat/Qwen3-8B.gguf'));
+    const result = await scanModels(await h.config());
+    expect(result).toMatchObject({ found: 1, already_registered: 1, added: [], written: false });
   });
 
   it('scans the store too, and writes nothing when nothing is new', async () => {

@@ -2,7 +2,7 @@
 // the roots scan. Each mutation reads registry.toml (or the slot file) from disk, changes
 // it, validates and writes it atomically, and returns the new registry for the caller to
 // swap into the running config. Callers serialise mutations (one writer per home).
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { ResolvedConfig } from '../config/load.js';
 import { formatProblem } from '../config/problems.js';
@@ -229,6 +229,9 @@ export async function scanModels(config: Config): Promise<ScanResult> {
   const outcome = await scanModelRoots(roots, config.svc.models.file_extensions);
   const { doc, registry } = await readRegistry(config.paths);
   const known = new Set(Object.values(registry.models).map((e) => resolve(e.path)));
+  // A symlink to a registered file (`svc migrate model-layout` makes them in the store) is that file, not a new model.
+  const real = (path: string) => realpath(path).catch(() => resolve(path));
+  for (const entry of Object.values(registry.models)) known.add(await real(entry.path));
   const excluded = new Set(registry.scan_exclude.map((p) => resolve(p)));
   const ids = new Set(Object.keys(registry.models));
   const added: ScanResult['added'] = [];
@@ -237,7 +240,7 @@ export async function scanModels(config: Config): Promise<ScanResult> {
   let excludedCount = 0;
   for (const model of outcome.models) {
     const path = resolve(model.path);
-    if (known.has(path)) {
+    if (known.has(path) || known.has(await real(path))) {
       alreadyRegistered++;
       continue;
     }
