@@ -62,6 +62,21 @@ describe('the tar reader', () => {
     expect(unsafeTarPath('a/b')).toBeNull();
   });
 
+  it('reads GNU and POSIX archives; an old GNU header\'s times are not a name prefix', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-tar-'));
+    writeFileSync(join(dir, 'registry.toml'), 'x = 1\n');
+    for (const format of ['gnu', 'posix', 'ustar']) {
+      execFileSync('tar', [`--format=${format}`, '-cf', join(dir, `${format}.tar`), '-C', dir, 'registry.toml']);
+      expect(readTar(readFileSync(join(dir, `${format}.tar`))).map((e) => e.path), format).toEqual(['registry.toml']);
+    }
+    const gnu = entry('registry.toml', '0', Buffer.from('x = 1\n'));
+    gnu.write('ustar  \0', 257);
+    gnu.write('14712345670\0', 345); // atime, where POSIX keeps the prefix
+    gnu.write('        ', 148);
+    gnu.write(`${gnu.subarray(0, 512).reduce((a, b) => a + b, 0).toString(8).padStart(6, '0')}\0 `, 148);
+    expect(readTar(archive(gnu)).map((e) => e.path)).toEqual(['registry.toml']);
+  });
+
   it('refuses a symlink GNU tar stored', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-tar-'));
     symlinkSync('/etc/passwd', join(dir, 'registry.toml'));

@@ -47,7 +47,8 @@ export function readTar(archive: Buffer): TarEntry[] {
     const data = archive.subarray(offset + BLOCK, offset + BLOCK + size);
     if (data.length < size) throw new TarError('the archive is truncated');
     offset += BLOCK + Math.ceil(size / BLOCK) * BLOCK;
-    const prefix = text(header, 345, 155);
+    // POSIX ustar headers ("ustar\0") keep a name prefix here; old GNU ones ("ustar  ") keep times.
+    const prefix = header.subarray(257, 263).toString('latin1') === 'ustar\0' ? text(header, 345, 155) : '';
     let path = longName ?? (prefix ? `${prefix}/${text(header, 0, 100)}` : text(header, 0, 100));
     longName = undefined;
     if (type === 'L') {
