@@ -10,6 +10,7 @@ import type { AssignModelPayload, ModelListPayload, ModelPayload, RegisterModelP
 import type {
   AssignSlotModelPayload, CreateSlotRequest, DeleteSlotPayload, EditSlotRequest, SlotChangePayload, SlotDetailPayload, SlotListPayload, SlotLogsPayload, SlotViewPayload,
 } from '../protocol/slots.js';
+import type { StackImportPayload, StackPayload } from '../protocol/stacks.js';
 import type { CreateProfileRequest, ProfileChangePayload, ProfilePayload, UpdateProfileRequest } from '../protocol/profiles.js';
 import type { PullJobPayload, PullListPayload, PullPlanPayload, PullRequest, SearchResultPayload } from '../protocol/pulls.js';
 import { VERSION } from '../protocol/version.js';
@@ -85,6 +86,12 @@ export class ApiClient {
   removeModel = (ref: string, force = false) => this.request<RemoveModelPayload>('DELETE', `/api/models/${encodeURIComponent(ref)}${force ? '?force=true' : ''}`);
   assignModel = (ref: string, slot: string) => this.request<AssignModelPayload>('POST', `/api/models/${encodeURIComponent(ref)}/assign`, { slot });
   scanModels = () => this.request<ScanModelsPayload>('POST', '/api/models/scan');
+  listStacks = () => this.request<{ stacks: StackPayload[] }>('GET', '/api/stacks');
+  getStack = (slug: string) => this.request<StackPayload>('GET', `/api/stacks/${encodeURIComponent(slug)}`);
+  exportStack = (slug: string) => this.request<Record<string, unknown>>('GET', `/api/stacks/${encodeURIComponent(slug)}/export`);
+  importStack = (envelope: unknown, slug?: string) => this.request<StackImportPayload>('POST', '/api/stacks/import', { envelope, ...(slug && { slug }) });
+  snapshotStack = (slug: string, name?: string) => this.request<StackPayload>('POST', '/api/stacks/snapshot', { slug, ...(name && { name }) });
+  deleteStack = (slug: string) => this.request<{ deleted: string }>('DELETE', `/api/stacks/${encodeURIComponent(slug)}`);
   listProfiles = () => this.request<{ profiles: ProfilePayload[] }>('GET', '/api/profiles');
   getProfile = (name: string) => this.request<ProfilePayload>('GET', `/api/profiles/${encodeURIComponent(name)}`);
   createProfile = (body: CreateProfileRequest) => this.request<ProfilePayload>('POST', '/api/profiles', body);

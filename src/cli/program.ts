@@ -143,6 +143,18 @@ export function buildProgram(serve: ServeAction): Command {
   profile.command('delete <name>').description('delete a profile').option('-f, --force', 'even while slots use it', false).addOption(json())
     .action(async (name: string, o) => (await profileCommands()).profileDelete(client(), name, o));
 
+  const stackCommands = () => import('./commands/stack.js');
+  const stack = program.command('stack').description('stacks: named sets of slot assignments (the 3 built-ins and stacks.toml)');
+  stack.command('list').description('list stacks').addOption(json()).action(async (o) => (await stackCommands()).stackList(client(), o));
+  stack.command('show <slug>').description('show one stack').addOption(json()).action(async (slug: string, o) => (await stackCommands()).stackShow(client(), slug, o));
+  stack.command('export <slug>').description('write the portable envelope').option('-o, --out <file>', 'where (default <slug>.svcstack.json; - for stdout)')
+    .action(async (slug: string, o) => (await stackCommands()).stackExport(client(), slug, o));
+  stack.command('import <file>').description('add a stack from an envelope (its checksum is checked)').option('--slug <slug>', 'import under another slug').addOption(json())
+    .action(async (file: string, o) => (await stackCommands()).stackImport(client(), file, o));
+  stack.command('snapshot <slug>').description('save the live slots as a new stack').option('--name <name>', 'display name').addOption(json())
+    .action(async (slug: string, o) => (await stackCommands()).stackSnapshot(client(), slug, o));
+  stack.command('delete <slug>').description('delete a stack').addOption(json()).action(async (slug: string, o) => (await stackCommands()).stackDelete(client(), slug, o));
+
   const registryCommands = () => import('./commands/registry.js');
   const registry = program.command('registry').description('back up and restore the model registry (registry.toml)');
   registry.command('export <tarball>').description('write registry.toml into a .tar.gz backup').addOption(json())

@@ -202,6 +202,11 @@ export function withProfiles(config: ResolvedConfig, profiles: ProfilesFile): Re
   return deepFreeze({ ...config, profiles });
 }
 
+/** The running config with a new stacks.toml swapped in (after a stack write). */
+export function withStacks(config: ResolvedConfig, stacks: StacksFile): ResolvedConfig {
+  return deepFreeze({ ...config, stacks });
+}
+
 /** The running config with one slot file's new content swapped in (after a write to an existing slot file). */
 export function withSlotConfig(config: ResolvedConfig, name: string, slot: SlotFile): ResolvedConfig {
   return deepFreeze({ ...config, slots: config.slots.map((entry) => (entry.name === name ? { ...entry, config: slot } : entry)) });

@@ -62,6 +62,11 @@ export const ERROR_CODES = {
   'profiles.seed_immutable': { status: 409, when: 'A write to one of the 12 seed profiles; the message points at clone.' },
   'profiles.in_use': { status: 409, when: 'Deleting a profile that slots name in [slot].profile; details.slots lists them. Pass force to delete it anyway.' },
   'profiles.exists': { status: 409, when: 'Creating (or cloning to) a profile name that exists already (a seed or in profiles.toml).' },
+  'stacks.not_found': { status: 404, when: 'No built-in stack and no stacks.toml entry has this slug.' },
+  'stacks.exists': { status: 409, when: 'Creating (or importing, or snapshotting to) a slug a stack already has.' },
+  'stacks.seed_immutable': { status: 409, when: 'A write to one of the built-in stacks (saber, forge, pi).' },
+  'stacks.bad_envelope': { status: 400, when: 'An imported .svcstack.json is not a stack envelope, its checksum does not match its body, or its stack does not validate; details say which.' },
+  'stacks.envelope_too_new': { status: 400, when: 'An imported envelope has a schema_version newer than this svc reads.' },
 
   'dispatch.no_route': { status: 404, when: 'The request resolved to no slot or upstream that serves this route.' },
   'dispatch.wrong_slot_type': { status: 400, when: 'The model resolved to a slot whose type does not serve this route.' },

@@ -82,6 +82,10 @@ export interface EventPayloads {
   'profile.created': { profile: string; cloned_from: string | null };
   'profile.updated': { profile: string; slots: string[]; restarted: string[] };
   'profile.deleted': { profile: string; slots: string[]; force: boolean };
+  /** A user stack written through /api/stacks (create, import and snapshot are all `created`). */
+  'stack.created': { stack: string };
+  'stack.updated': { stack: string };
+  'stack.deleted': { stack: string };
   /** Model pulls (docs/api.md, "Model pulls"): progress is published at each 10 %. */
   'pull.queued': PullEventData;
   'pull.started': PullEventData;
@@ -116,6 +120,9 @@ const EVENT_TYPE_SET: { [K in EventType]: true } = {
   'profile.created': true,
   'profile.updated': true,
   'profile.deleted': true,
+  'stack.created': true,
+  'stack.updated': true,
+  'stack.deleted': true,
   'pull.queued': true,
   'pull.started': true,
   'pull.progress': true,

@@ -19,6 +19,7 @@ import { registerInstallRoutes } from './routes/install.js';
 import { registerMetricsRoutes } from './routes/metrics.js';
 import { registerModelRoutes } from './routes/models.js';
 import { registerPullRoutes } from './routes/pulls.js';
+import { registerStackRoutes } from './routes/stacks.js';
 import { registerProfileRoutes } from './routes/profiles.js';
 import { registerSettingsRoutes } from './routes/settings.js';
 import { registerSlotRoutes } from './routes/slots.js';
@@ -142,6 +143,7 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
   registerEventRoutes(app, ctx);
   registerModelRoutes(app, ctx);
   registerPullRoutes(app, ctx);
+  registerStackRoutes(app, ctx);
   registerProfileRoutes(app, ctx);
   registerHardwareRoutes(app, ctx);
   registerV1Routes(app, ctx);

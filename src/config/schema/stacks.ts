@@ -39,3 +39,5 @@ export const StacksFileSchema = z.strictObject({
 });
 
 export type StacksFile = z.output<typeof StacksFileSchema>;
+export type Stack = z.output<typeof StackSchema>;
+export type StackSlotRow = z.output<typeof StackSlotRowSchema>;

@@ -1,0 +1,58 @@
+// svc stack list|show|export|import|snapshot|delete: stacks over /api/stacks. Export writes
+// the portable envelope (<slug>.svcstack.json); import reads one.
+import { readFile, writeFile } from 'node:fs/promises';
+import type { ApiClient } from '../client.js';
+import { CliExit, EXIT, print, printJson, table } from '../output.js';
+
+type Json = { json?: boolean };
+
+export async function stackList(client: ApiClient, options: Json): Promise<void> {
+  const { stacks } = await client.listStacks();
+  if (options.json) return printJson({ stacks });
+  const rows = stacks.map((s) => [s.slug, s.seed ? 'built-in' : 'user', `${s.icon ? `${s.icon} ` : ''}${s.name}`, s.slots.map((r) => `${String(r.slot)}=${String(r.model)}`).join(' '), s.description || '-']);
+  for (const line of table(['SLUG', 'KIND', 'NAME', 'SLOTS', 'DESCRIPTION'], rows)) print(line);
+}
+
+export async function stackShow(client: ApiClient, slug: string, options: Json): Promise<void> {
+  const stack = await client.getStack(slug);
+  if (options.json) return printJson(stack);
+  print(`${stack.slug}${stack.seed ? ' (built-in, immutable)' : ''}: ${stack.name}${stack.description ? ` — ${stack.description}` : ''}`);
+  const rows = stack.slots.map((r) => [String(r.slot), String(r.model), String(r.profile ?? '-'), String(r.device ?? '-'), String(r.role ?? '-'), ((r.capabilities as Array<{ child: string; model: string }> | undefined) ?? []).map((c) => `${c.child}=${c.model}`).join(' ') || '-']);
+  for (const line of table(['SLOT', 'MODEL', 'PROFILE', 'DEVICE', 'ROLE', 'CHILDREN'], rows)) print(line);
+}
+
+export async function stackExport(client: ApiClient, slug: string, options: { out?: string }): Promise<void> {
+  const envelope = await client.exportStack(slug);
+  const text = `${JSON.stringify(envelope, null, 2)}\n`;
+  if (options.out === '-') return void process.stdout.write(text);
+  const file = options.out ?? `${slug}.svcstack.json`;
+  await writeFile(file, text);
+  print(`exported stack ${slug} to ${file}`);
+}
+
+export async function stackImport(client: ApiClient, file: string, options: Json & { slug?: string }): Promise<void> {
+  let envelope: unknown;
+  try {
+    envelope = JSON.parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    throw new CliExit(EXIT.usage, `cannot read ${file} as JSON: ${(error as Error).message}`);
+  }
+  const result = await client.importStack(envelope, options.slug);
+  if (options.json) return printJson(result);
+  print(`imported stack ${result.stack.slug} (${result.stack.slots.length} slot row(s))`);
+  if (result.profiles_added.length) print(`profiles added: ${result.profiles_added.join(', ')}`);
+  if (result.profiles_kept.length) print(`profiles kept as they are here: ${result.profiles_kept.join(', ')}`);
+  for (const model of result.models) print(`model ${model.id}: ${model.status}`);
+}
+
+export async function stackSnapshot(client: ApiClient, slug: string, options: Json & { name?: string }): Promise<void> {
+  const stack = await client.snapshotStack(slug, options.name);
+  if (options.json) return printJson(stack);
+  print(`saved the live slots as stack ${stack.slug}: ${stack.slots.map((r) => String(r.slot)).join(', ') || 'no slots'}`);
+}
+
+export async function stackDelete(client: ApiClient, slug: string, options: Json): Promise<void> {
+  const result = await client.deleteStack(slug);
+  if (options.json) return printJson(result);
+  print(`deleted stack ${slug}`);
+}

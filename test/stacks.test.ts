@@ -1,0 +1,89 @@
+// Stacks through the real gateway and CLI: the built-ins are immutable, user stacks are
+// created, replaced and deleted in stacks.toml, a snapshot captures the live slots, and an
+// export from one home imports on another (a tampered envelope is refused).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, runSvcAsync, startGateway, tempHome, type Gateway, type TempHome } from './helpers/gateway.js';
+import { homeWithTinySlots } from './helpers/llama.js';
+
+let home: TempHome;
+let gw: Gateway;
+let other: TempHome;
+let gw2: Gateway;
+
+beforeAll(async () => {
+  home = await homeWithTinySlots([{ name: 'chat', provider: 'builtin', extra: 'profile = "mine"' }]);
+  home.write('profiles.toml', '[profiles.mine]\nimage = ""\ndevice_class = "cpu"\nflags = "--parallel 2"\n');
+  other = tempHome();
+  [gw, gw2] = await Promise.all([startGateway(home.home, { env: { PATH: '/usr/bin:/bin' } }), startGateway(other.home)]);
+}, 60_000);
+afterAll(async () => {
+  await Promise.all([gw?.stop(), gw2?.stop()]);
+});
+
+const send = (g: Gateway, method: string, path: string, body?: unknown) => api(g.url, path, { method, ...(body !== undefined && { body }) });
+const row = { slot: 'chat', model: 'tiny', profile: 'mine', device: 'cpu', provider: 'builtin' };
+
+describe('stacks', () => {
+  it('lists the three built-ins, and refuses every write to them', async () => {
+    const list = (await send(gw, 'GET', '/api/stacks')).json.stacks;
+    expect(list.filter((s: { seed: boolean }) => s.seed).map((s: { slug: string }) => s.slug)).toEqual(['saber', 'forge', 'pi']);
+    expect((await send(gw, 'GET', '/api/stacks/saber')).json.slots[0]).toMatchObject({ slot: 'agent', profile: 'rocm-moe', mtp: true, capabilities: [{ child: 'embed' }, { child: 'rerank' }] });
+    for (const [method, body] of [['PUT', { name: 'x', slots: [] }], ['DELETE', undefined]] as const) {
+      const answer = await send(gw, method, '/api/stacks/forge', body);
+      expect([answer.status, answer.json.error.code], method).toEqual([409, 'stacks.seed_immutable']);
+    }
+    expect((await send(gw, 'POST', '/api/stacks', { slug: 'pi', name: 'mine', slots: [] })).json.error.code).toBe('stacks.exists');
+    expect((await send(gw, 'GET', '/api/stacks/nope')).json.error.code).toBe('stacks.not_found');
+  });
+
+  it('creates, replaces and deletes a user stack in stacks.toml, refusing an invalid row by its field', async () => {
+    const bad = await send(gw, 'POST', '/api/stacks', { slug: 'bad', name: 'bad', slots: [{ slot: 'Not A Slot', model: 'x' }] });
+    expect([bad.status, bad.json.error.code]).toEqual([400, 'stacks.bad_envelope']);
+    expect(bad.json.error.details.problems[0].path).toBe('slots[0].slot');
+    const created = await send(gw, 'POST', '/api/stacks', { slug: 'home', name: 'Home', description: 'one chat slot', slots: [row] });
+    expect(created.status, created.text).toBe(201);
+    expect(readFileSync(join(home.configRoot, 'stacks.toml'), 'utf8')).toContain('[stack.home]');
+    const replaced = await send(gw, 'PUT', '/api/stacks/home', { name: 'Home 2', slots: [row, { slot: 'voice', model: 'kokoro-v1', device: 'cpu' }] });
+    expect(replaced.json).toMatchObject({ slug: 'home', name: 'Home 2', slots: [{ slot: 'chat' }, { slot: 'voice' }] });
+    expect((await send(gw, 'DELETE', '/api/stacks/home')).json).toEqual({ deleted: 'home' });
+    expect((await send(gw, 'GET', '/api/stacks/home')).status).toBe(404);
+    const events = (await send(gw, 'GET', '/api/events?type=stack.*&limit=100')).json.events.map((e: { type: string }) => e.type);
+    expect(events).toEqual(['stack.created', 'stack.updated', 'stack.deleted']);
+  });
+
+  it('a snapshot of the live slots exports from one home and imports on another; a tampered envelope is refused', async () => {
+    const snap = await send(gw, 'POST', '/api/stacks/snapshot', { slug: 'now' });
+    expect(snap.status, snap.text).toBe(201);
+    expect(snap.json.slots).toEqual([expect.objectContaining({ slot: 'chat', model: 'tiny', profile: 'mine', device: 'cpu', provider: 'builtin' })]);
+    const file = join(home.home, 'now.svcstack.json');
+    const exported = await runSvcAsync(['stack', 'export', 'now', '--out', file], { home: home.home, env: { SVC_API_URL: gw.url } });
+    expect(exported.status, exported.stderr).toBe(0);
+    const envelope = JSON.parse(readFileSync(file, 'utf8'));
+    expect(envelope).toMatchObject({ kind: 'svc.stack', schema_version: 1, checksum: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), stack: { slug: 'now', profiles: { mine: { flags: '--parallel 2' } }, models: { tiny: { id: 'tiny' } } } });
+    const tampered = structuredClone(envelope);
+    tampered.stack.slots[0].model = 'something-else';
+    const refused = await send(gw2, 'POST', '/api/stacks/import', { envelope: tampered });
+    expect([refused.status, refused.json.error.code]).toEqual([400, 'stacks.bad_envelope']);
+    const newer = await send(gw2, 'POST', '/api/stacks/import', { envelope: { ...envelope, schema_version: 99 } });
+    expect(newer.json.error.code).toBe('stacks.envelope_too_new');
+    const imported = await runSvcAsync(['stack', 'import', file], { home: other.home, env: { SVC_API_URL: gw2.url } });
+    expect(imported.status, imported.stderr).toBe(0);
+    expect(imported.stdout).toContain('profiles added: mine');
+    expect(imported.stdout).toContain('model tiny: unresolvable');
+    const there = (await send(gw2, 'GET', '/api/stacks/now')).json;
+    const here = (await send(gw, 'GET', '/api/stacks/now')).json;
+    expect(there.slots).toEqual(here.slots);
+    expect((await send(gw2, 'GET', '/api/profiles/mine')).json).toMatchObject({ flags: '--parallel 2', seed: false });
+    // The same envelope again: the slug is taken; under another slug the profile is kept as it is.
+    expect((await send(gw2, 'POST', '/api/stacks/import', { envelope })).json.error.code).toBe('stacks.exists');
+    const again = await send(gw2, 'POST', '/api/stacks/import', { envelope, slug: 'now-2' });
+    expect(again.json).toMatchObject({ profiles_added: [], profiles_kept: ['mine'] });
+    writeFileSync(join(other.home, 'junk.json'), '{"kind":"something"}');
+    const junk = await runSvcAsync(['stack', 'import', join(other.home, 'junk.json')], { home: other.home, env: { SVC_API_URL: gw2.url } });
+    expect([junk.status, junk.stderr]).toEqual([1, expect.stringMatching(/^svc: stacks.bad_envelope/)]);
+    const list = await runSvcAsync(['stack', 'list'], { home: other.home, env: { SVC_API_URL: gw2.url } });
+    expect(list.stdout).toMatch(/now\s+user\s+now\s+chat=tiny/);
+  });
+});
