@@ -100,6 +100,20 @@ export function portIsFree(port: number, host = '127.0.0.1'): Promise<boolean> {
   });
 }
 
+/**
+ * Free now, or within `graceMs`: an engine stopped a moment ago can leave a child of its
+ * process group (a helper it spawned) holding the inherited listening socket until the
+ * SIGTERM reaches it, so a quick unload-then-load would otherwise be refused.
+ */
+export async function portFreeWithin(port: number, graceMs: number, host = '127.0.0.1'): Promise<boolean> {
+  const until = Date.now() + graceMs;
+  for (;;) {
+    if (await portIsFree(port, host)) return true;
+    if (Date.now() >= until) return false;
+    await sleep(50);
+  }
+}
+
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The command line of a process, for checking an adopted pid is still our engine. */

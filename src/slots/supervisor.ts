@@ -13,12 +13,15 @@ import { backendWarnings } from './backend.js';
 import { startEnabledSlots } from './boot-start.js';
 import { planEviction, type EvictionReason, type SlotUsage } from './eviction.js';
 import { resolveSlotModel, slotModelId } from './model.js';
-import { commandLine, isRunning, portIsFree, sameCommand, signalGroup } from './process.js';
+import { commandLine, isRunning, portFreeWithin, sameCommand, signalGroup } from './process.js';
 import { DEFAULT_RESTART_POLICY, type RestartPolicy } from './restart-policy.js';
 import { SlotRuntime, type StartPlan, type Transition } from './slot-runtime.js';
 import { readSlotState, slotStateDir } from './state-file.js';
 import { isLive } from './state-machine.js';
 import { slotRouting, type SlotRouting, slotView, type SlotView } from './view.js';
+
+/** How long a start waits for its port to be released (an engine just stopped; see portFreeWithin). */
+const PORT_GRACE_MS = 1_500;
 
 export interface SupervisorOptions {
   config: () => ResolvedConfig;
@@ -297,7 +300,7 @@ export class SlotSupervisor {
     const model = resolveSlotModel(entry, config.registry, this.modelOverrides.get(entry.name), engine);
     const profile = resolveProfile(slot, config.registry.models[model.id]?.defaults.profile, config.profiles.profiles);
     if ('error' in profile) throw new SlotError('slot.config_error', `slot ${entry.name}: ${profile.error}`, { slot: entry.name });
-    if (checkPort && !(await portIsFree(slot.port))) {
+    if (checkPort && !(await portFreeWithin(slot.port, PORT_GRACE_MS))) {
       throw new SlotError('slot.port_in_use', `slot ${entry.name}: port ${slot.port} is already in use by another process`, { slot: entry.name, port: slot.port });
     }
     const spec = await engine.launch({
