@@ -10,7 +10,7 @@ import type { AssignModelPayload, ModelListPayload, ModelPayload, RegisterModelP
 import type {
   AssignSlotModelPayload, CreateSlotRequest, DeleteSlotPayload, EditSlotRequest, SlotChangePayload, SlotDetailPayload, SlotListPayload, SlotLogsPayload, SlotViewPayload,
 } from '../protocol/slots.js';
-import type { StackImportPayload, StackPayload } from '../protocol/stacks.js';
+import type { StackActivePayload, StackApplyPayload, StackImportPayload, StackPayload } from '../protocol/stacks.js';
 import type { CreateProfileRequest, ProfileChangePayload, ProfilePayload, UpdateProfileRequest } from '../protocol/profiles.js';
 import type { PullJobPayload, PullListPayload, PullPlanPayload, PullRequest, SearchResultPayload } from '../protocol/pulls.js';
 import { VERSION } from '../protocol/version.js';
@@ -91,6 +91,9 @@ export class ApiClient {
   exportStack = (slug: string) => this.request<Record<string, unknown>>('GET', `/api/stacks/${encodeURIComponent(slug)}/export`);
   importStack = (envelope: unknown, slug?: string) => this.request<StackImportPayload>('POST', '/api/stacks/import', { envelope, ...(slug && { slug }) });
   snapshotStack = (slug: string, name?: string) => this.request<StackPayload>('POST', '/api/stacks/snapshot', { slug, ...(name && { name }) });
+  // An apply waits for the engines it starts: no client timeout.
+  applyStack = (slug: string, dryRun: boolean) => this.request<StackApplyPayload>('POST', `/api/stacks/${encodeURIComponent(slug)}/apply${dryRun ? '?dry_run=true' : ''}`, {}, { timeoutMs: null });
+  activeStack = () => this.request<StackActivePayload>('GET', '/api/stacks/active');
   deleteStack = (slug: string) => this.request<{ deleted: string }>('DELETE', `/api/stacks/${encodeURIComponent(slug)}`);
   listProfiles = () => this.request<{ profiles: ProfilePayload[] }>('GET', '/api/profiles');
   getProfile = (name: string) => this.request<ProfilePayload>('GET', `/api/profiles/${encodeURIComponent(name)}`);

@@ -79,6 +79,8 @@ export const ROUTE_ACCESS_TABLE: Readonly<Record<string, RouteAccess>> = {
   'GET /api/stacks': 'read',
   'GET /api/stacks/:slug': 'read',
   'GET /api/stacks/:slug/export': 'read',
+  'GET /api/stacks/active': 'read',
+  'POST /api/stacks/:slug/apply': 'write',
   'POST /api/stacks': 'write',
   'PUT /api/stacks/:slug': 'write',
   'DELETE /api/stacks/:slug': 'write',

@@ -67,6 +67,8 @@ export const ERROR_CODES = {
   'stacks.seed_immutable': { status: 409, when: 'A write to one of the built-in stacks (saber, forge, pi).' },
   'stacks.bad_envelope': { status: 400, when: 'An imported .svcstack.json is not a stack envelope, its checksum does not match its body, or its stack does not validate; details say which.' },
   'stacks.envelope_too_new': { status: 400, when: 'An imported envelope has a schema_version newer than this svc reads.' },
+  'stacks.apply_in_progress': { status: 409, when: 'Another stack apply is running; applies run one at a time.' },
+  'stacks.invalid_name': { status: 409, when: 'The slug is one the stack routes use (active, import, snapshot); pick another.' },
 
   'dispatch.no_route': { status: 404, when: 'The request resolved to no slot or upstream that serves this route.' },
   'dispatch.wrong_slot_type': { status: 400, when: 'The model resolved to a slot whose type does not serve this route.' },

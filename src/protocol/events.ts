@@ -4,6 +4,7 @@
 // list of known types (which the `type` filter checks globs against) and the publisher's
 // argument types all follow from it.
 import type { SlotViewState } from './slots.js';
+import type { StackSlotResult } from './stacks.js';
 
 export const EVENT_SEVERITIES = ['info', 'warn', 'error'] as const;
 export type EventSeverity = (typeof EVENT_SEVERITIES)[number];
@@ -86,6 +87,12 @@ export interface EventPayloads {
   'stack.created': { stack: string };
   'stack.updated': { stack: string };
   'stack.deleted': { stack: string };
+  /** A stack apply (POST /api/stacks/<slug>/apply): guards passed, files written, each slot converged, done; or refused. */
+  'stack.apply.started': { stack: string; creates: string[]; unloads: string[]; slots: string[] };
+  'stack.apply.committed': { stack: string; hash: string; commit_ms: number };
+  'stack.apply.slot': { stack: string } & StackSlotResult;
+  'stack.apply.completed': { stack: string; failed: string[]; converge_ms: number };
+  'stack.apply.failed': { stack: string; code: string };
   /** Model pulls (docs/api.md, "Model pulls"): progress is published at each 10 %. */
   'pull.queued': PullEventData;
   'pull.started': PullEventData;
@@ -123,6 +130,11 @@ const EVENT_TYPE_SET: { [K in EventType]: true } = {
   'stack.created': true,
   'stack.updated': true,
   'stack.deleted': true,
+  'stack.apply.started': true,
+  'stack.apply.committed': true,
+  'stack.apply.slot': true,
+  'stack.apply.completed': true,
+  'stack.apply.failed': true,
   'pull.queued': true,
   'pull.started': true,
   'pull.progress': true,

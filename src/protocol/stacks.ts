@@ -38,3 +38,76 @@ export interface StackImportPayload {
   profiles_kept: string[];
   models: StackModelReport[];
 }
+
+/** POST /api/stacks/<slug>/apply?dry_run=true|false. */
+export interface StackGuardProblem {
+  slot: string;
+  /** Which guard refused: device_profile, npu_exclusivity, default_unique, port, model, config. */
+  guard: 'device_profile' | 'npu_exclusivity' | 'default_unique' | 'port' | 'model' | 'config';
+  message: string;
+}
+
+export interface StackSlotPlan {
+  slot: string;
+  /** What happens to the slot file. */
+  action: 'create' | 'edit' | 'unchanged';
+  /** What the runtime then does: start it, swap its model, restart it (launch fields changed), nothing. */
+  runtime: 'load' | 'swap' | 'restart' | 'none';
+  before_model: string | null;
+  after_model: string;
+  changed: boolean;
+  fields: Array<{ key: string; before: unknown; after: unknown }>;
+  /** A child row's slot: the capability it serves and its parent row. */
+  capability?: string;
+  parent?: string;
+}
+
+export interface StackMemoryEstimate {
+  /** The named slots' estimated need (weights + KV cache + overhead; the pull fit check's estimate). */
+  needed_mb: number;
+  ram_available_mb: number;
+  vram_mb: number;
+  budget_mb: number;
+  fits: boolean;
+  /** Models whose size is not known (not in the registry): not counted. */
+  unknown: string[];
+}
+
+export interface StackSlotResult {
+  slot: string;
+  /** What convergence did: load, swap, restart, unload, none. */
+  runtime: 'load' | 'swap' | 'restart' | 'unload' | 'none';
+  ok: boolean;
+  state: string;
+  ms: number;
+  error?: { code: string; message: string };
+}
+
+export interface StackApplyPayload {
+  stack: string;
+  dry_run: boolean;
+  summary: string;
+  changes: StackSlotPlan[];
+  creates: string[];
+  unloads: string[];
+  models: StackModelReport[];
+  memory: StackMemoryEstimate;
+  /** Only on a dry run whose guards would refuse the apply: each problem (a real apply answers 400/409 with them). */
+  problems?: StackGuardProblem[];
+  /** Only on a real apply: what convergence did per slot, the active record and the time taken. */
+  results?: StackSlotResult[];
+  active?: { stack: string; hash: string; applied_at: string };
+  commit_ms?: number;
+  converge_ms?: number;
+}
+
+export interface StackActivePayload {
+  /** none: no stack applied; clean: the slot files are as the apply left them; modified: they changed since. */
+  status: 'none' | 'clean' | 'modified';
+  stack: string | null;
+  hash: string | null;
+  current_hash: string | null;
+  applied_at: string | null;
+  /** Slots whose stack-managed fields differ from the apply (or that were added or removed). */
+  drifted: string[];
+}

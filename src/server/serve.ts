@@ -5,6 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ActivityLog } from '../activity/store.js';
 import { removeStaleTempFiles } from '../config/atomic.js';
+import { recoverChangeSet } from '../config/change-set.js';
 import { loadConfig } from '../config/load.js';
 import { notWritableHint, type SvcPaths } from '../config/paths.js';
 import { errorsOf, formatProblem, warningsOf } from '../config/problems.js';
@@ -33,6 +34,11 @@ const SHUTDOWN_GRACE_MS = 10_000;
 
 export async function serve(options: ServeOptions): Promise<{ close: () => Promise<void>; port: number; url: string }> {
   const { paths, log } = options;
+  // A change set (a stack apply) cut off by a crash is rolled back before anything reads the files.
+  const recovered = await recoverChangeSet(paths).catch((error: unknown) => {
+    throw new StartupError(`svc will not start: ${(error as Error).message}`, EXIT_CONFIG_INVALID);
+  });
+  if (recovered) log(`svc: ${recovered.label} was cut off before it finished; rolled back ${recovered.files.length} file(s) to what they were before it`);
   const outcome = await loadConfig(paths);
   if (!outcome.ok) {
     const lines = errorsOf(outcome.problems).map(formatProblem);

@@ -1,4 +1,4 @@
-// svc stack list|show|export|import|snapshot|delete: stacks over /api/stacks. Export writes
+// svc stack list|show|apply|active|export|import|snapshot|delete: stacks over /api/stacks. Export writes
 // the portable envelope (<slug>.svcstack.json); import reads one.
 import { readFile, writeFile } from 'node:fs/promises';
 import type { ApiClient } from '../client.js';
@@ -55,4 +55,28 @@ export async function stackDelete(client: ApiClient, slug: string, options: Json
   const result = await client.deleteStack(slug);
   if (options.json) return printJson(result);
   print(`deleted stack ${slug}`);
+}
+
+export async function stackApply(client: ApiClient, slug: string, options: Json & { dryRun?: boolean }): Promise<void> {
+  const result = await client.applyStack(slug, options.dryRun === true);
+  if (options.json) return printJson(result);
+  print(`${result.dry_run ? 'plan for' : 'applied'} stack ${slug}: ${result.summary}`);
+  const rows = result.changes.map((c) => [c.slot, c.action, c.runtime, c.before_model ?? '-', c.after_model, c.fields.filter((f) => f.key !== 'model.default').map((f) => `${f.key}=${JSON.stringify(f.after)}`).join(' ') || '-']);
+  for (const name of result.unloads) rows.push([name, 'kept', 'unload', '-', '-', '-']);
+  for (const line of table(['SLOT', 'FILE', 'RUNTIME', 'BEFORE', 'AFTER', 'FIELDS'], rows)) print(line);
+  for (const model of result.models.filter((m) => m.status !== 'present')) print(`model ${model.id}: ${model.status}${model.status === 'pullable' ? ` (svc model pull ${model.id})` : ''}`);
+  const m = result.memory;
+  print(`memory: the named slots need about ${m.needed_mb} MB; ${m.ram_available_mb} MB RAM free + ${m.vram_mb} MB VRAM${m.fits ? '' : ' (does not fit)'}${m.unknown.length ? `; size unknown: ${m.unknown.join(', ')}` : ''}`);
+  for (const p of result.problems ?? []) print(`refused by ${p.guard}: ${p.slot}: ${p.message}`);
+  const failed = (result.results ?? []).filter((r) => !r.ok);
+  for (const r of failed) print(`${r.runtime} ${r.slot} failed: ${r.error?.code}: ${r.error?.message}`);
+  if (result.results) print(`files written in ${result.commit_ms} ms; slots converged in ${result.converge_ms} ms`);
+  if (failed.length > 0 || (result.problems ?? []).length > 0) throw new CliExit(EXIT.failed, failed.length ? `${failed.length} slot(s) did not converge; the slot files are the stack's` : 'the apply would be refused');
+}
+
+export async function stackActive(client: ApiClient, options: Json): Promise<void> {
+  const active = await client.activeStack();
+  if (options.json) return printJson(active);
+  if (active.status === 'none') return print('no stack applied');
+  print(`${active.stack} (applied ${active.applied_at}): ${active.status}${active.drifted.length ? `; drifted: ${active.drifted.join(', ')}` : ''}`);
 }

@@ -1,6 +1,6 @@
 // /api/stacks: the three built-in stacks (read-only) and the user's, in stacks.toml: list,
 // show, create, replace, delete, export as a portable envelope, import one, and snapshot the
-// live slots. Applying a stack is not built yet (README, "Not built yet").
+// live slots. Apply and the active stack are in stack-apply.ts.
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -17,16 +17,15 @@ import { ConfigError, SvcError } from '../../protocol/errors.js';
 import { hostOnlyFlags } from '../../protocol/host-only.js';
 import { CreateStackRequestSchema, ImportStackRequestSchema, SnapshotStackRequestSchema, STACK_ENVELOPE_KIND, STACK_ENVELOPE_VERSION, type StackImportPayload, type StackModelReport, type StackPayload } from '../../protocol/stacks.js';
 import { parseRequest } from '../../protocol/validate.js';
+import { canonicalJson } from '../../protocol/canonical-json.js';
 import { actorOf, objectBody } from '../request.js';
 import type { ServerContext } from '../context.js';
 import { hostAuthority } from '../host-authority.js';
+import { registerStackApplyRoutes } from './stack-apply.js';
 
-/** JSON with object keys sorted at every level: what the envelope's checksum is taken over. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
-  return JSON.stringify(value ?? null);
-}
+/** Slugs the stack routes use as path segments. */
+const RESERVED_SLUGS = new Set(['active', 'import', 'snapshot']);
+
 const checksumOf = (body: unknown) => `sha256:${createHash('sha256').update(canonicalJson(body)).digest('hex')}`;
 
 function parseStack(value: unknown, label: string): Stack {
@@ -48,6 +47,7 @@ export function registerStackRoutes(app: FastifyInstance, ctx: ServerContext): v
     return { stack, seed: false };
   };
   const mustBeNew = (slug: string) => {
+    if (RESERVED_SLUGS.has(slug)) throw new SvcError('stacks.invalid_name', `"${slug}" is a word the stack routes use; pick another slug`, { stack: slug, reserved: [...RESERVED_SLUGS] });
     if (Object.hasOwn(SEED_STACKS, slug) || ctx.config.stacks.stack[slug]) throw new SvcError('stacks.exists', `a stack ${slug} exists; pick another slug`, { stack: slug });
   };
   const save = async (request: FastifyRequest, action: string, slug: string, stack: Stack | null) => {
@@ -63,6 +63,7 @@ export function registerStackRoutes(app: FastifyInstance, ctx: ServerContext): v
   };
 
   app.get('/api/stacks', async () => ({ stacks: all() }));
+  registerStackApplyRoutes(app, ctx, find);
   app.get('/api/stacks/:slug', async (request) => {
     const { slug } = request.params as { slug: string };
     const { stack, seed } = find(slug);
