@@ -11,6 +11,7 @@
 //   --out FILE         where the JSON goes (default bench/results/<timestamp>.json)
 //   --auth-only        only what auth mode adds to /v1 (c=1 and c=64), printed; nothing written
 //   --pull-only        a model pull beside curl on the same file, and the bytes a resume re-fetches; printed
+//   --stack-only       a stack apply of three slots beside loading the same three engines directly; printed
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -55,6 +56,11 @@ try {
   meta.commit = null;
 }
 
+if (argv.includes('--stack-only')) {
+  const { stackApplyBeside } = await import('./lib/stack.mjs');
+  const result = await stackApplyBeside({ reps: quick ? 2 : 5 });
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`, () => process.exit(0));
+}
 if (argv.includes('--pull-only')) {
   const result = await pullBeside({ reps: options.reps, ...(quick && { bytes: 64 * 1024 * 1024 }) });
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`, () => process.exit(0));

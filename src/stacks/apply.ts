@@ -132,7 +132,10 @@ export class StackApplier {
       while (port <= end && (claimed.has(port) || !(await portIsFree(port)))) port++;
       if (port > end) throw new SlotError('slot.no_free_port', `no free port in the pool ${start}-${end} for slot ${row.slot}`, { range: [start, end], slot: row.slot });
       claimed.add(port);
-      facts.set(row.slot, { port, type, device, provider, context_size: CONTEXT_SLOT_TYPES.includes(type) ? DEFAULT_CTX_SIZE : null });
+      // The default context, but never above the model's own (what svc slot create warns about).
+      const native = config.registry.models[row.model]?.metadata.context_length ?? null;
+      const context = CONTEXT_SLOT_TYPES.includes(type) ? Math.min(DEFAULT_CTX_SIZE, native ?? DEFAULT_CTX_SIZE) : null;
+      facts.set(row.slot, { port, type, device, provider, context_size: context });
     }
     return facts;
   }
