@@ -41,6 +41,23 @@ describe('a config file made invalid while the gateway runs', () => {
   }, 30_000);
 });
 
+/**
+ * Make a bind mount read-only. The kernel refuses (EBUSY, "mount point is busy") while a
+ * file is open for writing through that mount: a state.json write of the gateway's can be
+ * under way at that instant, so try again for a while, as an admin would.
+ */
+function remountReadOnly(dir: string): void {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      execFileSync('mount', ['-o', 'remount,bind,ro', dir], { stdio: 'pipe' });
+      return;
+    } catch (error) {
+      if (attempt >= 50 || !String((error as { stderr?: unknown }).stderr).includes('busy')) throw error;
+      execFileSync('sleep', ['0.1']);
+    }
+  }
+}
+
 /** Register a model file through the API: a write to <state>/registry/registry.toml. */
 async function register(url: string, dir: string, id: string) {
   const file = join(dir, `${id}.gguf`);
@@ -68,7 +85,7 @@ describe('the state directory read-only, then full', () => {
     if (IS_ROOT) {
       execFileSync('mount', ['--bind', home.stateRoot, home.stateRoot]);
       mounted.push(home.stateRoot);
-      execFileSync('mount', ['-o', 'remount,bind,ro', home.stateRoot]);
+      remountReadOnly(home.stateRoot);
     } else execFileSync('chmod', ['-R', 'a-w', home.stateRoot]);
     const readOnly = await register(gw.url, files, 'second');
     expect(readOnly.status).toBe(500);
