@@ -10,6 +10,7 @@ import type { AssignModelPayload, ModelListPayload, ModelPayload, RegisterModelP
 import type {
   AssignSlotModelPayload, CreateSlotRequest, DeleteSlotPayload, EditSlotRequest, SlotChangePayload, SlotDetailPayload, SlotListPayload, SlotLogsPayload, SlotViewPayload,
 } from '../protocol/slots.js';
+import type { InstallApplyPayload, InstallApplyRequest } from '../protocol/install.js';
 import type { StackActivePayload, StackApplyPayload, StackImportPayload, StackPayload } from '../protocol/stacks.js';
 import type { CreateProfileRequest, ProfileChangePayload, ProfilePayload, UpdateProfileRequest } from '../protocol/profiles.js';
 import type { PullJobPayload, PullListPayload, PullPlanPayload, PullRequest, SearchResultPayload } from '../protocol/pulls.js';
@@ -117,6 +118,9 @@ export class ApiClient {
   unloadSlot = (name: string) => this.request<SlotViewPayload>('POST', slotPath(name, '/unload'), {}, { timeoutMs: null });
   restartSlot = (name: string) => this.request<SlotViewPayload>('POST', slotPath(name, '/restart'), {}, { timeoutMs: null });
   swapSlot = (name: string, model: string, persist = true) => this.request<SlotViewPayload>('POST', slotPath(name, '/swap'), { model, persist }, { timeoutMs: null });
+  /** Short timeout: setup asks it to find out whether a gateway runs at all. */
+  installState = () => this.request<{ completed: boolean }>('GET', '/api/install/state', undefined, { timeoutMs: 1_000 });
+  installApply = (body: InstallApplyRequest) => this.request<InstallApplyPayload>('POST', '/api/install/apply', body, { timeoutMs: null });
   assignSlotModel = (name: string, model: string) => this.request<AssignSlotModelPayload>('PUT', `/api/install/slots/${encodeURIComponent(name)}/model`, { model });
   createSlot = (body: CreateSlotRequest) => this.request<CreateSlotPayload>('POST', '/api/slots', body);
   editSlot = (name: string, body: EditSlotRequest) => this.request<SlotChangePayload>('PUT', slotPath(name), body);

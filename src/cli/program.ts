@@ -143,6 +143,14 @@ export function buildProgram(serve: ServeAction): Command {
   profile.command('delete <name>').description('delete a profile').option('-f, --force', 'even while slots use it', false).addOption(json())
     .action(async (name: string, o) => (await profileCommands()).profileDelete(client(), name, o));
 
+  program.command('setup').description('first-run provisioning: hardware, model storage, chat/embedding/reranking slots, auth mode (interactive without --auto)')
+    .option('--auto', 'no questions: the defaults', false).option('--storage-dir <dir>', 'where models go (default <state>/models)')
+    .option('--no-pull', 'download nothing: demo models (with --auto), slots whose models are missing are skipped')
+    .option('--no-extensions', 'skip the extensions step').option('--no-slots', 'create no slots')
+    .option('--answers <file>', 'replay answers (JSON, as --emit-answers writes them)').option('--emit-answers <file>', 'write the answers used')
+    .option('--dry-run', 'print what would be done; write nothing', false).addOption(json())
+    .action(async (o) => (await import('./commands/setup.js')).setupCommand(paths(), client, o));
+
   const doctorCommands = () => import('./commands/doctor.js');
   // One command with an optional sub-check, not subcommands: commander would take --ports' value for a subcommand name.
   program.command('doctor [check]').description('preflight checks: config, disk, ports, engines, GPUs, memory, service, proxy, clock (exit 1 when one fails); check: toolbox-pull (image digests) or perms (owners and modes)')
@@ -226,7 +234,7 @@ export function buildProgram(serve: ServeAction): Command {
 }
 
 /** Commands of the spec's CLI table that this version does not have yet (README, "Not built yet"). */
-const NOT_BUILT_YET = ['setup', 'update', 'uninstall', 'memory', 'agent', 'mcp'];
+const NOT_BUILT_YET = ['update', 'uninstall', 'memory', 'agent', 'mcp'];
 
 /**
  * The first command word in argv that names no command, with the command it was given to.

@@ -108,6 +108,7 @@ export const ROUTE_ACCESS_TABLE: Readonly<Record<string, RouteAccess>> = {
   'POST /api/slots/:name/restart': 'write',
   'POST /api/slots/:name/swap': 'write',
   'PUT /api/install/slots/:name/model': 'write',
+  'POST /api/install/apply': 'write',
 
   'GET /api/auth/tokens': 'token-admin',
   'POST /api/auth/tokens': 'token-admin',

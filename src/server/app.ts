@@ -16,6 +16,7 @@ import { registerAuthRoutes } from './routes/auth.js';
 import { registerEventRoutes } from './routes/events.js';
 import { registerHardwareRoutes } from './routes/hardware.js';
 import { registerInstallRoutes } from './routes/install.js';
+import { registerInstallApplyRoute } from './routes/install-apply.js';
 import { registerMetricsRoutes } from './routes/metrics.js';
 import { registerModelRoutes } from './routes/models.js';
 import { registerPullRoutes } from './routes/pulls.js';
@@ -142,7 +143,7 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
   registerActivityRoutes(app, ctx);
   registerEventRoutes(app, ctx);
   registerModelRoutes(app, ctx);
-  registerPullRoutes(app, ctx);
+  registerInstallApplyRoute(app, ctx, registerPullRoutes(app, ctx));
   registerStackRoutes(app, ctx);
   registerProfileRoutes(app, ctx);
   registerHardwareRoutes(app, ctx);

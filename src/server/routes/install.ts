@@ -28,12 +28,17 @@ export function registerInstallRoutes(app: FastifyInstance, ctx: ServerContext):
   app.get('/api/install/state', state);
 
   app.post('/api/install/complete', async (request) => {
-    await ctx.configWrites.run(async () => {
-      if (await readSentinel(ctx.paths.installSentinel)) return; // idempotent
-      const sentinel: InstallSentinel = { completed_at: new Date().toISOString(), version: ctx.version };
-      await writeFileAtomic(ctx.paths.installSentinel, `${JSON.stringify(sentinel, null, 2)}\n`);
-      ctx.record({ action: 'install.complete', actor: actorOf(request), details: { ...sentinel } });
-    });
+    await completeInstall(ctx, actorOf(request));
     return state();
+  });
+}
+
+/** Write the first-run sentinel (once: later calls keep the first one). */
+export async function completeInstall(ctx: ServerContext, actor: string): Promise<void> {
+  await ctx.configWrites.run(async () => {
+    if (await readSentinel(ctx.paths.installSentinel)) return; // idempotent
+    const sentinel: InstallSentinel = { completed_at: new Date().toISOString(), version: ctx.version };
+    await writeFileAtomic(ctx.paths.installSentinel, `${JSON.stringify(sentinel, null, 2)}\n`);
+    ctx.record({ action: 'install.complete', actor, details: { ...sentinel } });
   });
 }

@@ -24,7 +24,8 @@ function modelIdOf(params: unknown): string {
 
 const service = () => import('../pull-service.js');
 
-export function registerPullRoutes(app: FastifyInstance, ctx: ServerContext): void {
+/** Returns the pull manager's getter (created on first use), for the routes that start pulls too. */
+export function registerPullRoutes(app: FastifyInstance, ctx: ServerContext): () => Promise<PullManager> {
   let manager: PullManager | undefined;
   const pullsNow = async (): Promise<PullManager> => (manager ??= (await service()).createPullManager(ctx));
   const streams = new Set<() => void>();
@@ -123,4 +124,5 @@ export function registerPullRoutes(app: FastifyInstance, ctx: ServerContext): vo
     }));
     return { query: text, results };
   });
+  return pullsNow;
 }

@@ -1,0 +1,89 @@
+// POST /api/install/apply: first-run provisioning in one request (what `svc setup` sends).
+// For each slot asked for: an existing slot file is left alone; a model that is registered
+// is used; the tiny demo models are written into the store and registered; any other model
+// is pulled (when `pull`) and its slot is created by a later apply, once the pull is done.
+// When every slot exists, the first-run sentinel is written. Idempotent: run it again.
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { withRegistry, withSvcToml } from '../../config/load.js';
+import { updateSvcToml } from '../../config/settings.js';
+import { TINY_MODEL_ID, TINY_RERANKER_ID, writeTinyModel } from '../../engines/gguf/tiny-model.js';
+import { catalogueEntry } from '../../models/catalogue.js';
+import { effectiveStore } from '../../models/scan.js';
+import type { PullManager } from '../../models/pull/jobs.js';
+import { registerModel } from '../../models/service.js';
+import { ConfigError, SvcError } from '../../protocol/errors.js';
+import { InstallApplyRequestSchema, type InstallApplyPayload, type InstallSlotOutcome } from '../../protocol/install.js';
+import { parseRequest } from '../../protocol/validate.js';
+import type { ServerContext } from '../context.js';
+import { hostAuthority } from '../host-authority.js';
+import { actorOf, objectBody } from '../request.js';
+import { completeInstall } from './install.js';
+
+const DEMO_MODELS: Record<string, 'chat' | 'reranker'> = { [TINY_MODEL_ID]: 'chat', [TINY_RERANKER_ID]: 'reranker' };
+
+export function registerInstallApplyRoute(app: FastifyInstance, ctx: ServerContext, pulls: () => Promise<PullManager>): void {
+  app.post('/api/install/apply', async (request: FastifyRequest): Promise<InstallApplyPayload> => {
+    const body = parseRequest(InstallApplyRequestSchema, objectBody(request));
+    // It names a directory svc writes into and registers files: a host-only change, as POST /api/models is.
+    if (!(await hostAuthority(ctx, request))) throw new ConfigError('config.host_only', 'setup writes model files and names host paths; over HTTP only this host or an admin token may apply it', { keys: ['storage_dir', 'slots'] });
+    if (body.storage_dir && resolve(body.storage_dir) !== resolve(storeOf(ctx))) await persistStore(ctx, body.storage_dir);
+    const store = storeOf(ctx);
+    const modelsAdded: string[] = [];
+    const outcomes: InstallSlotOutcome[] = [];
+    for (const { ref: pullRef, ...slot } of body.slots) {
+      const base = { name: slot.name, model: slot.model };
+      if (ctx.config.slots.some((s) => s.name === slot.name) || existsSync(join(ctx.paths.slotsDir, `${slot.name}.toml`))) {
+        outcomes.push({ ...base, status: 'exists', message: `slots/${slot.name}.toml exists; left as it is` });
+        continue;
+      }
+      if (!ctx.config.registry.models[slot.model]) {
+        const demo = DEMO_MODELS[slot.model];
+        if (demo) {
+          const file = join(store, `${slot.model}.gguf`);
+          if (!existsSync(file)) {
+            await mkdir(store, { recursive: true });
+            await writeTinyModel(file, { variant: demo });
+          }
+          const registered = await ctx.configWrites.run(() => registerModel(ctx.config, slot.model, { path: file }));
+          ctx.replaceConfig(withRegistry(ctx.config, registered.registry));
+          modelsAdded.push(slot.model);
+        } else if (!body.pull) {
+          outcomes.push({ ...base, status: 'skipped', message: `model ${slot.model} is not registered and pull is off; pull it (svc model pull ${slot.model}) and run setup again` });
+          continue;
+        } else {
+          const manager = await pulls();
+          const ref = pullRef ?? catalogueEntry(slot.model)?.id ?? slot.model;
+          const { job } = manager.start(slot.model, ref, { force: false });
+          if (job.state === 'failed') outcomes.push({ ...base, status: 'failed', message: job.error?.message ?? 'the pull failed' });
+          else outcomes.push({ ...base, status: 'pulling', job: job.id, message: `pulling ${slot.model}; run apply again when it is done` });
+          continue;
+        }
+      }
+      try {
+        const created = await ctx.slotConfig.create(slot);
+        ctx.record({ action: 'slot.create', target: created.name, actor: actorOf(request), details: { ...created, via: 'install.apply' } });
+        ctx.events.publish({ type: 'slot.created', source: `slot:${created.name}`, message: `slot ${created.name} created (${created.file})`, data: { slot: created.name, file: created.file, type: created.type, provider: created.provider, model: created.model, port: created.port, device: created.device } });
+        outcomes.push({ ...base, status: 'created', port: created.port, ...(created.warnings.length > 0 && { message: created.warnings.join('; ') }) });
+      } catch (error) {
+        if (!(error instanceof SvcError)) throw error;
+        outcomes.push({ ...base, status: 'failed', message: `${error.code}: ${error.message}` });
+      }
+    }
+    const complete = outcomes.every((o) => o.status === 'created' || o.status === 'exists');
+    if (complete) await completeInstall(ctx, actorOf(request));
+    ctx.record({ action: 'install.apply', actor: actorOf(request), outcome: complete ? 'ok' : 'error', details: { storage_dir: store, slots: outcomes, models_added: modelsAdded } });
+    return { storage_dir: store, slots: outcomes, models_added: modelsAdded, complete };
+  });
+}
+
+const storeOf = (ctx: ServerContext) => effectiveStore(ctx.config.svc.models) ?? join(ctx.paths.stateRoot, 'models');
+
+/** [models].store in svc.toml, through the settings writer (validated, atomic). */
+async function persistStore(ctx: ServerContext, dir: string): Promise<void> {
+  const result = await ctx.configWrites.run(() => updateSvcToml(ctx.paths, { models: { store: dir } }, () => [], true));
+  if (!result.ok) throw new ConfigError('config.invalid', `storage_dir not saved: ${result.problems.map((p) => p.message).join('; ')}`, { problems: result.problems });
+  ctx.replaceConfig(withSvcToml(ctx.config, result.after));
+}
