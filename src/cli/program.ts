@@ -151,6 +151,12 @@ export function buildProgram(serve: ServeAction): Command {
     .option('--dry-run', 'print what would be done; write nothing', false).addOption(json())
     .action(async (o) => (await import('./commands/setup.js')).setupCommand(paths(), client, o));
 
+  program.command('uninstall').description('stop svc and remove its service units and installed versions; keeps config and state unless --purge')
+    .option('--purge', 'also remove config and state (asks for the hostname or DELETE)', false).option('--clean-slate', 'the same as --purge', false)
+    .option('--keep-data', 'with --purge: keep the models and the activity log', false).option('-f, --force', 'do not ask', false)
+    .option('--dev', "work on this checkout's .svc-home", false).addOption(json())
+    .action(async (o) => (await import('./commands/uninstall.js')).uninstallCommand(paths(), o));
+
   const doctorCommands = () => import('./commands/doctor.js');
   // One command with an optional sub-check, not subcommands: commander would take --ports' value for a subcommand name.
   program.command('doctor [check]').description('preflight checks: config, disk, ports, engines, GPUs, memory, service, proxy, clock (exit 1 when one fails); check: toolbox-pull (image digests) or perms (owners and modes)')
@@ -234,7 +240,7 @@ export function buildProgram(serve: ServeAction): Command {
 }
 
 /** Commands of the spec's CLI table that this version does not have yet (README, "Not built yet"). */
-const NOT_BUILT_YET = ['update', 'uninstall', 'memory', 'agent', 'mcp'];
+const NOT_BUILT_YET = ['update', 'memory', 'agent', 'mcp'];
 
 /**
  * The first command word in argv that names no command, with the command it was given to.

@@ -79,6 +79,11 @@ export function renderUnit(description: string, run: ProxyRun, extra: readonly s
   ].join('\n');
 }
 
+/** Where a unit file of this name is installed (system units as root, user units otherwise). */
+export function unitPath(name: string): string {
+  return join(unitDir(), name);
+}
+
 /** Install a unit and (re)start it now and at boot: a running proxy must read the new Caddyfile. */
 export async function installUnit(name: string, text: string, dataDirs: readonly string[] = []): Promise<{ ok: boolean; output: string; path: string }> {
   const path = join(unitDir(), name);

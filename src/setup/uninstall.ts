@@ -1,0 +1,108 @@
+// `svc uninstall`: undo an installation, step by step, each step reported. Conservative by
+// default: stop this home's gateway (it stops its engines) and any engine a dead gateway
+// left, remove the service units and the installed version trees, keep config and state.
+// Purge also removes the config and state roots; keep-data spares the models and the
+// activity log. Nothing outside svc's own roots and units is touched: a model store
+// configured elsewhere is the user's, and is kept.
+import { existsSync } from 'node:fs';
+import { readdir, rm } from 'node:fs/promises';
+import { join, relative, isAbsolute } from 'node:path';
+import { PROXY_UNIT, MDNS_UNIT, stopUnit, unitPath } from '../auth/proxy/service.js';
+import { liveHolder } from '../config/instance-lock.js';
+import type { SvcPaths } from '../config/paths.js';
+import { stopLeftoverEngines } from '../slots/leftover-engines.js';
+import { isAlive } from '../slots/process.js';
+
+export const API_UNIT = 'svc.service';
+
+export interface UninstallStep {
+  step: string;
+  status: 'done' | 'skipped' | 'failed';
+  detail: string;
+}
+
+export interface UninstallOptions {
+  purge: boolean;
+  keepData: boolean;
+  /** Where `svc update` installs versions (versions/<v>/, current); absent until it has. */
+  prefix: string;
+  /** The model store, when it is configured outside the state root (kept). */
+  store: string | null;
+}
+
+const inside = (root: string, path: string) => {
+  const rel = relative(root, path);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+};
+
+export async function uninstall(paths: SvcPaths, options: UninstallOptions): Promise<UninstallStep[]> {
+  const steps: UninstallStep[] = [];
+  const attempt = async (step: string, run: () => Promise<{ status: UninstallStep['status']; detail: string }>) => {
+    try {
+      steps.push({ step, ...(await run()) });
+    } catch (error) {
+      steps.push({ step, status: 'failed', detail: (error as Error).message });
+    }
+  };
+
+  await attempt('stop the gateway', async () => {
+    const holder = liveHolder(paths.stateRoot);
+    if (!holder) return { status: 'skipped', detail: 'no gateway serves this home' };
+    process.kill(holder.pid, 'SIGTERM');
+    for (let i = 0; i < 300 && isAlive(holder.pid); i++) await new Promise((r) => setTimeout(r, 50));
+    if (isAlive(holder.pid)) throw new Error(`the gateway (pid ${holder.pid}) did not stop within 15 s`);
+    return { status: 'done', detail: `stopped the gateway (pid ${holder.pid}) and with it its engines` };
+  });
+  await attempt('stop engines left running', async () => {
+    const { engines } = await stopLeftoverEngines(paths.stateRoot);
+    const failed = engines.filter((e) => !e.stopped);
+    if (failed.length) throw new Error(`could not stop ${failed.map((e) => `${e.slot} (pid ${e.pid})`).join(', ')}`);
+    return engines.length ? { status: 'done', detail: `stopped ${engines.map((e) => `${e.slot} (pid ${e.pid})`).join(', ')}` } : { status: 'skipped', detail: 'no engine of this home runs' };
+  });
+  for (const unit of [API_UNIT, PROXY_UNIT, MDNS_UNIT]) {
+    await attempt(`remove ${unit}`, async () => {
+      const file = unitPath(unit);
+      if (!existsSync(file)) return { status: 'skipped', detail: 'not installed' };
+      stopUnit(unit);
+      await rm(file, { force: true });
+      return { status: 'done', detail: `stopped, disabled and removed ${file}` };
+    });
+  }
+  await attempt('remove installed versions', async () => {
+    const trees = ['versions', 'current'].map((n) => join(options.prefix, n)).filter((p) => existsSync(p));
+    if (trees.length === 0) return { status: 'skipped', detail: `none under ${options.prefix}` };
+    for (const tree of trees) await rm(tree, { recursive: true, force: true });
+    return { status: 'done', detail: `removed ${trees.join(', ')}` };
+  });
+  if (!options.purge) {
+    steps.push({ step: 'keep config and state', status: 'skipped', detail: `kept ${paths.configRoot} and ${paths.stateRoot} (svc uninstall --purge removes them)` });
+    return steps;
+  }
+  await attempt('remove config', async () => {
+    if (!existsSync(paths.configRoot)) return { status: 'skipped', detail: `${paths.configRoot} does not exist` };
+    await rm(paths.configRoot, { recursive: true, force: true });
+    return { status: 'done', detail: `removed ${paths.configRoot}` };
+  });
+  await attempt('remove state', async () => {
+    if (!existsSync(paths.stateRoot)) return { status: 'skipped', detail: `${paths.stateRoot} does not exist` };
+    const kept = options.keepData ? new Set([paths.defaultModelsDir, paths.activityDb, `${paths.activityDb}-wal`, `${paths.activityDb}-shm`]) : new Set<string>();
+    if (options.store && inside(paths.stateRoot, options.store) && options.keepData) kept.add(options.store);
+    if (kept.size === 0) {
+      await rm(paths.stateRoot, { recursive: true, force: true });
+      return { status: 'done', detail: `removed ${paths.stateRoot}` };
+    }
+    // Keep-data: everything else goes; a kept path's parents stay as its folders.
+    const removeAllBut = async (dir: string): Promise<void> => {
+      for (const name of await readdir(dir)) {
+        const path = join(dir, name);
+        if (kept.has(path)) continue;
+        if ([...kept].some((k) => inside(path, k))) await removeAllBut(path);
+        else await rm(path, { recursive: true, force: true });
+      }
+    };
+    await removeAllBut(paths.stateRoot);
+    return { status: 'done', detail: `removed ${paths.stateRoot} except the models and the activity log` };
+  });
+  if (options.store && !inside(paths.stateRoot, options.store)) steps.push({ step: 'keep the model store', status: 'skipped', detail: `${options.store} is outside svc's roots; it is yours and was kept` });
+  return steps;
+}
