@@ -10,6 +10,7 @@ import type { SvcPaths } from '../../config/paths.js';
 import type { InstallApplyPayload } from '../../protocol/install.js';
 import { TERMINAL_PULL_STATES } from '../../protocol/pulls.js';
 import { probeHost, saveProbe } from '../../setup/host.js';
+import { installApiService } from '../../setup/service-install.js';
 import { autoAnswers, SetupAnswersSchema, summaryLines, type SetupAnswers } from '../../setup/answers.js';
 import { ApiClient, ApiUnreachableError } from '../client.js';
 import { cliCredentials } from '../credentials.js';
@@ -49,7 +50,7 @@ export async function setupCommand(paths: SvcPaths, client: () => ApiClient, opt
   if (options.dryRun) return options.json ? printJson({ answers, dry_run: true }) : print('setup: --dry-run: nothing written');
 
   if (probe) await saveProbe(paths, probe);
-  const { api, stop } = await gatewayFor(paths, client, options.json === true);
+  const { api, stop, started } = await gatewayFor(paths, client, options.json === true);
   let result: InstallApplyPayload;
   try {
     result = await applyUntilDone(api, answers, options.json === true);
@@ -61,6 +62,11 @@ export async function setupCommand(paths: SvcPaths, client: () => ApiClient, opt
     for (const slot of result.slots) print(`setup: slot ${slot.name}: ${slot.status}${slot.port ? ` on port ${slot.port}` : ''}${slot.message ? ` (${slot.message})` : ''}`);
     if (result.models_added.length) print(`setup: models added: ${result.models_added.join(', ')}`);
     print(result.complete ? 'setup: done; `svc doctor` checks the result' : 'setup: not complete; run it again once the problems above are fixed');
+  }
+  if (result.complete) {
+    // A gateway the user runs already serves this home: a unit would be a second one (exit 7).
+    const service = started ? await installApiService(paths, { node: process.execPath, bin: process.argv[1]! }).catch((error: Error) => ({ status: 'failed', detail: error.message })) : { status: 'skipped', detail: 'a gateway already serves this home; stop it before installing svc.service (sudo svc setup)' };
+    if (!options.json) print(`setup: service unit: ${service.status}: ${service.detail}`);
   }
   if (answers.auth && result.complete) await enableAuth();
   if (!result.complete) throw new CliExit(EXIT.failed, 'setup did not create every slot');
@@ -79,12 +85,12 @@ async function readAnswers(file: string): Promise<SetupAnswers> {
 }
 
 /** The running gateway, or one started on this home until setup ends. */
-async function gatewayFor(paths: SvcPaths, client: () => ApiClient, quiet: boolean): Promise<{ api: ApiClient; stop: () => Promise<void> }> {
+async function gatewayFor(paths: SvcPaths, client: () => ApiClient, quiet: boolean): Promise<{ api: ApiClient; stop: () => Promise<void>; started: boolean }> {
   const running = client();
   try {
     await running.installState();
     if (!quiet) print(`setup: applying through the gateway at ${running.baseUrl}`);
-    return { api: running, stop: async () => undefined };
+    return { api: running, stop: async () => undefined, started: false };
   } catch (error) {
     if (!(error instanceof ApiUnreachableError)) throw error;
   }
@@ -108,6 +114,7 @@ async function gatewayFor(paths: SvcPaths, client: () => ApiClient, quiet: boole
       child.kill('SIGTERM');
       await exited;
     },
+    started: true,
   };
 }
 

@@ -1,0 +1,29 @@
+// `svc setup` as root on a systemd host: a system user `svc` (created when missing) owns the
+// config and state, and svc.service runs the gateway as that user at boot.
+import { spawnSync } from 'node:child_process';
+import { installUnit, systemdRunning } from '../auth/proxy/service.js';
+import type { SvcPaths } from '../config/paths.js';
+import { API_UNIT } from './uninstall.js';
+import { renderApiUnit } from './units.js';
+
+export const SERVICE_USER = 'svc';
+
+export interface ServiceInstall {
+  status: 'installed' | 'skipped';
+  detail: string;
+}
+
+const run = (command: string, args: string[]) => {
+  const result = spawnSync(command, args, { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')}: ${(result.stderr || result.error?.message || '').trim()}`);
+};
+
+export async function installApiService(paths: SvcPaths, command: { node: string; bin: string }): Promise<ServiceInstall> {
+  if (process.getuid?.() !== 0) return { status: 'skipped', detail: 'not root: run svc serve yourself, or sudo svc setup to install svc.service' };
+  if (!systemdRunning()) return { status: 'skipped', detail: 'systemd is not running on this host: run svc serve under your own supervisor (docs/service.md)' };
+  if (spawnSync('id', ['-u', SERVICE_USER]).status !== 0) run('useradd', ['--system', '--home-dir', paths.stateRoot, '--shell', '/usr/sbin/nologin', SERVICE_USER]);
+  run('chown', ['-R', `${SERVICE_USER}:${SERVICE_USER}`, paths.configRoot, paths.stateRoot]);
+  const unit = await installUnit(API_UNIT, renderApiUnit({ ...command, paths, user: SERVICE_USER }));
+  if (!unit.ok) throw new Error(`${API_UNIT} (${unit.path}) did not start: ${unit.output}`);
+  return { status: 'installed', detail: `${unit.path} installed, enabled and started as user ${SERVICE_USER}` };
+}
