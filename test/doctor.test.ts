@@ -39,11 +39,12 @@ describe('svc doctor', () => {
     expect(result.stdout).toMatch(new RegExp(`^ok +port:${gw.port}: ${gw.port} \\(the API\\) is held by this home's gateway \\(pid \\d+\\)`, 'm'));
     expect(result.stdout).toMatch(/^ok +port:\d+: \d+ \(slot chat\) is held by slot chat's engine \(pid \d+\)/m);
     expect(result.stdout).toMatch(/^ok +config: every file valid; 1 slot\(s\)/m);
+    expect(result.stdout).toContain(`ok   gateway: serving this home at ${gw.url} (pid ${gw.process.pid}`);
     expect(result.stdout).toMatch(/^ok +builtin-engine: node-llama-cpp loads/m);
     expect(result.stdout).not.toContain(String.fromCharCode(27));
     const json = JSON.parse((await doctor(['--json'])).stdout);
     expect(json).toMatchObject({ ok: true, failed: 0 });
-    expect(json.checks.map((c: { id: string }) => c.id)).toEqual(expect.arrayContaining(['config', 'config-writable', 'state-writable', 'disk', 'llama-server', 'builtin-engine', 'devices', 'memory', 'service', 'proxy', 'clock']));
+    expect(json.checks.map((c: { id: string }) => c.id)).toEqual(expect.arrayContaining(['config', 'gateway', 'config-writable', 'state-writable', 'disk', 'llama-server', 'builtin-engine', 'devices', 'memory', 'service', 'proxy', 'clock']));
   }, 60_000);
 
   it('fails on a port another process holds, naming its pid; --ports adds ports as warnings', async () => {

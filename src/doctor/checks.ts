@@ -40,13 +40,20 @@ export async function runDoctor(options: DoctorOptions): Promise<CheckResult[]> 
   const outcome = await loadConfig(paths, options.env);
   results.push(configCheck(outcome));
   const config = outcome.ok ? outcome.config : undefined;
-  results.push(...(await writableChecks(paths, config)));
+  results.push(...(await writableChecks(paths, config)), gatewayCheck(paths));
   results.push(...(await portChecks(options, config)));
   results.push(...(await engineChecks(config, options.env)));
   const probe = await probeHardware().catch(() => null);
   if (config) results.push(...deviceChecks(config, probe), memoryCheck(config, probe));
   results.push(serviceCheck(), await proxyCheck(paths, config), await clockCheck());
   return results;
+}
+
+/** Whether a gateway serves this home now (its lock names a live process). */
+function gatewayCheck(paths: SvcPaths): CheckResult {
+  const holder = liveHolder(paths.stateRoot);
+  if (!holder) return { id: 'gateway', status: 'warn', message: 'no gateway serves this home', hint: 'start it: svc serve (or npm start in a checkout, or the service)' };
+  return { id: 'gateway', status: 'ok', message: `serving this home${holder.url ? ` at ${holder.url}` : ' (still starting)'} (pid ${holder.pid}, since ${holder.started_at})` };
 }
 
 function configCheck(outcome: Awaited<ReturnType<typeof loadConfig>>): CheckResult {
