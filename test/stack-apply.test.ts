@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, runSvcAsync, startGateway, type Gateway, type TempHome } from './helpers/gateway.js';
+import { commitOf, startHf, TINY } from './helpers/hf.js';
 import { homeWithTinySlots, tinyModel } from './helpers/llama.js';
 
 let home: TempHome;
@@ -138,5 +139,28 @@ describe('stack apply', () => {
     for (const slot of ['swapme', 'fresh']) expect(fields(other, slot)).toEqual(fields(home, slot));
     expect((await stateOf(gw2, 'fresh')).state).toBe('ready');
     expect((await send(gw2, 'GET', '/api/stacks/active')).json.status).toBe('clean');
+  }, 120_000);
+});
+
+describe('stack apply with models to pull', () => {
+  it('a catalogue model not here yet is pullable; the apply fails its slot without --pull, and pulls it then starts the slot with it', async () => {
+    const hf = await startHf({ 'Qwen/Qwen3-0.6B-GGUF': { commit: commitOf('9'), files: { 'Qwen3-0.6B-Q8_0.gguf': TINY } } });
+    const h = await homeWithTinySlots([]);
+    const g = await startGateway(h.home, { env: { SVC_HF_ENDPOINT: hf.url } });
+    try {
+      expect((await send(g, 'POST', '/api/stacks', { slug: 'small', name: 'Small', slots: [{ slot: 'small', model: 'qwen3-0.6b', ...cpu }] })).status).toBe(201);
+      const plan = await send(g, 'POST', '/api/stacks/small/apply?dry_run=true');
+      expect(plan.json.models).toEqual([{ id: 'qwen3-0.6b', status: 'pullable' }]);
+      const without = await send(g, 'POST', '/api/stacks/small/apply');
+      expect(without.json.results).toEqual([expect.objectContaining({ slot: 'small', runtime: 'load', ok: false, error: expect.objectContaining({ code: 'slot.model_missing' }) })]);
+      const cli = await runSvcAsync(['stack', 'apply', 'small', '--pull'], { home: h.home, env: { SVC_API_URL: g.url } });
+      expect(cli.status, cli.stdout + cli.stderr).toBe(0);
+      expect(cli.stdout).toContain('model qwen3-0.6b: pullable (pulled by this apply)');
+      expect(await stateOf(g, 'small')).toMatchObject({ state: 'ready', model: 'qwen3-0.6b' });
+      expect((await send(g, 'GET', '/api/models/qwen3-0.6b')).status).toBe(200);
+    } finally {
+      await g.stop();
+      await hf.close();
+    }
   }, 120_000);
 });

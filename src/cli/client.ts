@@ -93,7 +93,10 @@ export class ApiClient {
   importStack = (envelope: unknown, slug?: string) => this.request<StackImportPayload>('POST', '/api/stacks/import', { envelope, ...(slug && { slug }) });
   snapshotStack = (slug: string, name?: string) => this.request<StackPayload>('POST', '/api/stacks/snapshot', { slug, ...(name && { name }) });
   // An apply waits for the engines it starts: no client timeout.
-  applyStack = (slug: string, dryRun: boolean) => this.request<StackApplyPayload>('POST', `/api/stacks/${encodeURIComponent(slug)}/apply${dryRun ? '?dry_run=true' : ''}`, {}, { timeoutMs: null });
+  applyStack = (slug: string, dryRun: boolean, pull = false) => {
+    const query = [dryRun && 'dry_run=true', pull && 'pull=true'].filter(Boolean).join('&');
+    return this.request<StackApplyPayload>('POST', `/api/stacks/${encodeURIComponent(slug)}/apply${query ? `?${query}` : ''}`, {}, { timeoutMs: null });
+  };
   activeStack = () => this.request<StackActivePayload>('GET', '/api/stacks/active');
   deleteStack = (slug: string) => this.request<{ deleted: string }>('DELETE', `/api/stacks/${encodeURIComponent(slug)}`);
   listProfiles = () => this.request<{ profiles: ProfilePayload[] }>('GET', '/api/profiles');

@@ -175,7 +175,7 @@ export function buildProgram(serve: ServeAction): Command {
   stack.command('snapshot <slug>').description('save the live slots as a new stack').option('--name <name>', 'display name').addOption(json())
     .action(async (slug: string, o) => (await stackCommands()).stackSnapshot(client(), slug, o));
   stack.command('apply <slug>').description('make the slots match the stack: create, edit, load and swap the slots it names, unload the others')
-    .option('--dry-run', 'print the plan; change nothing', false).addOption(json())
+    .option('--dry-run', 'print the plan; change nothing', false).option('--pull', 'pull the models that are not here yet before their slots start', false).addOption(json())
     .action(async (slug: string, o) => (await stackCommands()).stackApply(client(), slug, o));
   stack.command('active').description('the stack applied last, and whether the slots drifted from it').addOption(json())
     .action(async (o) => (await stackCommands()).stackActive(client(), o));

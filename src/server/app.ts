@@ -143,8 +143,9 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
   registerActivityRoutes(app, ctx);
   registerEventRoutes(app, ctx);
   registerModelRoutes(app, ctx);
-  registerInstallApplyRoute(app, ctx, registerPullRoutes(app, ctx));
-  registerStackRoutes(app, ctx);
+  const pulls = registerPullRoutes(app, ctx);
+  registerInstallApplyRoute(app, ctx, pulls);
+  registerStackRoutes(app, ctx, pulls);
   registerProfileRoutes(app, ctx);
   registerHardwareRoutes(app, ctx);
   registerV1Routes(app, ctx);

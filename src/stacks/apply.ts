@@ -47,6 +47,8 @@ export interface StackApplyDeps {
   beforeLoad: (slot: string) => Promise<void>;
   publish: <T extends StackApplyEvent>(type: T, message: string, data: EventPayloads[T], severity?: 'info' | 'warn' | 'error') => void;
   host: () => Promise<{ ramAvailableMb: number; vramMb: number }>;
+  /** Pull a model (a catalogue name, or a registry entry with its repo) and wait for the end; throws when it fails. */
+  pull: (modelId: string) => Promise<void>;
 }
 
 interface Gathered {
@@ -62,18 +64,18 @@ export class StackApplier {
 
   constructor(private readonly deps: StackApplyDeps) {}
 
-  async apply(slug: string, stack: Stack, options: { dryRun: boolean }): Promise<StackApplyPayload> {
+  async apply(slug: string, stack: Stack, options: { dryRun: boolean; pull?: boolean }): Promise<StackApplyPayload> {
     if (options.dryRun) return this.payload(slug, await this.gather(stack), true);
     if (this.running) throw new SvcError('stacks.apply_in_progress', `stack ${this.running} is being applied; wait for it to finish`, { stack: this.running });
     this.running = slug;
     try {
-      return await this.applyNow(slug, stack);
+      return await this.applyNow(slug, stack, options.pull === true);
     } finally {
       this.running = null;
     }
   }
 
-  private async applyNow(slug: string, stack: Stack): Promise<StackApplyPayload> {
+  private async applyNow(slug: string, stack: Stack, pull: boolean): Promise<StackApplyPayload> {
     const { deps } = this;
     const started = performance.now();
     const { gathered, record } = await deps.configWrites.run(async () => {
@@ -86,7 +88,8 @@ export class StackApplier {
     const commitMs = performance.now() - started;
     deps.publish('stack.apply.committed', `stack ${slug}: slot files written`, { stack: slug, hash: record.hash, commit_ms: Math.round(commitMs) });
     const convergeStart = performance.now();
-    const results = await this.converge(slug, gathered.plan);
+    const toPull = pull ? new Set(gathered.models.filter((m) => m.status === 'pullable').map((m) => m.id)) : new Set<string>();
+    const results = await this.converge(slug, gathered.plan, toPull);
     const convergeMs = performance.now() - convergeStart;
     const failed = results.filter((r) => !r.ok).map((r) => r.slot);
     deps.publish('stack.apply.completed', `stack ${slug} applied${failed.length ? `; failed: ${failed.join(', ')}` : ''}`, { stack: slug, failed, converge_ms: Math.round(convergeMs) }, failed.length ? 'warn' : 'info');
@@ -193,7 +196,7 @@ export class StackApplier {
   }
 
   /** Step 4: unload first (it frees memory), then start the named slots in parallel. */
-  private async converge(slug: string, plan: StackPlanResult): Promise<StackSlotResult[]> {
+  private async converge(slug: string, plan: StackPlanResult, toPull: ReadonlySet<string>): Promise<StackSlotResult[]> {
     const { supervisor } = this.deps;
     const step = async (slot: string, runtime: StackSlotResult['runtime'], run: () => Promise<unknown>): Promise<StackSlotResult> => {
       const t0 = performance.now();
@@ -209,14 +212,27 @@ export class StackApplier {
     };
     const results: StackSlotResult[] = [];
     for (const name of plan.unloads) results.push(await step(name, 'unload', () => supervisor.unload(name, 'stack apply')));
+    // One pull per model, shared by the slots that use it; a slot starts once its model is in.
+    const pulls = new Map([...toPull].map((id) => [id, this.deps.pull(id)]));
+    for (const pending of pulls.values()) pending.catch(() => undefined);
+    const pulled = async (model: string) => {
+      await pulls.get(model);
+    };
     results.push(...(await Promise.all(plan.changes.map((change) => {
       switch (change.runtime) {
         case 'load': return step(change.slot, 'load', async () => {
+          await pulled(change.after_model);
           await this.deps.beforeLoad(change.slot);
           await supervisor.load(change.slot);
         });
-        case 'swap': return step(change.slot, 'swap', () => supervisor.restart(change.slot));
-        case 'restart': return step(change.slot, 'restart', () => supervisor.restart(change.slot));
+        case 'swap': return step(change.slot, 'swap', async () => {
+          await pulled(change.after_model);
+          await supervisor.restart(change.slot);
+        });
+        case 'restart': return step(change.slot, 'restart', async () => {
+          await pulled(change.after_model);
+          await supervisor.restart(change.slot);
+        });
         default: return Promise.resolve({ slot: change.slot, runtime: 'none' as const, ok: true, state: supervisor.view(change.slot, { memory: false }).state, ms: 0 });
       }
     }))));

@@ -57,14 +57,14 @@ export async function stackDelete(client: ApiClient, slug: string, options: Json
   print(`deleted stack ${slug}`);
 }
 
-export async function stackApply(client: ApiClient, slug: string, options: Json & { dryRun?: boolean }): Promise<void> {
-  const result = await client.applyStack(slug, options.dryRun === true);
+export async function stackApply(client: ApiClient, slug: string, options: Json & { dryRun?: boolean; pull?: boolean }): Promise<void> {
+  const result = await client.applyStack(slug, options.dryRun === true, options.pull === true);
   if (options.json) return printJson(result);
   print(`${result.dry_run ? 'plan for' : 'applied'} stack ${slug}: ${result.summary}`);
   const rows = result.changes.map((c) => [c.slot, c.action, c.runtime, c.before_model ?? '-', c.after_model, c.fields.filter((f) => f.key !== 'model.default').map((f) => `${f.key}=${JSON.stringify(f.after)}`).join(' ') || '-']);
   for (const name of result.unloads) rows.push([name, 'kept', 'unload', '-', '-', '-']);
   for (const line of table(['SLOT', 'FILE', 'RUNTIME', 'BEFORE', 'AFTER', 'FIELDS'], rows)) print(line);
-  for (const model of result.models.filter((m) => m.status !== 'present')) print(`model ${model.id}: ${model.status}${model.status === 'pullable' ? ` (svc model pull ${model.id})` : ''}`);
+  for (const model of result.models.filter((m) => m.status !== 'present')) print(`model ${model.id}: ${model.status}${model.status === 'pullable' ? (options.pull ? ' (pulled by this apply)' : ` (svc model pull ${model.id}, or apply with --pull)`) : ''}`);
   const m = result.memory;
   print(`memory: the named slots need about ${m.needed_mb} MB; ${m.ram_available_mb} MB RAM free + ${m.vram_mb} MB VRAM${m.fits ? '' : ' (does not fit)'}${m.unknown.length ? `; size unknown: ${m.unknown.join(', ')}` : ''}`);
   for (const p of result.problems ?? []) print(`refused by ${p.guard}: ${p.slot}: ${p.message}`);

@@ -5,7 +5,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { engineFor } from '../../engines/index.js';
 import { readHardwareJson } from '../../host/hardware.js';
 import { readAvailableMemoryMb } from '../../host/memory.js';
-import { SvcError } from '../../protocol/errors.js';
+import { SvcError, type ErrorCode } from '../../protocol/errors.js';
+import type { PullManager } from '../../models/pull/jobs.js';
 import type { StackActivePayload, StackApplyPayload } from '../../protocol/stacks.js';
 import { driftOf, readActiveRecord } from '../../stacks/active.js';
 import { StackApplier } from '../../stacks/apply.js';
@@ -14,8 +15,10 @@ import { actorOf, booleanQuery } from '../request.js';
 import type { Stack } from '../../config/schema/stacks.js';
 
 const appliers = new WeakMap<ServerContext, StackApplier>();
+/** How often an apply that pulls looks at its pull jobs. */
+const PULL_POLL_MS = 250;
 
-function applierOf(ctx: ServerContext): StackApplier {
+function applierOf(ctx: ServerContext, pulls: () => Promise<PullManager>): StackApplier {
   let applier = appliers.get(ctx);
   if (!applier) {
     applier = new StackApplier({
@@ -29,6 +32,16 @@ function applierOf(ctx: ServerContext): StackApplier {
         else await ctx.arbiter.beforeInference(slot);
       },
       publish: (type, message, data, severity = 'info') => ctx.events.publish({ type, source: 'stacks', severity, message, data } as Parameters<typeof ctx.events.publish>[0]),
+      pull: async (modelId) => {
+        const manager = await pulls();
+        manager.start(modelId, modelId, { force: false });
+        for (;;) {
+          const job = manager.get(modelId);
+          if (!job || job.state === 'done') return;
+          if (job.state === 'failed' || job.state === 'cancelled') throw new SvcError((job.error?.code ?? 'model.pull_failed') as ErrorCode, `pulling ${modelId}: ${job.error?.message ?? job.state}`, { model: modelId });
+          await new Promise((resolve) => setTimeout(resolve, PULL_POLL_MS));
+        }
+      },
       host: async () => {
         const probe = await readHardwareJson(ctx.paths).catch(() => null);
         return { ramAvailableMb: await readAvailableMemoryMb(), vramMb: (probe?.gpus ?? []).reduce((sum, gpu) => sum + (gpu.vram_mb ?? 0), 0) };
@@ -39,13 +52,14 @@ function applierOf(ctx: ServerContext): StackApplier {
   return applier;
 }
 
-export function registerStackApplyRoutes(app: FastifyInstance, ctx: ServerContext, find: (slug: string) => { stack: Stack }): void {
+export function registerStackApplyRoutes(app: FastifyInstance, ctx: ServerContext, find: (slug: string) => { stack: Stack }, pulls: () => Promise<PullManager>): void {
   app.post('/api/stacks/:slug/apply', async (request: FastifyRequest): Promise<StackApplyPayload> => {
     const { slug } = request.params as { slug: string };
     const dryRun = booleanQuery(request, 'dry_run');
+    const pull = booleanQuery(request, 'pull');
     const { stack } = find(slug);
     try {
-      const result = await applierOf(ctx).apply(slug, stack, { dryRun });
+      const result = await applierOf(ctx, pulls).apply(slug, stack, { dryRun, pull });
       if (!dryRun) {
         const failed = (result.results ?? []).filter((r) => !r.ok);
         ctx.record({ action: 'stack.apply', target: slug, actor: actorOf(request), outcome: failed.length ? 'error' : 'ok', message: result.summary, details: { hash: result.active?.hash, results: result.results, commit_ms: result.commit_ms, converge_ms: result.converge_ms } });

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { PullManager } from '../../models/pull/jobs.js';
 import { withProfiles, withStacks } from '../../config/load.js';
 import { writeProfile } from '../../config/profile-store.js';
 import { SEED_PROFILES } from '../../config/profiles.js';
@@ -34,7 +35,7 @@ function parseStack(value: unknown, label: string): Stack {
   return result.value;
 }
 
-export function registerStackRoutes(app: FastifyInstance, ctx: ServerContext): void {
+export function registerStackRoutes(app: FastifyInstance, ctx: ServerContext, pulls: () => Promise<PullManager>): void {
   const view = (slug: string, stack: Stack, seed: boolean): StackPayload => ({ slug, seed, ...JSON.parse(JSON.stringify(stack)) });
   const all = (): StackPayload[] => [
     ...Object.entries(SEED_STACKS).map(([slug, s]) => view(slug, s, true)),
@@ -63,7 +64,7 @@ export function registerStackRoutes(app: FastifyInstance, ctx: ServerContext): v
   };
 
   app.get('/api/stacks', async () => ({ stacks: all() }));
-  registerStackApplyRoutes(app, ctx, find);
+  registerStackApplyRoutes(app, ctx, find, pulls);
   app.get('/api/stacks/:slug', async (request) => {
     const { slug } = request.params as { slug: string };
     const { stack, seed } = find(slug);
