@@ -5,6 +5,7 @@
 // the end and the apply repeated, so their slots are created too.
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { loadConfig } from '../../config/load.js';
 import type { SvcPaths } from '../../config/paths.js';
 import type { InstallApplyPayload } from '../../protocol/install.js';
@@ -34,7 +35,7 @@ export async function setupCommand(paths: SvcPaths, client: () => ApiClient, opt
   const probe = await probeHost();
   const outcome = await loadConfig(paths);
   const existing = new Set(outcome.ok ? outcome.config.slots.map((s) => s.name) : []);
-  const flags = { storageDir: options.storageDir ?? paths.defaultModelsDir, pull: options.pull !== false, extensions: options.extensions !== false, slots: options.slots !== false };
+  const flags = { storageDir: resolve(options.storageDir ?? paths.defaultModelsDir), pull: options.pull !== false, extensions: options.extensions !== false, slots: options.slots !== false };
   let answers: SetupAnswers;
   if (options.answers) answers = await readAnswers(options.answers);
   else if (options.auto) answers = autoAnswers(flags, probe);
