@@ -53,9 +53,9 @@ describe('usage errors', () => {
     expect(runSvc(['slot', 'list', '--help'], { home: h.home }).status).toBe(0);
   });
 
-  it('a spec command this version does not have (update, memory) says it is not built yet, exit 2', () => {
+  it('a spec command this version does not have (memory, agent) says it is not built yet, exit 2', () => {
     const h = home();
-    for (const command of ['update', 'memory']) {
+    for (const command of ['memory', 'agent']) {
       const result = runSvc([command, '--help'], { home: h.home });
       expect(result.status).toBe(2);
       expect(result.stderr).toBe(`svc: \`svc ${command}\` is not built yet in svc ${PACKAGE_VERSION} (README.md, "Not built yet"); \`svc --help\` lists the commands there are\n`);

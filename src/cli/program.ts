@@ -157,6 +157,11 @@ export function buildProgram(serve: ServeAction): Command {
     .option('--dev', "work on this checkout's .svc-home", false).addOption(json())
     .action(async (o) => (await import('./commands/uninstall.js')).uninstallCommand(paths(), o));
 
+  program.command('update').description('which version runs and which one the update channel offers (--check); applying is not built yet')
+    .option('--check', 'only check', false).option('--channel <channel>', 'switch the channel (stable or nightly) and keep it')
+    .option('--target <version>', 'a version to go to').option('--rollback', 'switch back to the previous version (not built yet)', false).addOption(json())
+    .action(async (o) => (await import('./commands/update.js')).updateCommand(client(), o));
+
   const doctorCommands = () => import('./commands/doctor.js');
   // One command with an optional sub-check, not subcommands: commander would take --ports' value for a subcommand name.
   program.command('doctor [check]').description('preflight checks: config, disk, ports, engines, GPUs, memory, service, proxy, clock (exit 1 when one fails); check: toolbox-pull (image digests) or perms (owners and modes)')
@@ -240,7 +245,7 @@ export function buildProgram(serve: ServeAction): Command {
 }
 
 /** Commands of the spec's CLI table that this version does not have yet (README, "Not built yet"). */
-const NOT_BUILT_YET = ['update', 'memory', 'agent', 'mcp'];
+const NOT_BUILT_YET = ['memory', 'agent', 'mcp'];
 
 /**
  * The first command word in argv that names no command, with the command it was given to.

@@ -109,6 +109,9 @@ export const ROUTE_ACCESS_TABLE: Readonly<Record<string, RouteAccess>> = {
   'POST /api/slots/:name/swap': 'write',
   'PUT /api/install/slots/:name/model': 'write',
   'POST /api/install/apply': 'write',
+  'GET /api/updates/check': 'read',
+  'GET /api/updates/channel': 'read',
+  'PUT /api/updates/channel': 'write',
 
   'GET /api/auth/tokens': 'token-admin',
   'POST /api/auth/tokens': 'token-admin',

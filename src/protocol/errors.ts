@@ -69,6 +69,7 @@ export const ERROR_CODES = {
   'stacks.envelope_too_new': { status: 400, when: 'An imported envelope has a schema_version newer than this svc reads.' },
   'stacks.apply_in_progress': { status: 409, when: 'Another stack apply is running; applies run one at a time.' },
   'stacks.invalid_name': { status: 409, when: 'The slug is one the stack routes use (active, import, snapshot); pick another.' },
+  'update.check_failed': { status: 502, when: 'The npm registry could not be reached, does not have the package, or answered an error; details name the registry.' },
 
   'dispatch.no_route': { status: 404, when: 'The request resolved to no slot or upstream that serves this route.' },
   'dispatch.wrong_slot_type': { status: 400, when: 'The model resolved to a slot whose type does not serve this route.' },

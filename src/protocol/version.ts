@@ -3,4 +3,7 @@
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-export const VERSION: string = (require('../../package.json') as { version: string }).version;
+const pkg = require('../../package.json') as { name: string; version: string };
+export const VERSION: string = pkg.version;
+/** The npm package svc is published as: what `svc update` asks the registry about. */
+export const PACKAGE_NAME: string = pkg.name;

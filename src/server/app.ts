@@ -21,6 +21,7 @@ import { registerMetricsRoutes } from './routes/metrics.js';
 import { registerModelRoutes } from './routes/models.js';
 import { registerPullRoutes } from './routes/pulls.js';
 import { registerStackRoutes } from './routes/stacks.js';
+import { registerUpdateRoutes } from './routes/updates.js';
 import { registerProfileRoutes } from './routes/profiles.js';
 import { registerSettingsRoutes } from './routes/settings.js';
 import { registerSlotRoutes } from './routes/slots.js';
@@ -146,6 +147,7 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
   const pulls = registerPullRoutes(app, ctx);
   registerInstallApplyRoute(app, ctx, pulls);
   registerStackRoutes(app, ctx, pulls);
+  registerUpdateRoutes(app, ctx);
   registerProfileRoutes(app, ctx);
   registerHardwareRoutes(app, ctx);
   registerV1Routes(app, ctx);

@@ -1,0 +1,50 @@
+// /api/updates: which version runs and which one its channel offers (GET check), and the
+// channel itself ([telemetry].channel: stable follows the package's `latest` dist-tag,
+// nightly its `nightly` tag). Applying an update and rolling back are not built yet.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { withSvcToml } from '../../config/load.js';
+import { errorsOf, formatProblem } from '../../config/problems.js';
+import { updateSvcToml } from '../../config/settings.js';
+import { ConfigError } from '../../protocol/errors.js';
+import { CHANNEL_TAG, PutChannelRequestSchema, type UpdateCheckPayload } from '../../protocol/updates.js';
+import { PACKAGE_NAME } from '../../protocol/version.js';
+import { parseRequest } from '../../protocol/validate.js';
+import { packageInfo, registryUrl } from '../../setup/npm-registry.js';
+import { compareVersions } from '../../setup/semver.js';
+import type { ServerContext } from '../context.js';
+import { actorOf, objectBody } from '../request.js';
+
+const VERSIONS_SHOWN = 20;
+
+export function registerUpdateRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  app.get('/api/updates/check', async (): Promise<UpdateCheckPayload> => {
+    const registry = registryUrl();
+    const channel = ctx.config.svc.telemetry.channel;
+    const info = await packageInfo(registry, PACKAGE_NAME);
+    const latest = info.distTags[CHANNEL_TAG[channel]] ?? null;
+    return {
+      package: PACKAGE_NAME,
+      registry,
+      current: ctx.version,
+      channel,
+      latest,
+      update_available: latest !== null && compareVersions(latest, ctx.version) > 0,
+      versions: info.versions.slice(0, VERSIONS_SHOWN),
+    };
+  });
+
+  app.get('/api/updates/channel', async () => ({ channel: ctx.config.svc.telemetry.channel }));
+
+  app.put('/api/updates/channel', async (request: FastifyRequest) => {
+    const { channel } = parseRequest(PutChannelRequestSchema, objectBody(request));
+    const before = ctx.config.svc.telemetry.channel;
+    const result = await ctx.configWrites.run(() => updateSvcToml(ctx.paths, { telemetry: { channel } }, () => [], false));
+    if (!result.ok) throw new ConfigError('config.invalid', `channel not saved: ${errorsOf(result.problems).map(formatProblem).join('; ')}`, { problems: result.problems });
+    ctx.replaceConfig(withSvcToml(ctx.config, result.after));
+    if (before !== channel) {
+      ctx.record({ action: 'settings.update', target: 'svc.toml', actor: actorOf(request), details: { changes: { 'telemetry.channel': { before, after: channel } } } });
+      ctx.events.publish({ type: 'settings.changed', source: 'settings', message: 'settings changed: telemetry.channel', data: { keys: ['telemetry.channel'] } });
+    }
+    return { channel };
+  });
+}

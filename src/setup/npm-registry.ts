@@ -1,0 +1,34 @@
+// What the npm registry says about svc's package: its dist-tags and versions (the
+// abbreviated metadata npm itself reads). Only the configured registry is contacted.
+import { SvcError } from '../protocol/errors.js';
+import { compareVersions, isVersion } from './semver.js';
+
+export const DEFAULT_REGISTRY = 'https://registry.npmjs.org/';
+
+/** SVC_NPM_REGISTRY, else the registry npm was told to use (npm_config_registry), else npmjs.org. */
+export function registryUrl(env: NodeJS.ProcessEnv = process.env): string {
+  const url = (env.SVC_NPM_REGISTRY || env.npm_config_registry || DEFAULT_REGISTRY).trim();
+  return url.endsWith('/') ? url : `${url}/`;
+}
+
+export interface PackageInfo {
+  distTags: Record<string, string>;
+  /** Newest first. */
+  versions: string[];
+}
+
+export async function packageInfo(registry: string, name: string, timeoutMs = 15_000): Promise<PackageInfo> {
+  const url = new URL(name.replace('/', '%2f'), registry);
+  let res: Response;
+  try {
+    res = await fetch(url, { headers: { accept: 'application/vnd.npm.install-v1+json; q=1.0, application/json; q=0.8' }, signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code;
+    throw new SvcError('update.check_failed', `cannot reach the npm registry ${registry}: ${(error as Error).message}${cause ? ` (${cause})` : ''}`, { registry });
+  }
+  if (res.status === 404) throw new SvcError('update.check_failed', `the registry ${registry} has no package ${name}`, { registry, package: name });
+  if (!res.ok) throw new SvcError('update.check_failed', `the registry ${registry} answered ${res.status} for ${name}`, { registry, status: res.status });
+  const body = (await res.json()) as { 'dist-tags'?: Record<string, string>; versions?: Record<string, unknown> };
+  const versions = Object.keys(body.versions ?? {}).filter(isVersion).sort((a, b) => compareVersions(b, a));
+  return { distTags: body['dist-tags'] ?? {}, versions };
+}
