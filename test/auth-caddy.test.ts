@@ -12,7 +12,7 @@ import { rootCertificatePath } from '../src/auth/proxy/deploy.js';
 import { findProgram, proxyRun } from '../src/auth/proxy/service.js';
 import { resolvePaths } from '../src/config/paths.js';
 import { eventually } from './helpers/faults.js';
-import { type Gateway, runSvc, startGateway, svcEnv, tempHome, type TempHome } from './helpers/gateway.js';
+import { type Gateway, runSvc, runSvcAsync, startGateway, svcEnv, tempHome, type TempHome } from './helpers/gateway.js';
 import { freePort } from './helpers/ports.js';
 
 const caddy = findProgram('caddy');
@@ -175,4 +175,9 @@ describe.skipIf(!caddy)('auth mode behind the real Caddy', () => {
     expect(files.filter((file) => readFileSync(file).includes(PASSWORD))).toEqual([]);
     for (const file of [paths().caddyfile, paths().proxySecret]) expect(statSync(file).mode & 0o777, file).toBe(0o600);
   });
+  it('svc doctor checks the proxy: the Caddyfile validates and Caddy listens on its https port', async () => {
+    const doctor = await runSvcAsync(['doctor', '--json'], { home: home.home, env: { SVC_PORT: String(gateway.port) } });
+    const proxyCheck = JSON.parse(doctor.stdout).checks.find((c: { id: string }) => c.id === 'proxy');
+    expect(proxyCheck).toEqual({ id: 'proxy', status: 'ok', message: `${paths().caddyfile} is valid and the proxy listens on ${ports.https}` });
+  }, 60_000);
 });

@@ -1,5 +1,6 @@
 // The host-level checks of `svc doctor`: the service unit, the auth proxy (in auth mode),
 // the clock and the time zone.
+import { readFile } from 'node:fs/promises';
 import type { ResolvedConfig } from '../config/load.js';
 import type { SvcPaths } from '../config/paths.js';
 import { findProgram, PROXY_UNIT, proxyRun, systemdRunning, unitState } from '../auth/proxy/service.js';
@@ -24,10 +25,12 @@ export async function proxyCheck(paths: SvcPaths, config: ResolvedConfig | undef
   const spec = proxyRun(paths, caddy);
   const validate = await run('env', [...Object.entries(spec.env).map(([k, v]) => `${k}=${v}`), caddy, 'validate', '--config', paths.caddyfile, '--adapter', 'caddyfile'], 15_000);
   if (validate.code !== 0) return { id: 'proxy', status: 'fail', message: `${paths.caddyfile} does not validate: ${validate.stderr.trim().split('\n').at(-1) ?? ''}`, hint: 'svc auth enable writes it again' };
-  const listening = (await portOwner(443)).listening;
+  // `svc auth enable --https-port` writes a global https_port; 443 otherwise.
+  const port = Number(/^\s*https_port\s+(\d+)/m.exec(await readFile(paths.caddyfile, 'utf8').catch(() => ''))?.[1] ?? 443);
+  const listening = (await portOwner(port)).listening;
   const unit = unitState(PROXY_UNIT);
-  if (!listening) return { id: 'proxy', status: 'fail', message: `${paths.caddyfile} is valid, but nothing listens on 443 (${PROXY_UNIT}: ${unit.installed ? unit.active : 'not installed'})`, hint: 'svc auth enable starts it' };
-  return { id: 'proxy', status: 'ok', message: `${paths.caddyfile} is valid and the proxy listens on 443` };
+  if (!listening) return { id: 'proxy', status: 'fail', message: `${paths.caddyfile} is valid, but nothing listens on ${port} (${PROXY_UNIT}: ${unit.installed ? unit.active : 'not installed'})`, hint: 'svc auth enable starts it' };
+  return { id: 'proxy', status: 'ok', message: `${paths.caddyfile} is valid and the proxy listens on ${port}` };
 }
 
 /** The clock is plausible and synchronised (when systemd says), and the time zone is shown. */
