@@ -117,11 +117,14 @@ describe('svc setup, interactive', () => {
     await tui.send(/slot "chat"/, ENTER);
     await tui.send(/slot "embed"/, ENTER);
     await tui.send(/slot "rerank"/, ENTER);
+    // Speech defaults to no; the left arrow moves to yes.
+    await tui.send(/add speech \(tts: kokoro, stt: moonshine/, `\x1b[D${ENTER}`);
     await tui.send(/4\. Extensions/, ENTER);
     await tui.send(/5\. Turn on auth mode/, ENTER);
     await tui.send(/6\. Summary[\s\S]*Write this and start it/, ENTER);
     expect(await tui.exited, tui.screen()).toBe(0);
-    expect(slotFiles(home)).toEqual(['chat.toml', 'embed.toml', 'rerank.toml']);
+    expect(slotFiles(home)).toEqual(['chat.toml', 'embed.toml', 'rerank.toml', 'stt.toml', 'tts.toml']);
+    expect(readFileSync(join(home.configRoot, 'slots/tts.toml'), 'utf8')).toMatch(/provider = "kokoro"[\s\S]*default = "kokoro"/);
     expect(existsSync(sentinel(home))).toBe(true);
   }, 60_000);
 

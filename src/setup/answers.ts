@@ -4,6 +4,8 @@ import { z } from 'zod';
 import type { HardwareProbe } from '../host/hardware.js';
 import { CATALOGUE } from '../models/catalogue.js';
 import { isAbsolute } from 'node:path';
+import { KOKORO_MODEL_ID } from '../engines/kokoro/adapter.js';
+import { MOONSHINE_DEFAULT_MODEL } from '../engines/moonshine/adapter.js';
 import { InstallSlotSchema } from '../protocol/install.js';
 
 export const SetupAnswersSchema = z.strictObject({
@@ -26,6 +28,17 @@ export interface SetupFlags {
 /** The demo models svc writes itself (random weights): what --no-pull sets up, so the gateway works offline. */
 export const DEMO_CHAT = 'svc-tiny';
 export const DEMO_RERANK = 'svc-tiny-rerank';
+
+/**
+ * The optional speech slots: text to speech (kokoro) and transcription (moonshine), on the
+ * CPU. Their engines name their models by id (nothing to register or pull); each engine
+ * must be installed for its slot to start (docs/engines.md).
+ */
+export const SPEECH_SLOTS = [
+  { name: 'tts', type: 'tts' as const, model: KOKORO_MODEL_ID, provider: 'kokoro' as const, device: 'cpu' as const },
+  { name: 'stt', type: 'transcription' as const, model: MOONSHINE_DEFAULT_MODEL, provider: 'moonshine' as const, device: 'cpu' as const },
+];
+const NAMED_BY_ID = new Set(SPEECH_SLOTS.map((s) => s.model));
 
 /** Total RAM + VRAM in MB. */
 export function memoryOf(probe: HardwareProbe | null): { ramMb: number; vramMb: number } {
@@ -77,7 +90,7 @@ export function summaryLines(answers: SetupAnswers, existing: ReadonlySet<string
     lines.push(`slot ${slot.name}: ${what}`);
   }
   if (answers.slots.length === 0) lines.push('no slots');
-  const pulls = answers.slots.filter((s) => !existing.has(s.name) && s.model !== DEMO_CHAT && s.model !== DEMO_RERANK).map((s) => s.model);
+  const pulls = answers.slots.filter((s) => !existing.has(s.name) && s.model !== DEMO_CHAT && s.model !== DEMO_RERANK && !NAMED_BY_ID.has(s.model)).map((s) => s.model);
   if (pulls.length > 0) lines.push(answers.pull ? `pulls (unless registered already): ${[...new Set(pulls)].join(', ')}` : `not pulled (--no-pull): ${[...new Set(pulls)].join(', ')}; their slots are skipped`);
   lines.push(answers.extensions ? 'extensions: the memory engine, tool servers and the chat front end are not built in this version; nothing is installed for them' : 'extensions: none');
   lines.push(answers.auth ? 'auth mode: on afterwards, with `svc auth enable` (it asks for the admin password)' : 'auth mode: off (default mode; `svc auth enable` turns it on)');

@@ -6,7 +6,7 @@ import { dirname, isAbsolute } from 'node:path';
 import { cancel, confirm, intro, isCancel, note, outro, select, text } from '@clack/prompts';
 import type { ResolvedConfig } from '../../config/load.js';
 import type { HardwareProbe } from '../../setup/host.js';
-import { catalogueChoices, DEMO_CHAT, DEMO_RERANK, memoryOf, SetupAnswersSchema, summaryLines, type SetupAnswers, type SetupFlags } from '../../setup/answers.js';
+import { catalogueChoices, DEMO_CHAT, DEMO_RERANK, memoryOf, SPEECH_SLOTS, SetupAnswersSchema, summaryLines, type SetupAnswers, type SetupFlags } from '../../setup/answers.js';
 
 interface TuiInput {
   flags: SetupFlags;
@@ -75,6 +75,10 @@ export async function askAnswers(input: TuiInput): Promise<SetupAnswers | null> 
         const demo = model === DEMO_CHAT || model === DEMO_RERANK;
         slots.push({ name, type, model, ...(demo && { provider: 'builtin' as const, device: 'cpu' as const, ctx_size: 2048 }) });
       }
+    }
+    if (input.flags.slots) {
+      const speech = SPEECH_SLOTS.filter((slot) => !input.existing.has(slot.name));
+      if (speech.length > 0 && (await ask(confirm({ message: `3. Slots: add speech (${speech.map((s) => `${s.name}: ${s.provider}`).join(', ')}, on the CPU; each engine must be installed to start)?`, initialValue: false })))) slots.push(...speech);
     }
     const extensions = input.flags.extensions
       ? await ask(confirm({ message: '4. Extensions: the memory engine, tool servers and a chat front end are not built in this version. Note them for later?', initialValue: false }))

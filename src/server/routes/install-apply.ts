@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { withRegistry, withSvcToml } from '../../config/load.js';
 import { updateSvcToml } from '../../config/settings.js';
 import { TINY_MODEL_ID, TINY_RERANKER_ID, writeTinyModel } from '../../engines/gguf/tiny-model.js';
+import { engineFor } from '../../engines/index.js';
 import { catalogueEntry } from '../../models/catalogue.js';
 import { effectiveStore } from '../../models/scan.js';
 import type { PullManager } from '../../models/pull/jobs.js';
@@ -39,7 +40,9 @@ export function registerInstallApplyRoute(app: FastifyInstance, ctx: ServerConte
         outcomes.push({ ...base, status: 'exists', message: `slots/${slot.name}.toml exists; left as it is` });
         continue;
       }
-      if (!ctx.config.registry.models[slot.model]) {
+      // kokoro, moonshine, …: engines that name their model by id need nothing registered.
+      const namedById = slot.provider !== undefined && engineFor(slot.provider)?.defaultModelId !== undefined;
+      if (!namedById && !ctx.config.registry.models[slot.model]) {
         const demo = DEMO_MODELS[slot.model];
         if (demo) {
           const file = join(store, `${slot.model}.gguf`);
