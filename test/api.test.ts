@@ -48,9 +48,11 @@ describe('open status routes', () => {
   });
 
   it('install state flips once on POST /api/install/complete', async () => {
-    expect((await api(gw.url, '/api/install/state')).json.completed).toBe(false);
+    expect((await api(gw.url, '/api/install/state')).json).toEqual({
+      completed: false, completed_at: null, completed_version: null, first_run: true, has_models: false, has_default_slot: true, sentinel_path: join(home.stateRoot, 'install.json'),
+    });
     const first = await api(gw.url, '/api/install/complete', { method: 'POST' });
-    expect(first.json.completed).toBe(true);
+    expect(first.json).toMatchObject({ completed: true, first_run: false });
     const second = await api(gw.url, '/api/install/complete', { method: 'POST' });
     expect(second.json.completed_at).toBe(first.json.completed_at);
     expect(existsSync(join(home.stateRoot, 'install.json'))).toBe(true);

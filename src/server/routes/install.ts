@@ -20,9 +20,19 @@ async function readSentinel(path: string): Promise<InstallSentinel | undefined> 
 }
 
 export function registerInstallRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  // What a first-run screen needs: setup is due when it never completed and no model is registered.
   const state = async () => {
     const sentinel = await readSentinel(ctx.paths.installSentinel);
-    return { completed: sentinel !== undefined, completed_at: sentinel?.completed_at ?? null, completed_version: sentinel?.version ?? null };
+    const hasModels = Object.keys(ctx.config.registry.models).length > 0;
+    return {
+      completed: sentinel !== undefined,
+      completed_at: sentinel?.completed_at ?? null,
+      completed_version: sentinel?.version ?? null,
+      first_run: sentinel === undefined && !hasModels,
+      has_models: hasModels,
+      has_default_slot: ctx.config.slots.some((s) => s.config.slot.enabled && s.config.slot.type === 'llm'),
+      sentinel_path: ctx.paths.installSentinel,
+    };
   };
 
   app.get('/api/install/state', state);
