@@ -87,6 +87,8 @@ describe('stack apply', () => {
     expect(events[1]).toBe('stack.apply.committed');
     expect(events.slice(2, -1).sort()).toEqual(['stack.apply.slot:fresh', 'stack.apply.slot:gone', 'stack.apply.slot:swapme']);
     expect(events.at(-1)).toBe('stack.apply.completed');
+    const slotEvents = (await send(gw, 'GET', '/api/events?type=slot.created,slot.edited&limit=100')).json.events.map((e: { type: string; data: { slot: string } }) => `${e.type}:${e.data.slot}`);
+    expect(slotEvents).toEqual(expect.arrayContaining(['slot.created:fresh', 'slot.edited:swapme']));
   }, 120_000);
 
   it('says whether the live slots drifted from the applied stack', async () => {

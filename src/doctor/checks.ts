@@ -12,7 +12,7 @@ import { errorsOf, formatProblem, warningsOf } from '../config/problems.js';
 import { findLlamaServer } from '../engines/llama-server/binary.js';
 import { probeHardware } from '../host/hardware.js';
 import { estimateFit } from '../models/pull/fit.js';
-import { effectiveStore } from '../models/scan.js';
+import { modelStoreOf } from '../models/scan.js';
 import { readSlotState } from '../slots/state-file.js';
 import { ancestry, portOwner } from './port-owner.js';
 import { clockCheck, proxyCheck, serviceCheck } from './host-checks.js';
@@ -83,7 +83,7 @@ async function writableChecks(paths: SvcPaths, config: ResolvedConfig | undefine
     const failure = await canWrite(dir);
     results.push(failure ? { id, status: 'fail', message: `${dir} is not writable (${failure})`, hint: `run svc as the user that owns ${dir}, or svc doctor perms --fix as root` } : { id, status: 'ok', message: `${dir} writable` });
   }
-  const store = (config && effectiveStore(config.svc.models)) || paths.defaultModelsDir;
+  const store = config ? modelStoreOf(config.svc.models, paths.stateRoot) : paths.defaultModelsDir;
   const fs = await statfs(store).catch(() => statfs(paths.stateRoot).catch(() => null));
   if (!fs) return [...results, { id: 'disk', status: 'warn', message: `cannot read the free space of ${store}` }];
   const freeGb = (fs.bavail * fs.bsize) / GiB;

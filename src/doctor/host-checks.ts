@@ -3,12 +3,10 @@
 import { readFile } from 'node:fs/promises';
 import type { ResolvedConfig } from '../config/load.js';
 import type { SvcPaths } from '../config/paths.js';
-import { findProgram, PROXY_UNIT, proxyRun, systemdRunning, unitState } from '../auth/proxy/service.js';
+import { API_UNIT, findProgram, PROXY_UNIT, proxyRun, systemdRunning, unitState } from '../auth/proxy/service.js';
 import { run } from './run.js';
 import type { CheckResult } from './types.js';
 import { portOwner } from './port-owner.js';
-
-export const API_UNIT = 'svc.service';
 
 export function serviceCheck(): CheckResult {
   const unit = unitState(API_UNIT);

@@ -41,6 +41,11 @@ export interface ScanOutcome {
 const MAX_DEPTH = 8;
 
 /** Where models are read and pulled: `[models].store` (or SVC_MODEL_STORE), else the first root. */
+/** Where models are read from and pulled into: the effective store, else <state>/models. */
+export function modelStoreOf(settings: Pick<ModelsSettings, 'roots' | 'store'>, stateRoot: string): string {
+  return effectiveStore(settings) ?? join(stateRoot, 'models');
+}
+
 export function effectiveStore(settings: Pick<ModelsSettings, 'roots' | 'store'>): string | null {
   return settings.store || settings.roots[0] || null;
 }

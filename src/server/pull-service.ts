@@ -1,6 +1,5 @@
 // The gateway's pull manager, wired to the running config: the store, the endpoint and its
 // token, the host's free memory, the registry writer queue, the event bus and the activity log.
-import { join } from 'node:path';
 import { withRegistry } from '../config/load.js';
 import { readHardwareJson } from '../host/hardware.js';
 import { readAvailableMemoryMb } from '../host/memory.js';
@@ -9,7 +8,7 @@ import { parsePullRef } from '../protocol/pull-ref.js';
 import { PullManager } from '../models/pull/jobs.js';
 import { planPull } from '../models/pull/plan.js';
 import { linkPulledFiles, registerPulled } from '../models/pull/register.js';
-import { effectiveStore } from '../models/scan.js';
+import { modelStoreOf } from '../models/scan.js';
 import { ModelError } from '../protocol/errors.js';
 import type { PullJobPayload, PullPlanPayload } from '../protocol/pulls.js';
 import type { ServerContext } from './context.js';
@@ -22,7 +21,7 @@ export { checkPlan } from '../models/pull/plan.js';
 export const PULL_CONNECTIONS = 4;
 
 export function storeOf(ctx: Pick<ServerContext, 'config' | 'paths'>): string {
-  return effectiveStore(ctx.config.svc.models) ?? join(ctx.paths.stateRoot, 'models');
+  return modelStoreOf(ctx.config.svc.models, ctx.paths.stateRoot);
 }
 
 export function hubOf(ctx: Pick<ServerContext, 'config'>): Hub {

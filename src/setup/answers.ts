@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { HardwareProbe } from '../host/hardware.js';
 import { CATALOGUE } from '../models/catalogue.js';
 import { isAbsolute } from 'node:path';
+import { TINY_MODEL_ID, TINY_RERANKER_ID } from '../engines/gguf/tiny-model.js';
 import { KOKORO_MODEL_ID } from '../engines/kokoro/adapter.js';
 import { MOONSHINE_DEFAULT_MODEL } from '../engines/moonshine/adapter.js';
 import { InstallSlotSchema } from '../protocol/install.js';
@@ -26,8 +27,8 @@ export interface SetupFlags {
 }
 
 /** The demo models svc writes itself (random weights): what --no-pull sets up, so the gateway works offline. */
-export const DEMO_CHAT = 'svc-tiny';
-export const DEMO_RERANK = 'svc-tiny-rerank';
+export const DEMO_CHAT = TINY_MODEL_ID;
+export const DEMO_RERANK = TINY_RERANKER_ID;
 
 /**
  * The optional speech slots: text to speech (kokoro) and transcription (moonshine), on the

@@ -1,9 +1,8 @@
 // `svc setup` as root on a systemd host: a system user `svc` (created when missing) owns the
 // config and state, and svc.service runs the gateway as that user at boot.
 import { spawnSync } from 'node:child_process';
-import { installUnit, systemdRunning } from '../auth/proxy/service.js';
+import { API_UNIT, installUnit, systemdRunning } from '../auth/proxy/service.js';
 import type { SvcPaths } from '../config/paths.js';
-import { API_UNIT } from './uninstall.js';
 import { renderApiUnit } from './units.js';
 
 export const SERVICE_USER = 'svc';

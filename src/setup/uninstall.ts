@@ -7,13 +7,16 @@
 import { existsSync } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import { join, relative, isAbsolute } from 'node:path';
-import { PROXY_UNIT, MDNS_UNIT, stopUnit, unitPath } from '../auth/proxy/service.js';
+import { API_UNIT, MDNS_UNIT, PROXY_UNIT, stopUnit, unitPath } from '../auth/proxy/service.js';
 import { liveHolder } from '../config/instance-lock.js';
 import type { SvcPaths } from '../config/paths.js';
 import { stopLeftoverEngines } from '../slots/leftover-engines.js';
 import { isAlive } from '../slots/process.js';
+import { effectiveStore } from '../models/scan.js';
+import type { ResolvedConfig } from '../config/load.js';
 
-export const API_UNIT = 'svc.service';
+/** The model store when one is configured ([models].store or a root); null for the default under the state root. */
+export const configuredStore = (config: ResolvedConfig | null): string | null => (config ? effectiveStore(config.svc.models) : null);
 
 export interface UninstallStep {
   step: string;

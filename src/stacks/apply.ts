@@ -35,7 +35,7 @@ import { activeRecordPath, slotSetHash, type ActiveRecord } from './active.js';
 import { planStack, RUNNING_STATES, type StackPlanResult } from './plan.js';
 import { deviceOfProfile, effectiveRows, profileNamed, typeForRow, type EffectiveRow, type NewSlotFacts } from './rows.js';
 
-export type StackApplyEvent = 'stack.apply.started' | 'stack.apply.committed' | 'stack.apply.slot' | 'stack.apply.completed';
+export type StackApplyEvent = 'stack.apply.started' | 'stack.apply.committed' | 'stack.apply.slot' | 'stack.apply.completed' | 'slot.created' | 'slot.edited';
 
 export interface StackApplyDeps {
   config: () => ResolvedConfig;
@@ -191,7 +191,15 @@ export class StackApplier {
       }
       deps.replaceConfig(outcome.config);
     });
-    for (const change of g.plan.changes) if (change.action !== 'unchanged') deps.supervisor.clearModelOverride(change.slot);
+    // The slot files changed as POST/PUT /api/slots would change them: the same events.
+    for (const change of g.plan.changes) {
+      if (change.action === 'unchanged') continue;
+      deps.supervisor.clearModelOverride(change.slot);
+      const { slot } = after.get(change.slot)!;
+      const file = `slots/${change.slot}.toml`;
+      if (change.action === 'create') deps.publish('slot.created', `slot ${change.slot} created by stack ${slug} (${file})`, { slot: change.slot, file, type: slot.type, provider: slot.provider, model: change.after_model, port: slot.port, device: slot.device });
+      else deps.publish('slot.edited', `slot ${change.slot} edited by stack ${slug}: ${change.fields.map((f) => f.key).join(', ')}`, { slot: change.slot, keys: change.fields.map((f) => f.key), restart_required: change.runtime === 'restart' || change.runtime === 'swap' });
+    }
     return record;
   }
 

@@ -9,6 +9,8 @@ import { delimiter, dirname, join } from 'node:path';
 import { writeFileAtomic } from '../../config/atomic.js';
 import type { SvcPaths } from '../../config/paths.js';
 
+/** The gateway's own unit (deploy/svc.service). */
+export const API_UNIT = 'svc.service';
 export const PROXY_UNIT = 'svc-caddy.service';
 export const MDNS_UNIT = 'svc-mdns.service';
 

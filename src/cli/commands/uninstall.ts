@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { loadConfig } from '../../config/load.js';
 import { hostFacts, resolvePaths, type SvcPaths } from '../../config/paths.js';
-import { uninstall } from '../../setup/uninstall.js';
+import { configuredStore, uninstall } from '../../setup/uninstall.js';
 import { CliExit, EXIT, print, printJson } from '../output.js';
 
 export interface UninstallCommandOptions {
@@ -41,8 +41,7 @@ export async function uninstallCommand(paths: SvcPaths, options: UninstallComman
   const purge = options.purge === true || options.cleanSlate === true;
   if (purge && !options.force && process.env.SVC_FORCE !== '1') await confirmPurge(home);
   const outcome = await loadConfig(home).catch(() => null);
-  const models = outcome?.ok ? outcome.config.svc.models : null;
-  const store = models ? (models.store || models.roots?.[0] || null) : null;
+  const store = configuredStore(outcome?.ok ? outcome.config : null);
   const steps = await uninstall(home, { purge, keepData: options.keepData === true, prefix: installPrefix(), store });
   const failed = steps.filter((s) => s.status === 'failed');
   if (options.json) printJson({ home: { config: home.configRoot, state: home.stateRoot }, purge, steps });

@@ -3,8 +3,7 @@
 // is used; the tiny demo models are written into the store and registered; any other model
 // is pulled (when `pull`) and its slot is created by a later apply, once the pull is done.
 // When every slot exists, the first-run sentinel is written. Idempotent: run it again.
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { access, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { withRegistry, withSvcToml } from '../../config/load.js';
@@ -12,7 +11,7 @@ import { updateSvcToml } from '../../config/settings.js';
 import { TINY_MODEL_ID, TINY_RERANKER_ID, writeTinyModel } from '../../engines/gguf/tiny-model.js';
 import { engineFor } from '../../engines/index.js';
 import { catalogueEntry } from '../../models/catalogue.js';
-import { effectiveStore } from '../../models/scan.js';
+import { modelStoreOf } from '../../models/scan.js';
 import type { PullManager } from '../../models/pull/jobs.js';
 import { registerModel } from '../../models/service.js';
 import { ConfigError, SvcError } from '../../protocol/errors.js';
@@ -30,13 +29,13 @@ export function registerInstallApplyRoute(app: FastifyInstance, ctx: ServerConte
     const body = parseRequest(InstallApplyRequestSchema, objectBody(request));
     // It names a directory svc writes into and registers files: a host-only change, as POST /api/models is.
     if (!(await hostAuthority(ctx, request))) throw new ConfigError('config.host_only', 'setup writes model files and names host paths; over HTTP only this host or an admin token may apply it', { keys: ['storage_dir', 'slots'] });
-    if (body.storage_dir && resolve(body.storage_dir) !== resolve(storeOf(ctx))) await persistStore(ctx, body.storage_dir);
+    if (body.storage_dir && resolve(body.storage_dir) !== resolve(storeOf(ctx))) await persistStore(ctx, body.storage_dir, actorOf(request));
     const store = storeOf(ctx);
     const modelsAdded: string[] = [];
     const outcomes: InstallSlotOutcome[] = [];
     for (const { ref: pullRef, ...slot } of body.slots) {
       const base = { name: slot.name, model: slot.model };
-      if (ctx.config.slots.some((s) => s.name === slot.name) || existsSync(join(ctx.paths.slotsDir, `${slot.name}.toml`))) {
+      if (ctx.config.slots.some((s) => s.name === slot.name) || (await exists(join(ctx.paths.slotsDir, `${slot.name}.toml`)))) {
         outcomes.push({ ...base, status: 'exists', message: `slots/${slot.name}.toml exists; left as it is` });
         continue;
       }
@@ -46,12 +45,13 @@ export function registerInstallApplyRoute(app: FastifyInstance, ctx: ServerConte
         const demo = DEMO_MODELS[slot.model];
         if (demo) {
           const file = join(store, `${slot.model}.gguf`);
-          if (!existsSync(file)) {
+          if (!(await exists(file))) {
             await mkdir(store, { recursive: true });
             await writeTinyModel(file, { variant: demo });
           }
           const registered = await ctx.configWrites.run(() => registerModel(ctx.config, slot.model, { path: file }));
           ctx.replaceConfig(withRegistry(ctx.config, registered.registry));
+          ctx.events.publish({ type: 'model.registered', source: 'models', message: `model ${slot.model} registered (${file})`, data: { model: slot.model, path: file, source: 'api' } });
           modelsAdded.push(slot.model);
         } else if (!body.pull) {
           outcomes.push({ ...base, status: 'skipped', message: `model ${slot.model} is not registered and pull is off; pull it (svc model pull ${slot.model}) and run setup again` });
@@ -82,11 +82,16 @@ export function registerInstallApplyRoute(app: FastifyInstance, ctx: ServerConte
   });
 }
 
-const storeOf = (ctx: ServerContext) => effectiveStore(ctx.config.svc.models) ?? join(ctx.paths.stateRoot, 'models');
+const storeOf = (ctx: ServerContext) => modelStoreOf(ctx.config.svc.models, ctx.paths.stateRoot);
+/** Handlers run while requests flow: no synchronous disk work. */
+const exists = (path: string) => access(path).then(() => true, () => false);
 
 /** [models].store in svc.toml, through the settings writer (validated, atomic). */
-async function persistStore(ctx: ServerContext, dir: string): Promise<void> {
+async function persistStore(ctx: ServerContext, dir: string, actor: string): Promise<void> {
   const result = await ctx.configWrites.run(() => updateSvcToml(ctx.paths, { models: { store: dir } }, () => [], true));
   if (!result.ok) throw new ConfigError('config.invalid', `storage_dir not saved: ${result.problems.map((p) => p.message).join('; ')}`, { problems: result.problems });
+  const before = ctx.config.svc.models.store;
   ctx.replaceConfig(withSvcToml(ctx.config, result.after));
+  ctx.record({ action: 'settings.update', target: 'svc.toml', actor, details: { changes: { 'models.store': { before, after: dir } } } });
+  ctx.events.publish({ type: 'settings.changed', source: 'settings', message: 'settings changed: models.store', data: { keys: ['models.store'] } });
 }
