@@ -1,60 +1,36 @@
 // svc update against a real npm registry (verdaccio, on this machine): versions of svc's
 // package published with the npm CLI, the check per channel (stable follows `latest`,
 // nightly the `nightly` tag), switching the channel (kept in svc.toml), an unknown target,
-// an unreachable registry. Applying an update is not built yet and says so.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+// an unreachable registry, what apply refuses before it starts, and a tampered tarball
+// (test/update-apply.test.ts applies real builds).
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, REPO_ROOT, runSvcAsync, startGateway, tempHome, type Gateway, type TempHome } from './helpers/gateway.js';
-import { freePort } from './helpers/ports.js';
+import { api, runSvcAsync, startGateway, tempHome, type Gateway, type TempHome } from './helpers/gateway.js';
+import { PACKAGE, startNpmRegistry, stubPackage, type LocalRegistry } from './helpers/npm-registry.js';
 
-const NAME = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { name: string; version: string }).name;
-const CURRENT = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+const NAME = PACKAGE.name;
+const CURRENT = PACKAGE.version;
 
-let registry: ChildProcess;
+let registry: LocalRegistry;
 let url: string;
 let home: TempHome;
 let gw: Gateway;
-const dir = mkdtempSync(join(tmpdir(), 'svc-registry-npm-'));
-
-/** Publish a version of the package name with the npm CLI (a package.json and a README are enough for the check). */
-function publish(version: string, tag: string | undefined, npmrc: string): void {
-  const pkg = join(dir, `pkg-${version}`);
-  mkdirSync(pkg);
-  writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: NAME, version, description: 'test build' }));
-  writeFileSync(join(pkg, 'README.md'), '# test\n');
-  execFileSync('npm', ['publish', '--registry', url, '--userconfig', npmrc, ...(tag ? ['--tag', tag] : [])], { cwd: pkg, stdio: 'pipe' });
-}
+const prefix = mkdtempSync(join(tmpdir(), 'svc-prefix-'));
 
 beforeAll(async () => {
-  const port = await freePort();
-  url = `http://127.0.0.1:${port}/`;
-  writeFileSync(join(dir, 'config.yaml'), [
-    `storage: ${join(dir, 'storage')}`,
-    'auth:', '  htpasswd:', `    file: ${join(dir, 'htpasswd')}`, '    max_users: 10',
-    'uplinks: {}',
-    'packages:', "  '**':", '    access: $all', '    publish: $authenticated',
-    `listen: 127.0.0.1:${port}`,
-    'web:', '  enable: false',
-    'log: { type: stdout, format: pretty, level: fatal }',
-  ].join('\n'));
-  registry = spawn(process.execPath, [join(REPO_ROOT, 'node_modules/verdaccio/bin/verdaccio'), '--config', join(dir, 'config.yaml')], { stdio: 'ignore' });
-  for (let i = 0; i < 300 && !(await fetch(`${url}-/ping`).then((r) => r.ok, () => false)); i++) await new Promise((r) => setTimeout(r, 50));
-  const user = await fetch(`${url}-/user/org.couchdb.user:tester`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'tester', password: 'a-test-password' }) });
-  const { token } = (await user.json()) as { token: string };
-  const npmrc = join(dir, 'npmrc');
-  writeFileSync(npmrc, `//127.0.0.1:${port}/:_authToken=${token}\n`);
-  publish(CURRENT, undefined, npmrc);
-  publish('99.1.0', undefined, npmrc);
-  publish('99.2.0-nightly.1', 'nightly', npmrc);
+  registry = await startNpmRegistry();
+  url = registry.url;
+  registry.publish(stubPackage(registry, CURRENT));
+  registry.publish(stubPackage(registry, '99.1.0'));
+  registry.publish(stubPackage(registry, '99.2.0-nightly.1'), 'nightly');
   home = tempHome();
-  gw = await startGateway(home.home, { env: { SVC_NPM_REGISTRY: url } });
+  gw = await startGateway(home.home, { env: { SVC_NPM_REGISTRY: url, SVC_PREFIX: prefix } });
 }, 120_000);
 afterAll(async () => {
   await gw?.stop();
-  registry?.kill();
+  registry?.stop();
 });
 
 const svc = (args: string[]) => runSvcAsync(['update', ...args], { home: home.home, env: { SVC_API_URL: gw.url } });
@@ -68,14 +44,36 @@ describe('svc update against a real npm registry', () => {
     expect(text.stdout).toContain('stable: 99.1.0 — an update is available');
   });
 
-  it('without --check says applying is not built yet and how to install the version by hand (exit 1); --rollback exit 2', async () => {
-    const plain = await svc([]);
-    expect(plain.status).toBe(1);
-    expect(plain.stderr).toContain(`install 99.1.0 by hand: npm install -g ${NAME}@99.1.0`);
+  it('refuses what it cannot do before starting a job: an unknown --target (exit 1), a rollback with no previous tree, a malformed version', async () => {
     const target = await svc(['--target', '9.9.9']);
     expect(target.status).toBe(1);
     expect(target.stderr).toContain(`the registry has no ${NAME}@9.9.9`);
-    expect((await svc(['--rollback'])).status).toBe(2);
+    const rollback = await svc(['--rollback']);
+    expect(rollback.status).toBe(1);
+    expect(rollback.stderr).toContain('svc.previous records no tree');
+    const missing = await api(gw.url, '/api/updates/apply', { method: 'POST', body: { version: '9.9.9' } });
+    expect([missing.status, missing.json.error.code]).toEqual([404, 'update.version_not_found']);
+    const bad = await api(gw.url, '/api/updates/apply', { method: 'POST', body: { version: '../../etc' } });
+    expect([bad.status, bad.json.error.code]).toEqual([400, 'request.invalid']);
+    expect((await api(gw.url, '/api/updates/status/0123456789ab')).json.error.code).toBe('update.job_not_found');
+  });
+
+  it('a tarball that does not match the integrity the registry published is never unpacked: the job fails with update.integrity_failed', async () => {
+    // The bytes on the registry's disk change after publishing; its metadata still has the published hash.
+    const stored = join(registry.dir, 'storage', NAME, `${NAME}-99.1.0.tgz`);
+    const original = readFileSync(stored);
+    writeFileSync(stored, Buffer.concat([original, Buffer.from('tampered')]));
+    try {
+      const plain = await svc([]);
+      expect(plain.status, plain.stdout).toBe(1);
+      expect(plain.stderr).toContain('update.integrity_failed');
+      expect(plain.stderr).toContain("does not match the registry's integrity");
+      expect(existsSync(join(prefix, 'versions', '99.1.0'))).toBe(false);
+      const state = await api(gw.url, '/api/updates/state');
+      expect(state.json).toMatchObject({ version: CURRENT, current: null, previous: null, installed_versions: [], active_job: null });
+    } finally {
+      writeFileSync(stored, original);
+    }
   });
 
   it('switches to the nightly channel, keeps it in svc.toml, and follows the nightly tag', async () => {

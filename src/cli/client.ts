@@ -11,7 +11,7 @@ import type {
   AssignSlotModelPayload, CreateSlotRequest, DeleteSlotPayload, EditSlotRequest, SlotChangePayload, SlotDetailPayload, SlotListPayload, SlotLogsPayload, SlotViewPayload,
 } from '../protocol/slots.js';
 import type { InstallApplyPayload, InstallApplyRequest } from '../protocol/install.js';
-import type { UpdateCheckPayload } from '../protocol/updates.js';
+import type { UpdateCheckPayload, UpdateJob, UpdateStatePayload } from '../protocol/updates.js';
 import type { StackActivePayload, StackApplyPayload, StackImportPayload, StackPayload } from '../protocol/stacks.js';
 import type { CreateProfileRequest, ProfileChangePayload, ProfilePayload, UpdateProfileRequest } from '../protocol/profiles.js';
 import type { PullJobPayload, PullListPayload, PullPlanPayload, PullRequest, SearchResultPayload } from '../protocol/pulls.js';
@@ -124,6 +124,10 @@ export class ApiClient {
   swapSlot = (name: string, model: string, persist = true) => this.request<SlotViewPayload>('POST', slotPath(name, '/swap'), { model, persist }, { timeoutMs: null });
   updateCheck = () => this.request<UpdateCheckPayload>('GET', '/api/updates/check', undefined, { timeoutMs: null });
   setUpdateChannel = (channel: string) => this.request<{ channel: string }>('PUT', '/api/updates/channel', { channel });
+  updateState = () => this.request<UpdateStatePayload>('GET', '/api/updates/state');
+  applyUpdate = (version?: string) => this.request<UpdateJob>('POST', '/api/updates/apply', version ? { version } : {}, { timeoutMs: null });
+  rollbackUpdate = () => this.request<UpdateJob>('POST', '/api/updates/rollback', {});
+  updateJob = (id: string) => this.request<UpdateJob>('GET', `/api/updates/status/${encodeURIComponent(id)}`);
   /** Short timeout: setup asks it to find out whether a gateway runs at all. */
   installState = () => this.request<{ completed: boolean }>('GET', '/api/install/state', undefined, { timeoutMs: 1_000 });
   installApply = (body: InstallApplyRequest) => this.request<InstallApplyPayload>('POST', '/api/install/apply', body, { timeoutMs: null });

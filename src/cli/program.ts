@@ -157,9 +157,9 @@ export function buildProgram(serve: ServeAction): Command {
     .option('--dev', "work on this checkout's .svc-home", false).addOption(json())
     .action(async (o) => (await import('./commands/uninstall.js')).uninstallCommand(paths(), o));
 
-  program.command('update').description('which version runs and which one the update channel offers (--check); applying is not built yet')
+  program.command('update').description('update svc to the newest version of its channel, or --target VER; --check only checks; --rollback switches back')
     .option('--check', 'only check', false).option('--channel <channel>', 'switch the channel (stable or nightly) and keep it')
-    .option('--target <version>', 'a version to go to').option('--rollback', 'switch back to the previous version (not built yet)', false).addOption(json())
+    .option('--target <version>', 'a version to go to (also an older one)').option('--rollback', 'switch back to the previous version', false).addOption(json())
     .action(async (o) => (await import('./commands/update.js')).updateCommand(client(), o));
 
   const doctorCommands = () => import('./commands/doctor.js');

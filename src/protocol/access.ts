@@ -112,6 +112,10 @@ export const ROUTE_ACCESS_TABLE: Readonly<Record<string, RouteAccess>> = {
   'GET /api/updates/check': 'read',
   'GET /api/updates/channel': 'read',
   'PUT /api/updates/channel': 'write',
+  'GET /api/updates/state': 'read',
+  'POST /api/updates/apply': 'write',
+  'POST /api/updates/rollback': 'write',
+  'GET /api/updates/status/:id': 'read',
 
   'GET /api/auth/tokens': 'token-admin',
   'POST /api/auth/tokens': 'token-admin',

@@ -64,6 +64,14 @@ export interface PullEventData {
   bytes_total: number;
 }
 
+/** Every update event: the job, what it does, from which version to which. */
+export interface UpdateEventData {
+  job: string;
+  kind: 'update' | 'rollback';
+  from: string;
+  to: string;
+}
+
 /** Every event type and its payload. */
 export interface EventPayloads {
   'slot.state': SlotStateData;
@@ -93,6 +101,12 @@ export interface EventPayloads {
   'stack.apply.slot': { stack: string } & StackSlotResult;
   'stack.apply.completed': { stack: string; failed: string[]; converge_ms: number };
   'stack.apply.failed': { stack: string; code: string };
+  /** An update or rollback job (docs/updates.md): started, each state entered, and how it ended. */
+  'update.started': UpdateEventData;
+  'update.progress': UpdateEventData & { state: string };
+  'update.applied': UpdateEventData;
+  'update.failed': UpdateEventData & { code: string };
+  'update.rolled_back': UpdateEventData & { reason: string };
   /** Model pulls (docs/api.md, "Model pulls"): progress is published at each 10 %. */
   'pull.queued': PullEventData;
   'pull.started': PullEventData;
@@ -135,6 +149,11 @@ const EVENT_TYPE_SET: { [K in EventType]: true } = {
   'stack.apply.slot': true,
   'stack.apply.completed': true,
   'stack.apply.failed': true,
+  'update.started': true,
+  'update.progress': true,
+  'update.applied': true,
+  'update.failed': true,
+  'update.rolled_back': true,
   'pull.queued': true,
   'pull.started': true,
   'pull.progress': true,

@@ -21,6 +21,7 @@ import { SlotSupervisor } from '../slots/supervisor.js';
 import { VERSION } from '../protocol/version.js';
 import { activityEvent, gpuModeEvent, slotEvictedEvent, slotStateEvent } from './event-sources.js';
 import { SlotMetricsEvents } from './metrics-events.js';
+import { UpdateService } from './update-service.js';
 
 export interface ListenAddress {
   host: string;
@@ -59,6 +60,8 @@ export class ServerContext {
   readonly metricsEvents: SlotMetricsEvents;
   /** Tokens, the proxy identity and the guard every request passes (docs/auth.md); opened by serve(). */
   readonly auth: AuthService;
+  /** Update and rollback jobs (docs/updates.md). */
+  readonly updates = new UpdateService(this);
 
   constructor(
     readonly paths: SvcPaths,

@@ -2,12 +2,13 @@
 // versions, keeps config and state); --purge removes config and state too, after the user
 // types the hostname or DELETE (or --force). Every step is one line; exit 1 only when a
 // step failed, listing what was left.
-import { hostname, homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { loadConfig } from '../../config/load.js';
 import { hostFacts, resolvePaths, type SvcPaths } from '../../config/paths.js';
 import { configuredStore, uninstall } from '../../setup/uninstall.js';
+import { installPrefix } from '../../setup/update-layout.js';
 import { CliExit, EXIT, print, printJson } from '../output.js';
 
 export interface UninstallCommandOptions {
@@ -19,11 +20,6 @@ export interface UninstallCommandOptions {
   json?: boolean;
 }
 
-/** Where `svc update` installs versions: /opt/svc as root, else ~/.local/share/svc; SVC_PREFIX wins. */
-export function installPrefix(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.SVC_PREFIX?.trim()) return resolve(env.SVC_PREFIX.trim());
-  return process.getuid?.() === 0 ? '/opt/svc' : join(homedir(), '.local/share/svc');
-}
 
 async function confirmPurge(paths: SvcPaths): Promise<void> {
   const host = hostname();

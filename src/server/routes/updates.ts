@@ -1,12 +1,12 @@
-// /api/updates: which version runs and which one its channel offers (GET check), and the
-// channel itself ([telemetry].channel: stable follows the package's `latest` dist-tag,
-// nightly its `nightly` tag). Applying an update and rolling back are not built yet.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+// /api/updates: which version runs and which one its channel offers (GET check), the channel
+// itself ([telemetry].channel: stable follows the package's `latest` dist-tag, nightly its
+// `nightly` tag), and the jobs that apply an update or roll one back (server/update-service.ts).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { withSvcToml } from '../../config/load.js';
 import { errorsOf, formatProblem } from '../../config/problems.js';
 import { updateSvcToml } from '../../config/settings.js';
 import { ConfigError } from '../../protocol/errors.js';
-import { CHANNEL_TAG, PutChannelRequestSchema, type UpdateCheckPayload } from '../../protocol/updates.js';
+import { ApplyUpdateRequestSchema, CHANNEL_TAG, PutChannelRequestSchema, type UpdateCheckPayload } from '../../protocol/updates.js';
 import { PACKAGE_NAME } from '../../protocol/version.js';
 import { parseRequest } from '../../protocol/validate.js';
 import { packageInfo, registryUrl } from '../../setup/npm-registry.js';
@@ -32,6 +32,17 @@ export function registerUpdateRoutes(app: FastifyInstance, ctx: ServerContext): 
       versions: info.versions.slice(0, VERSIONS_SHOWN),
     };
   });
+
+  app.get('/api/updates/state', async () => ctx.updates.state());
+
+  app.post('/api/updates/apply', async (request: FastifyRequest, reply: FastifyReply) => {
+    const { version } = parseRequest(ApplyUpdateRequestSchema, request.body === undefined ? {} : objectBody(request));
+    return reply.code(202).send(await ctx.updates.apply(version, actorOf(request)));
+  });
+
+  app.post('/api/updates/rollback', async (request: FastifyRequest, reply: FastifyReply) => reply.code(202).send(await ctx.updates.rollback(actorOf(request))));
+
+  app.get('/api/updates/status/:id', async (request: FastifyRequest<{ Params: { id: string } }>) => ctx.updates.status(request.params.id));
 
   app.get('/api/updates/channel', async () => ({ channel: ctx.config.svc.telemetry.channel }));
 
