@@ -3,7 +3,7 @@
 // nightly the `nightly` tag), switching the channel (kept in svc.toml), an unknown target,
 // an unreachable registry, what apply refuses before it starts, and a tampered tarball
 // (test/update-apply.test.ts applies real builds).
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,6 +31,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await gw?.stop();
   registry?.stop();
+  rmSync(prefix, { recursive: true, force: true });
 });
 
 const svc = (args: string[]) => runSvcAsync(['update', ...args], { home: home.home, env: { SVC_API_URL: gw.url } });
