@@ -17,13 +17,26 @@ import { installVersion, runLogged, versionDist, type VersionDist } from '../set
 import { activeJob, advance, isTerminal, jobLog, listJobs, newJob, readJob, writeJob } from '../setup/update-jobs.js';
 import { installedVersions, installPrefix, readCurrent, readPrevious, runningTree, treeBin, treeVersion, versionDir } from '../setup/update-layout.js';
 import { isAlive } from '../slots/process.js';
-import type { ServerContext } from './context.js';
+import type { SvcPaths } from '../config/paths.js';
+import type { ResolvedConfig } from '../config/load.js';
+import type { EventBus } from '../events/bus.js';
+import type { ActivityInput } from '../activity/store.js';
+
+/** What the service needs of the server context (a narrow view: the context constructs it). */
+export interface UpdateHost {
+  readonly version: string;
+  readonly paths: SvcPaths;
+  readonly config: ResolvedConfig;
+  readonly listening: { host: string; port: number };
+  readonly events: EventBus;
+  record(entry: ActivityInput): void;
+}
 
 const HEALTH_TIMEOUT_S = 60;
 const WATCH_STEP_MS = 500;
 
 export class UpdateService {
-  constructor(private readonly ctx: ServerContext) {}
+  constructor(private readonly ctx: UpdateHost) {}
 
   /** Start an update to `version`, or to the channel's newest when it is newer than this one. */
   async apply(version: string | undefined, actor: string): Promise<UpdateJob> {
@@ -162,6 +175,7 @@ export class UpdateService {
     child.once('error', () => undefined);
     child.once('exit', () => void this.failIfNotTaken(job.id));
     child.unref();
+    if (restartMode === 'self') process.stdout.write(`svc: ${job.kind} ${job.id}: this gateway stops now and svc ${job.to.version} starts in its place on ${handover.gateway.host}:${handover.gateway.port}, detached, its output in ${handover.log_file}\n`);
     this.watch(job.id);
   }
 
