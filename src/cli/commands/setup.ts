@@ -66,7 +66,7 @@ export async function setupCommand(paths: SvcPaths, client: () => ApiClient, opt
   }
   if (result.complete) {
     // A gateway the user runs already serves this home: a unit would be a second one (exit 7).
-    const service = started ? await installApiService(paths, { node: process.execPath, bin: process.argv[1]! }).catch((error: Error) => ({ status: 'failed', detail: error.message })) : { status: 'skipped', detail: 'a gateway already serves this home; stop it before installing svc.service (sudo svc setup)' };
+    const service = started ? await installApiService(paths, { node: process.execPath }).catch((error: Error) => ({ status: 'failed', detail: error.message })) : { status: 'skipped', detail: 'a gateway already serves this home; stop it before installing svc.service (sudo svc setup)' };
     if (!options.json) print(`setup: service unit: ${service.status}: ${service.detail}`);
   }
   if (answers.auth && result.complete) await enableAuth();
