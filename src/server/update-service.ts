@@ -14,7 +14,7 @@ import { PACKAGE_NAME } from '../protocol/version.js';
 import { packageInfo, registryUrl } from '../setup/npm-registry.js';
 import { compareVersions } from '../setup/semver.js';
 import { installVersion, runLogged, versionDist, type VersionDist } from '../setup/update-install.js';
-import { activeJob, advance, isTerminal, jobLog, listJobs, newJob, readJob, writeJob } from '../setup/update-jobs.js';
+import { activeJob, advance, isTerminal, jobLog, listJobs, newJob, pruneJobs, readJob, writeJob } from '../setup/update-jobs.js';
 import { installedVersions, installPrefix, readCurrent, readPrevious, runningTree, treeBin, treeVersion, versionDir } from '../setup/update-layout.js';
 import { isAlive } from '../slots/process.js';
 import type { SvcPaths } from '../config/paths.js';
@@ -108,6 +108,7 @@ export class UpdateService {
 
   private async begin(job: UpdateJob, actor: string): Promise<void> {
     await writeJob(this.ctx.paths, job);
+    await pruneJobs(this.ctx.paths);
     this.ctx.events.publish({ type: 'update.started', source: 'gateway', message: `${job.kind} ${job.from.version} -> ${job.to.version} started (job ${job.id})`, data: this.eventData(job) });
     this.ctx.record({ action: `update.${job.kind === 'update' ? 'apply' : 'rollback'}`, target: job.to.version, actor, details: { job: job.id, from: job.from, to: job.to } });
   }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hostFacts, resolvePaths } from '../config/paths.js';
-import { activeJob, advance, listJobs, newJob, readJob, writeJob } from './update-jobs.js';
+import { activeJob, advance, listJobs, newJob, pruneJobs, readJob, writeJob } from './update-jobs.js';
 
 const home = () => resolvePaths(hostFacts({ SVC_HOME: mkdtempSync(join(tmpdir(), 'svc-jobs-')) }));
 const trees = { from: { version: '1.0.0', path: '/a' }, to: { version: '1.1.0', path: '/b' } };
@@ -34,5 +34,17 @@ describe('update jobs on disk', () => {
     expect(await activeJob(paths)).toBeNull();
     const [ended] = await listJobs(paths);
     expect(ended).toMatchObject({ state: 'failed', error: { code: 'update.interrupted' }, restarted: false });
+  });
+
+  it('keeps the newest finished jobs and every unfinished one', async () => {
+    const paths = home();
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const job = { ...newJob('update', 'stable', trees.from, trees.to), created_at: `2026-01-0${i + 1}T00:00:00.000Z` };
+      await writeJob(paths, i === 0 ? job : { ...job, state: 'applied' });
+      ids.push(job.id);
+    }
+    expect(await pruneJobs(paths, 2)).toBe(2);
+    expect((await listJobs(paths)).map((j) => j.id)).toEqual([ids[4], ids[3], ids[0]]);
   });
 });

@@ -3,7 +3,7 @@
 // gateway that started it: the worker finishes it after the restart, and the next gateway
 // answers GET /api/updates/status/<id> from the same file.
 import { randomBytes } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../config/atomic.js';
 import type { SvcPaths } from '../config/paths.js';
@@ -48,6 +48,16 @@ export async function listJobs(paths: SvcPaths): Promise<UpdateJob[]> {
   const names = await readdir(jobsDir(paths)).catch(() => [] as string[]);
   const jobs = await Promise.all(names.filter((n) => n.endsWith('.json')).map((n) => readJob(paths, n.slice(0, -5))));
   return jobs.filter((j): j is UpdateJob => j !== null).sort((a, b) => b.created_at.localeCompare(a.created_at));
+}
+
+/** Jobs kept on disk: the newest this many, finished or not (a running one is always among them). */
+export const JOBS_KEPT = 20;
+
+/** Remove the files of finished jobs beyond the newest JOBS_KEPT. */
+export async function pruneJobs(paths: SvcPaths, keep = JOBS_KEPT): Promise<number> {
+  const old = (await listJobs(paths)).slice(keep).filter((job) => TERMINAL_UPDATE_STATES.has(job.state));
+  await Promise.all(old.flatMap((job) => [rm(jobFile(paths, job.id), { force: true }), rm(jobLog(paths, job.id), { force: true })]));
+  return old.length;
 }
 
 export const isTerminal = (job: UpdateJob) => TERMINAL_UPDATE_STATES.has(job.state);
