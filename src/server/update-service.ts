@@ -5,17 +5,17 @@
 // that switches `current`, restarts the gateway and health-checks the new one, switching
 // back by itself when it is not healthy. A gateway that starts while a worker holds a job
 // watches the job file and publishes how it ended.
-import { spawn } from 'node:child_process';
-import { existsSync, openSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { constants, existsSync } from 'node:fs';
+import { access, mkdir } from 'node:fs/promises';
 import { SvcError } from '../protocol/errors.js';
 import { CHANNEL_TAG, HANDED_OVER_STATES, type InstalledTree, type UpdateJob, type UpdateJobState, type UpdateStatePayload } from '../protocol/updates.js';
 import { PACKAGE_NAME } from '../protocol/version.js';
 import { packageInfo, registryUrl } from '../setup/npm-registry.js';
 import { compareVersions } from '../setup/semver.js';
-import { installVersion, runLogged, versionDist, type VersionDist } from '../setup/update-install.js';
+import { checkConfig, installVersion, versionDist, type VersionDist } from '../setup/update-install.js';
 import { activeJob, advance, isTerminal, jobLog, listJobs, newJob, pruneJobs, readJob, writeJob } from '../setup/update-jobs.js';
-import { installedVersions, installPrefix, readCurrent, readPrevious, runningTree, treeBin, treeVersion, versionDir } from '../setup/update-layout.js';
+import { installedVersions, installPrefix, readCurrent, readPrevious, runningTree, treeBin, treeVersion, versionDir, versionsDir } from '../setup/update-layout.js';
+import { prepareHandover, refuseUnderUnprivilegedService, spawnWorker } from './update-handover.js';
 import { isAlive } from '../slots/process.js';
 import type { SvcPaths } from '../config/paths.js';
 import type { ResolvedConfig } from '../config/load.js';
@@ -32,16 +32,37 @@ export interface UpdateHost {
   record(entry: ActivityInput): void;
 }
 
-const HEALTH_TIMEOUT_S = 60;
 const WATCH_STEP_MS = 500;
 
 export class UpdateService {
+  /** Set while a request is between its checks and its job file: a second one is refused meanwhile. */
+  private accepting = false;
+
   constructor(private readonly ctx: UpdateHost) {}
 
   /** Start an update to `version`, or to the channel's newest when it is newer than this one. */
-  async apply(version: string | undefined, actor: string): Promise<UpdateJob> {
-    await this.refuseWhileBusy();
-    refuseUnderUnprivilegedService();
+  apply(version: string | undefined, actor: string): Promise<UpdateJob> {
+    return this.oneAtATime(() => this.startUpdate(version, actor));
+  }
+
+  /** Switch back to the tree svc.previous records. */
+  rollback(actor: string): Promise<UpdateJob> {
+    return this.oneAtATime(() => this.startRollback(actor));
+  }
+
+  private async oneAtATime(start: () => Promise<UpdateJob>): Promise<UpdateJob> {
+    if (this.accepting) throw new SvcError('update.in_progress', 'another update or rollback is being started; one job at a time', {});
+    this.accepting = true;
+    try {
+      await this.refuseWhileBusy();
+      refuseUnderUnprivilegedService();
+      return await start();
+    } finally {
+      this.accepting = false;
+    }
+  }
+
+  private async startUpdate(version: string | undefined, actor: string): Promise<UpdateJob> {
     const registry = registryUrl();
     const channel = this.ctx.config.svc.telemetry.channel;
     let target = version;
@@ -52,16 +73,18 @@ export class UpdateService {
     }
     if (target === this.ctx.version) throw new SvcError('update.up_to_date', `svc ${target} is the version that runs`, { current: target });
     const dist = await versionDist(registry, PACKAGE_NAME, target);
-    const job = newJob('update', channel, this.running(), { version: target, path: versionDir(installPrefix(), target) });
+    const prefix = installPrefix();
+    // Refused now rather than at the end of a download: the version directory must be writable.
+    await mkdir(versionsDir(prefix), { recursive: true }).then(() => access(versionsDir(prefix), constants.W_OK)).catch((error: Error) => {
+      throw new SvcError('update.install_failed', `svc cannot write ${versionsDir(prefix)} (${error.message}): set SVC_PREFIX to a directory it can write, or run it as a user who can`, { prefix });
+    });
+    const job = newJob('update', channel, this.running(), { version: target, path: versionDir(prefix, target) });
     await this.begin(job, actor);
     void this.runUpdate(job, dist);
     return job;
   }
 
-  /** Switch back to the tree svc.previous records. */
-  async rollback(actor: string): Promise<UpdateJob> {
-    await this.refuseWhileBusy();
-    refuseUnderUnprivilegedService();
+  private async startRollback(actor: string): Promise<UpdateJob> {
     const previous = await readPrevious(this.ctx.paths);
     const version = previous && existsSync(treeBin(previous.path)) ? await treeVersion(previous.path) : null;
     if (!previous || !version) throw new SvcError('update.no_previous', previous ? `the previous tree ${previous.path} is gone; there is nothing to roll back to` : 'no update has run here: svc.previous records no tree to roll back to', { previous });
@@ -69,7 +92,7 @@ export class UpdateService {
     await this.begin(job, actor);
     void this.run(job, async (current) => {
       current = await this.step(current, 'migrating', `checking that ${version} reads this configuration`);
-      await this.checkConfig(current, previous.path, false);
+      await checkConfig(previous.path, version, this.ctx.paths.svcToml, jobLog(this.ctx.paths, job.id), false);
       return current;
     });
     return job;
@@ -119,7 +142,7 @@ export class UpdateService {
       const installed = await installVersion({ prefix: installPrefix(), name: PACKAGE_NAME, version: job.to.version, dist, seedFrom: job.from.path, logFile: jobLog(this.ctx.paths, job.id), onStep });
       if (installed.reused) await onStep('installing', `${job.to.version} is installed already (${installed.tree}); reusing it`);
       current = await this.step(current, 'migrating', `running svc ${job.to.version}'s config migrations`);
-      await this.checkConfig(current, installed.tree, true).then((migration) => (current = { ...current, migration }));
+      await checkConfig(installed.tree, job.to.version, this.ctx.paths.svcToml, jobLog(this.ctx.paths, job.id), true).then((migration) => (current = { ...current, migration }));
       await writeJob(this.ctx.paths, current);
       return current;
     });
@@ -137,46 +160,11 @@ export class UpdateService {
     }
   }
 
-  /**
-   * The version's own `svc config migrate` (it keeps a backup), then its `svc config validate`:
-   * a version that cannot read this config is never switched to.
-   */
-  private async checkConfig(job: UpdateJob, tree: string, migrate: boolean): Promise<UpdateJob['migration']> {
-    const logFile = jobLog(this.ctx.paths, job.id);
-    let migration: UpdateJob['migration'] = null;
-    if (migrate) {
-      const run = await runLogged(process.execPath, [treeBin(tree), 'config', 'migrate', '--json'], { logFile, timeoutMs: 60_000 });
-      if (run.code !== 0) throw new SvcError('update.config_invalid', `svc ${job.to.version} cannot migrate this configuration; nothing was switched:\n${run.tail}`, { log: logFile });
-      const report = JSON.parse(run.stdout) as { migrated?: boolean; from?: number; to?: number; backup?: string };
-      migration = { migrated: report.migrated === true, from: report.from, to: report.to, backup: report.backup };
-    }
-    const check = await runLogged(process.execPath, [treeBin(tree), 'config', 'validate', '--json'], { logFile, timeoutMs: 60_000 });
-    if (check.code !== 0) throw new SvcError('update.config_invalid', `svc ${job.to.version} does not accept this configuration; nothing was switched:\n${check.tail}`, { log: logFile, migration });
-    return migration;
-  }
-
-  /** Give the job to a detached worker: it restarts this gateway, so it must not be this gateway's child in any way that dies with it. */
+  /** Give the job to a detached worker (server/update-handover.ts), then follow it. */
   private async handOver(job: UpdateJob): Promise<void> {
-    const prefix = installPrefix();
-    const restartMode = inSystemdService() ? 'systemd' : 'self';
-    const handover = {
-      gateway: { pid: process.pid, host: this.ctx.listening.host, port: this.ctx.listening.port, exec_argv: process.execArgv },
-      prefix, current_before: await readCurrent(prefix), previous_before: await readPrevious(this.ctx.paths),
-      health_timeout_s: Number(process.env.SVC_UPDATE_HEALTH_TIMEOUT_S) || HEALTH_TIMEOUT_S,
-      log_file: join(this.ctx.paths.stateRoot, 'gateway.log'),
-    };
-    job = await this.step(job, job.state, `handing over to the update worker (restart: ${restartMode})`, { handover, restart_mode: restartMode });
-    const worker = join(runningTree(), 'dist/setup/update-worker.js');
-    const log = openSync(jobLog(this.ctx.paths, job.id), 'a');
-    const [command, args] = restartMode === 'systemd'
-      // Its own transient unit: a child in svc.service's cgroup would die with the restart it asks for.
-      ? ['systemd-run', ['--collect', '--quiet', `--unit=svc-update-${job.id}`, ...forwardedEnv(), process.execPath, worker, job.id]]
-      : [process.execPath, [worker, job.id]];
-    const child = spawn(command as string, args as string[], { detached: true, stdio: ['ignore', log, log], env: process.env });
-    child.once('error', () => undefined);
-    child.once('exit', () => void this.failIfNotTaken(job.id));
-    child.unref();
-    if (restartMode === 'self') process.stdout.write(`svc: ${job.kind} ${job.id}: this gateway stops now and svc ${job.to.version} starts in its place on ${handover.gateway.host}:${handover.gateway.port}, detached, its output in ${handover.log_file}\n`);
+    const handover = await prepareHandover(this.ctx.paths, this.ctx.listening);
+    job = await this.step(job, job.state, `handing over to the update worker (restart: ${handover.restart_mode})`, { handover: handover.handover, restart_mode: handover.restart_mode });
+    spawnWorker(this.ctx.paths, job, () => void this.failIfNotTaken(job.id));
     this.watch(job.id);
   }
 
@@ -226,31 +214,4 @@ export class UpdateService {
   private eventData(job: UpdateJob) {
     return { job: job.id, kind: job.kind, from: job.from.version, to: job.to.version };
   }
-}
-
-/** Whether this process runs inside svc.service (its cgroup says so). */
-function inSystemdService(): boolean {
-  try {
-    return /\/svc\.service$/m.test(readFileSync('/proc/self/cgroup', 'utf8'));
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Under svc.service the restart goes through systemd (a worker in its own transient unit, then
- * systemctl restart), which needs root; the unit that setup installs runs as the svc user.
- */
-function refuseUnderUnprivilegedService(): void {
-  if (inSystemdService() && process.getuid?.() !== 0) {
-    throw new SvcError('update.unsupported', 'svc runs as svc.service under an unprivileged user, which cannot restart its own unit; update by hand: sudo npm install -g <package>@<version>, then sudo systemctl restart svc (docs/updates.md)', { package: PACKAGE_NAME });
-  }
-}
-
-/** systemd-run starts with an empty environment: svc's own settings and the npm registry go with it. */
-function forwardedEnv(): string[] {
-  return Object.entries(process.env)
-    .filter(([key]) => key.startsWith('SVC_') || key.startsWith('npm_config_') || ['PATH', 'HOME', 'XDG_CONFIG_HOME', 'XDG_STATE_HOME'].includes(key))
-    // The name alone: systemd-run takes the value from its own environment, so no secret shows in `ps`.
-    .map(([key]) => `--setenv=${key}`);
 }

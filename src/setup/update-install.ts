@@ -11,8 +11,10 @@ import { createWriteStream, existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { writeFileAtomic } from '../config/atomic.js';
 import { readTar } from '../config/tar.js';
 import { SvcError } from '../protocol/errors.js';
+import type { UpdateJob } from '../protocol/updates.js';
 import { INSTALL_MARKER, treeBin, versionDir, versionsDir } from './update-layout.js';
 
 const MAX_TARBALL_BYTES = 256 * 1024 * 1024;
@@ -183,4 +185,25 @@ async function seedModules(from: string, into: string, prefix: string, logFile: 
   const copied = await runLogged('cp', [managed ? '-al' : '-a', ...(managed ? [] : ['--reflink=auto']), modules, join(into, 'node_modules')], { logFile, timeoutMs: 10 * 60_000 });
   // Not fatal: npm then fetches everything itself.
   if (copied.code !== 0) await rm(join(into, 'node_modules'), { recursive: true, force: true });
+}
+
+/**
+ * A version's own `svc config migrate` (it keeps a backup), then its `svc config validate`: a
+ * version that cannot read this config is never switched to, and a migration it made is put
+ * back from its backup when the validation fails.
+ */
+export async function checkConfig(tree: string, version: string, svcToml: string, logFile: string, migrate: boolean): Promise<UpdateJob['migration']> {
+  let migration: UpdateJob['migration'] = null;
+  if (migrate) {
+    const run = await runLogged(process.execPath, [treeBin(tree), 'config', 'migrate', '--json'], { logFile, timeoutMs: 60_000 });
+    if (run.code !== 0) throw new SvcError('update.config_invalid', `svc ${version} cannot migrate this configuration; nothing was switched:\n${run.tail}`, { log: logFile });
+    const report = JSON.parse(run.stdout) as { migrated?: boolean; from?: number; to?: number; backup?: string };
+    migration = { migrated: report.migrated === true, from: report.from, to: report.to, backup: report.backup };
+  }
+  const check = await runLogged(process.execPath, [treeBin(tree), 'config', 'validate', '--json'], { logFile, timeoutMs: 60_000 });
+  if (check.code !== 0) {
+    if (migration?.migrated && migration.backup) await writeFileAtomic(svcToml, await readFile(migration.backup));
+    throw new SvcError('update.config_invalid', `svc ${version} does not accept this configuration; nothing was switched${migration?.migrated ? ' and its migration was undone' : ''}:\n${check.tail}`, { log: logFile, migration });
+  }
+  return migration;
 }
