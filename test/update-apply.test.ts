@@ -2,7 +2,8 @@
 // a real npm registry (verdaccio), and the gateway, started from the checkout, updates itself
 // through `svc update` as a user would: the version is downloaded, verified, installed into
 // <prefix>/versions/<v> with its dependencies (npm), and the gateway restarts on it at the same
-// address. A broken build (its `svc serve` exits) is switched back by itself; --rollback goes
+// address. A broken build (its `svc serve` exits) is switched back by itself, one that rejects
+// the config is never switched to; --rollback goes
 // back to the checkout; --target goes to a kept version. Config and state survive each step
 // byte for byte.
 import { createHash } from 'node:crypto';
@@ -17,6 +18,7 @@ import { checkoutPackage, PACKAGE, startNpmRegistry, type LocalRegistry } from '
 const CURRENT = PACKAGE.version;
 const GOOD = '99.3.0';
 const BROKEN = '99.4.0';
+const REJECTS = '99.5.0';
 
 let registry: LocalRegistry;
 let home: TempHome;
@@ -26,7 +28,8 @@ const prefix = mkdtempSync(join(tmpdir(), 'svc-prefix-'));
 beforeAll(async () => {
   registry = await startNpmRegistry();
   registry.publish(checkoutPackage(registry, GOOD));
-  registry.publish(checkoutPackage(registry, BROKEN, { broken: true }), 'broken');
+  registry.publish(checkoutPackage(registry, BROKEN, { brokenAt: 'serve' }), 'broken');
+  registry.publish(checkoutPackage(registry, REJECTS, { brokenAt: 'validate' }), 'broken');
   home = tempHome({
     'svc.toml': ORIGINAL_SVC_TOML,
     'slots/chat.toml': '[slot]\nname = "chat"\nport = 8131\ndevice = "cpu"\n',
@@ -124,6 +127,23 @@ describe('svc update applied against a real npm registry', () => {
       activity = JSON.stringify((await api(gw.url, '/api/activity?limit=50')).json);
     }
     expect(activity).toContain('update.rolled_back');
+  }, 300_000);
+
+  it('a version that rejects the config is never switched to: its migration undone, the gateway never restarted', async () => {
+    home.write('svc.toml', ORIGINAL_SVC_TOML);
+    const before = snapshot();
+    const pid = liveHolder(home.stateRoot)!.pid;
+    const result = await update(['--target', REJECTS]);
+    expect(result.status, `${result.stdout}\n${result.stderr}`).toBe(1);
+    expect(result.stderr).toContain('update.config_invalid');
+    expect(result.stderr).toContain('its migration was undone');
+    expect(result.stdout).not.toContain('  switching: ');
+    expect(jobTo(REJECTS)).toMatchObject({ state: 'failed', restarted: false, error: { code: 'update.config_invalid' } });
+    expect(liveHolder(home.stateRoot)!.pid).toBe(pid);
+    expect(await runningVersion()).toBe(GOOD);
+    expect(current()).toBe(join('versions', GOOD));
+    expect(readFileSync(join(home.configRoot, 'svc.toml'), 'utf8')).toBe(ORIGINAL_SVC_TOML);
+    expect(withoutBackups(snapshot())).toEqual(withoutBackups(before));
   }, 300_000);
 
   it('--rollback switches back to the tree svc ran from before the update (the checkout)', async () => {

@@ -61,22 +61,23 @@ export function stubPackage(registry: LocalRegistry, version: string): string {
 
 /**
  * The checkout as npm would pack it (package.json's `files`: dist without tests, deploy, docs,
- * the README, manifest.json), under another version. A broken build's `svc serve` exits at
- * once; every other command works, so it installs and migrates and fails only its health check.
+ * the README, manifest.json), under another version. A build broken at `serve` exits at once
+ * there and works otherwise (it installs and migrates, and fails only its health check); one
+ * broken at `validate` rejects every configuration (after migrating it).
  */
-export function checkoutPackage(registry: LocalRegistry, version: string, options: { broken?: boolean } = {}): string {
+export function checkoutPackage(registry: LocalRegistry, version: string, options: { brokenAt?: 'serve' | 'validate' } = {}): string {
   const pkg = join(registry.dir, `build-${version}`);
   mkdirSync(pkg);
   writeFileSync(join(pkg, 'package.json'), JSON.stringify({ ...PACKAGE, version }, null, 2));
   for (const part of ['dist', 'deploy', 'docs', 'README.md', 'manifest.json']) {
     cpSync(join(REPO_ROOT, part), join(pkg, part), { recursive: true, filter: (src) => !/\.test\.(js|d\.ts|js\.map)$/.test(src) });
   }
-  if (options.broken) {
+  if (options.brokenAt) {
     renameSync(join(pkg, 'dist/bin/svc.js'), join(pkg, 'dist/bin/svc-real.js'));
     writeFileSync(join(pkg, 'dist/bin/svc.js'), [
       '#!/usr/bin/env node',
-      "if (process.argv[2] === 'serve') {",
-      "  process.stderr.write('this build of svc is broken on purpose: serve exits at once\\n');",
+      `if (process.argv.includes('${options.brokenAt}')) {`,
+      `  process.stderr.write('this build of svc is broken on purpose: ${options.brokenAt} exits at once\\n');`,
       '  process.exit(1);',
       '}',
       "await import('./svc-real.js');",
