@@ -163,7 +163,9 @@ export class UpdateService {
   /** Give the job to a detached worker (server/update-handover.ts), then follow it. */
   private async handOver(job: UpdateJob): Promise<void> {
     const handover = await prepareHandover(this.ctx.paths, this.ctx.listening);
-    job = await this.step(job, job.state, `handing over to the update worker (restart: ${handover.restart_mode})`, { handover: handover.handover, restart_mode: handover.restart_mode });
+    // Not a state of its own: the worker's first write (switching) says it took the job.
+    job = { ...job, handover: handover.handover, restart_mode: handover.restart_mode, updated_at: new Date().toISOString() };
+    await writeJob(this.ctx.paths, job);
     spawnWorker(this.ctx.paths, job, () => void this.failIfNotTaken(job.id));
     this.watch(job.id);
   }
