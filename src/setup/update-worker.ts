@@ -35,8 +35,16 @@ export async function runUpdateWorker(paths: SvcPaths, id: string): Promise<Upda
   const step = async (state: UpdateJob['state'], message: string, patch: Partial<UpdateJob> = {}) => (job = await advance(paths, job, state, message, { owner_pid: process.pid, ...patch }));
 
   await step('switching', `switching ${currentLink(h.prefix)} to ${job.to.path}`);
-  await writePrevious(paths, job.from);
-  await switchCurrent(h.prefix, job.to.path);
+  try {
+    await writePrevious(paths, job.from);
+    await switchCurrent(h.prefix, job.to.path);
+  } catch (error) {
+    // Nothing restarted yet: put the record back and leave the gateway as it runs.
+    await writePrevious(paths, h.previous_before).catch(() => undefined);
+    await switchCurrent(h.prefix, h.current_before).catch(() => undefined);
+    if (job.migration?.migrated && job.migration.backup) await restoreFile(job.migration.backup, paths.svcToml).catch(() => undefined);
+    return step('failed', `could not switch ${currentLink(h.prefix)}: ${(error as Error).message}`, { restarted: false, error: { code: 'update.install_failed', message: `could not switch ${currentLink(h.prefix)} to ${job.to.path}: ${(error as Error).message}; svc ${job.from.version} still runs` } });
+  }
   await step('restarting', job.restart_mode === 'systemd' ? 'systemctl restart svc.service' : `stopping the gateway (pid ${h.gateway.pid}) and starting ${job.to.version}`);
   let outcome: string | null;
   try {
