@@ -3,9 +3,10 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-// stacks (apply) sits on slots; doctor and setup are host-side tools the CLI runs without a
-// server (a preflight check and first-run provisioning), so the CLI may import them.
-const LAYERS = ['protocol', 'config', 'activity', 'events', 'host', 'auth', 'engines', 'models', 'slots', 'dispatch', 'stacks', 'doctor', 'setup', 'server', 'cli'];
+// stacks (apply) sits on slots; setup and doctor are host-side tools the CLI runs without a
+// server (first-run provisioning and updates, a preflight check), so the CLI may import them;
+// doctor reads what setup installed (the update layout), so it sits above it.
+const LAYERS = ['protocol', 'config', 'activity', 'events', 'host', 'auth', 'engines', 'models', 'slots', 'dispatch', 'stacks', 'setup', 'doctor', 'server', 'cli'];
 
 // Layers that sit beside the one before them rather than above it: events is a peer of
 // activity (DESIGN.md, "Where wave 2 goes"), so it may import only protocol and config.

@@ -44,7 +44,7 @@ describe('svc doctor', () => {
     expect(result.stdout).not.toContain(String.fromCharCode(27));
     const json = JSON.parse((await doctor(['--json'])).stdout);
     expect(json).toMatchObject({ ok: true, failed: 0 });
-    expect(json.checks.map((c: { id: string }) => c.id)).toEqual(expect.arrayContaining(['config', 'gateway', 'config-writable', 'state-writable', 'disk', 'llama-server', 'builtin-engine', 'devices', 'memory', 'service', 'proxy', 'clock']));
+    expect(json.checks.map((c: { id: string }) => c.id)).toEqual(expect.arrayContaining(['config', 'gateway', 'config-writable', 'state-writable', 'disk', 'llama-server', 'builtin-engine', 'devices', 'memory', 'service', 'proxy', 'updates', 'clock']));
   }, 60_000);
 
   it('fails on a port another process holds, naming its pid; --ports adds ports as warnings', async () => {

@@ -48,6 +48,8 @@ afterAll(async () => {
 });
 
 const update = (args: string[]) => runSvcAsync(['update', ...args], { home: home.home, env: { SVC_API_URL: gw.url } });
+/** svc doctor's look at the update layout. */
+const doctorUpdates = async () => (JSON.parse((await runSvcAsync(['doctor', '--json'], { home: home.home, env: { SVC_PREFIX: prefix } })).stdout) as { checks: Array<{ id: string; status: string; message: string }> }).checks.find((c) => c.id === 'updates');
 const runningVersion = async () => (await api(gw.url, '/api/status')).json.version as string;
 const current = () => readlinkSync(join(prefix, 'current'));
 const previous = () => JSON.parse(readFileSync(join(home.stateRoot, 'svc.previous'), 'utf8')) as { version: string; path: string };
@@ -99,6 +101,7 @@ describe('svc update applied against a real npm registry', () => {
     const migrated = readFileSync(join(home.configRoot, 'svc.toml'), 'utf8');
     expect(migrated).toMatch(/schema_version = 2/);
     expect(snapshot()).toEqual({ ...before, 'svc.toml': sha256(migrated), 'svc.toml.v1.bak': before['svc.toml'] });
+    expect(await doctorUpdates()).toMatchObject({ status: 'ok', message: `${prefix}/current -> ${tree} (${GOOD}); svc update --rollback goes to ${CURRENT}` });
     const state = await api(gw.url, '/api/updates/state');
     expect(state.json).toMatchObject({ version: GOOD, running_tree: tree, current: tree, previous: { version: CURRENT, path: REPO_ROOT }, installed_versions: [GOOD], active_job: null });
   }, 300_000);
@@ -127,6 +130,7 @@ describe('svc update applied against a real npm registry', () => {
       activity = JSON.stringify((await api(gw.url, '/api/activity?limit=50')).json);
     }
     expect(activity).toContain('update.rolled_back');
+    expect(await doctorUpdates()).toMatchObject({ status: 'warn', message: expect.stringContaining(`ended rolled_back: svc ${BROKEN} exited with code 1`) });
   }, 300_000);
 
   it('a version that rejects the config is never switched to: its migration undone, the gateway never restarted', async () => {

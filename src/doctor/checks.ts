@@ -18,6 +18,7 @@ import { ancestry, portOwner } from './port-owner.js';
 import { clockCheck, proxyCheck, serviceCheck } from './host-checks.js';
 import { run } from './run.js';
 import type { CheckResult } from './types.js';
+import { updateCheck } from './update-check.js';
 
 export type { CheckResult, CheckStatus } from './types.js';
 
@@ -45,7 +46,7 @@ export async function runDoctor(options: DoctorOptions): Promise<CheckResult[]> 
   results.push(...(await engineChecks(config, options.env)));
   const probe = await probeHardware().catch(() => null);
   if (config) results.push(...deviceChecks(config, probe), memoryCheck(config, probe));
-  results.push(serviceCheck(), await proxyCheck(paths, config), await clockCheck());
+  results.push(serviceCheck(), await proxyCheck(paths, config), await updateCheck(paths, options.env), await clockCheck());
   return results;
 }
 
