@@ -19,6 +19,8 @@ import { advance, readJob } from './update-jobs.js';
 import { currentLink, pruneVersions, switchCurrent, treeBin, writePrevious } from './update-layout.js';
 
 const STOP_WAIT_MS = 30_000;
+/** `svc serve`'s exit code when another svc serves the home (server/exit-codes.ts, EXIT_HOME_IN_USE). */
+const HOME_IN_USE_EXIT = 7;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A running gateway this worker started (self mode), or the unit systemd restarts. */
@@ -124,7 +126,8 @@ async function healthy(h: UpdateHandover, version: string, started: Restarted): 
   let last = 'no answer yet';
   while (Date.now() < deadline) {
     const code = started.exited();
-    if (code !== 'running') return `svc ${version} exited with code ${code} before it answered (its output: ${h.log_file})`;
+    // 7: another svc took the home first (a supervisor restarting what it runs): that one is checked instead.
+    if (code !== 'running' && code !== HOME_IN_USE_EXIT) return `svc ${version} exited with code ${code} before it answered (its output: ${h.log_file})`;
     try {
       const res = await fetch(statusUrl(h), { signal: AbortSignal.timeout(2_000) });
       const body = (await res.json()) as { version?: string };
