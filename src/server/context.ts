@@ -21,7 +21,7 @@ import { SlotSupervisor } from '../slots/supervisor.js';
 import { VERSION } from '../protocol/version.js';
 import { activityEvent, gpuModeEvent, slotEvictedEvent, slotStateEvent } from './event-sources.js';
 import { SlotMetricsEvents } from './metrics-events.js';
-import { UpdateService } from './update-service.js';
+import type { UpdateService } from './update-service.js';
 
 export interface ListenAddress {
   host: string;
@@ -60,8 +60,8 @@ export class ServerContext {
   readonly metricsEvents: SlotMetricsEvents;
   /** Tokens, the proxy identity and the guard every request passes (docs/auth.md); opened by serve(). */
   readonly auth: AuthService;
-  /** Update and rollback jobs (docs/updates.md). */
-  readonly updates = new UpdateService(this);
+  /** Update and rollback jobs (docs/updates.md), loaded on first use: nothing of it is needed before listen. */
+  private updateService?: Promise<UpdateService>;
 
   constructor(
     readonly paths: SvcPaths,
@@ -125,6 +125,10 @@ export class ServerContext {
   record(entry: ActivityInput): void {
     this.activity?.record(entry);
     this.events.publish(activityEvent(entry));
+  }
+
+  updates(): Promise<UpdateService> {
+    return (this.updateService ??= import('./update-service.js').then((m) => new m.UpdateService(this)));
   }
 
   uptimeSeconds(): number {

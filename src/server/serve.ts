@@ -89,7 +89,7 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
     // [slot].enabled means "start at startup": in the background, never evicting.
     void ctx.supervisor.startEnabled();
     // An update that restarted this gateway is still being health-checked by its worker.
-    await ctx.updates.resume();
+    await (await ctx.updates()).resume();
   })().catch((error: unknown) => log(`svc: warning: start-up after listen failed: ${(error as Error)?.stack ?? String(error)}`));
 
   let closing: Promise<void> | undefined;

@@ -13,10 +13,9 @@ import { PACKAGE_NAME } from '../protocol/version.js';
 import { packageInfo, registryUrl } from '../setup/npm-registry.js';
 import { compareVersions } from '../setup/semver.js';
 import { checkConfig, installVersion, versionDist, type VersionDist } from '../setup/update-install.js';
-import { activeJob, advance, isTerminal, jobLog, listJobs, newJob, pruneJobs, readJob, writeJob } from '../setup/update-jobs.js';
+import { activeJob, advance, isTerminal, jobLog, newJob, pruneJobs, readJob, writeJob } from '../setup/update-jobs.js';
 import { installedVersions, installPrefix, readCurrent, readPrevious, runningTree, treeBin, treeVersion, versionDir, versionsDir } from '../setup/update-layout.js';
 import { prepareHandover, refuseUnderUnprivilegedService, spawnWorker } from './update-handover.js';
-import { isAlive } from '../slots/process.js';
 import type { SvcPaths } from '../config/paths.js';
 import type { ResolvedConfig } from '../config/load.js';
 import type { EventBus } from '../events/bus.js';
@@ -114,10 +113,9 @@ export class UpdateService {
 
   /** At start-up: a job a worker still holds is watched to its end; one whose process is gone is marked failed. */
   async resume(): Promise<void> {
-    await activeJob(this.ctx.paths);
-    for (const job of await listJobs(this.ctx.paths)) {
-      if (!isTerminal(job) && HANDED_OVER_STATES.has(job.state) && isAlive(job.owner_pid)) this.watch(job.id);
-    }
+    // activeJob marks a dead one failed and returns the live one (there is at most one).
+    const job = await activeJob(this.ctx.paths);
+    if (job && HANDED_OVER_STATES.has(job.state)) this.watch(job.id);
   }
 
   private running(): InstalledTree {

@@ -202,8 +202,13 @@ export async function checkConfig(tree: string, version: string, svcToml: string
   }
   const check = await runLogged(process.execPath, [treeBin(tree), 'config', 'validate', '--json'], { logFile, timeoutMs: 60_000 });
   if (check.code !== 0) {
-    if (migration?.migrated && migration.backup) await writeFileAtomic(svcToml, await readFile(migration.backup));
+    await undoMigration(migration, svcToml);
     throw new SvcError('update.config_invalid', `svc ${version} does not accept this configuration; nothing was switched${migration?.migrated ? ' and its migration was undone' : ''}:\n${check.tail}`, { log: logFile, migration });
   }
   return migration;
+}
+
+/** Put back the svc.toml a migration changed, from the backup the migration kept. */
+export async function undoMigration(migration: UpdateJob['migration'], svcToml: string): Promise<void> {
+  if (migration?.migrated && migration.backup) await writeFileAtomic(svcToml, await readFile(migration.backup));
 }

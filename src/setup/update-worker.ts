@@ -8,13 +8,12 @@
 //
 // Run as `node <tree>/dist/setup/update-worker.js <job id>`, with the gateway's environment.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { openSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { writeFileAtomic } from '../config/atomic.js';
 import { resolvePaths, type SvcPaths } from '../config/paths.js';
 import type { UpdateHandover, UpdateJob } from '../protocol/updates.js';
 import { isAlive } from '../slots/process.js';
+import { undoMigration } from './update-install.js';
 import { advance, readJob } from './update-jobs.js';
 import { currentLink, pruneVersions, switchCurrent, treeBin, writePrevious } from './update-layout.js';
 
@@ -44,7 +43,7 @@ export async function runUpdateWorker(paths: SvcPaths, id: string): Promise<Upda
     // Nothing restarted yet: put the record back and leave the gateway as it runs.
     await writePrevious(paths, h.previous_before).catch(() => undefined);
     await switchCurrent(h.prefix, h.current_before).catch(() => undefined);
-    if (job.migration?.migrated && job.migration.backup) await restoreFile(job.migration.backup, paths.svcToml).catch(() => undefined);
+    await undoMigration(job.migration, paths.svcToml).catch(() => undefined);
     return step('failed', `could not switch ${currentLink(h.prefix)}: ${(error as Error).message}`, { restarted: false, error: { code: 'update.install_failed', message: `could not switch ${currentLink(h.prefix)} to ${job.to.path}: ${(error as Error).message}; svc ${job.from.version} still runs` } });
   }
   await step('restarting', job.restart_mode === 'systemd' ? 'systemctl restart svc.service' : `stopping the gateway (pid ${h.gateway.pid}) and starting ${job.to.version}`);
@@ -68,7 +67,7 @@ async function rollBack(paths: SvcPaths, job: UpdateJob, h: UpdateHandover, reas
   await step('rolling_back', `${reason}; switching back to ${job.from.version}`);
   await switchCurrent(h.prefix, h.current_before);
   await writePrevious(paths, h.previous_before);
-  if (job.migration?.migrated && job.migration.backup) await restoreFile(job.migration.backup, paths.svcToml);
+  await undoMigration(job.migration, paths.svcToml);
   let again: string | null;
   try {
     again = await healthy(h, job.from.version, await restart(job, h, treeBin(job.from.path)));
@@ -84,10 +83,6 @@ async function rollBack(paths: SvcPaths, job: UpdateJob, h: UpdateHandover, reas
   });
 }
 
-/** Put the config a migration changed back from the backup the migration kept. */
-async function restoreFile(backup: string, target: string): Promise<void> {
-  await writeFileAtomic(target, await readFile(backup));
-}
 
 /** Restart the gateway on `bin`: through systemd when it runs as svc.service, else by stopping it and starting bin itself. */
 async function restart(job: UpdateJob, h: UpdateHandover, bin: string): Promise<Restarted> {

@@ -33,16 +33,16 @@ export function registerUpdateRoutes(app: FastifyInstance, ctx: ServerContext): 
     };
   });
 
-  app.get('/api/updates/state', async () => ctx.updates.state());
+  app.get('/api/updates/state', async () => (await ctx.updates()).state());
 
   app.post('/api/updates/apply', async (request: FastifyRequest, reply: FastifyReply) => {
     const { version } = parseRequest(ApplyUpdateRequestSchema, request.body === undefined ? {} : objectBody(request));
-    return reply.code(202).send(await ctx.updates.apply(version, actorOf(request)));
+    return reply.code(202).send(await (await ctx.updates()).apply(version, actorOf(request)));
   });
 
-  app.post('/api/updates/rollback', async (request: FastifyRequest, reply: FastifyReply) => reply.code(202).send(await ctx.updates.rollback(actorOf(request))));
+  app.post('/api/updates/rollback', async (request: FastifyRequest, reply: FastifyReply) => reply.code(202).send(await (await ctx.updates()).rollback(actorOf(request))));
 
-  app.get('/api/updates/status/:id', async (request: FastifyRequest<{ Params: { id: string } }>) => ctx.updates.status(request.params.id));
+  app.get('/api/updates/status/:id', async (request: FastifyRequest<{ Params: { id: string } }>) => (await ctx.updates()).status(request.params.id));
 
   app.get('/api/updates/channel', async () => ({ channel: ctx.config.svc.telemetry.channel }));
 
