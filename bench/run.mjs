@@ -81,6 +81,26 @@ if (argv.includes('--auth-only')) {
   }
   process.exit(0);
 }
+if (argv.includes('--startup-only')) {
+  // Start-up, idle RSS and cold slots alone (about a minute), for work on those figures.
+  try {
+    const startup = await gatewayStartup(home, 5);
+    const gw = await startGateway(home);
+    await new Promise((r) => setTimeout(r, 1000));
+    const idle = { gateway_mb: rssMb(gw.pid), gateway_anon_mb: anonMb(gw.pid), bare_node_mb: moduleCost(null).mb };
+    const slotBody = chatBody(MODELS.slot);
+    const first = await fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: slotBody });
+    if (first.status !== 200) throw new Error(`the slot did not answer: ${first.status}`);
+    await first.arrayBuffer();
+    const warm = await loadRun({ url: `${home.slotUrl(MODELS.slot)}/v1/chat/completions`, body: slotBody, connections: 1, durationS: 2 });
+    const cold = await coldLoads(gw.url, 7, warm.p50);
+    await gw.stop();
+    process.stdout.write(`${JSON.stringify({ startup, idle, warm_p50_ms: warm.p50, cold_slot: cold }, null, 2)}\n`, () => process.exit(0));
+  } finally {
+    await upstream.stop();
+    home.remove();
+  }
+}
 log('gateway start-up');
 const startup = await gatewayStartup(home, quick ? 2 : 5);
 const gateway = await startGateway(home);

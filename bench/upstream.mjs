@@ -36,10 +36,15 @@ if (!Number.isInteger(port) || port <= 0) {
 // When the process started, and when it turned ready: listening, and --load-ms after start.
 // Marked by a timer, not by the first /health that finds it ready, so the gateway's polling
 // delay is never counted as the engine's own time.
+// A slot's engine is started through a bash wrapper (bench/lib/processes.mjs) that stamps when
+// it began to run (BENCH_EXEC_AT, from $EPOCHREALTIME): the moment a real engine, exec'd
+// directly by the gateway, would start its own work. Node's own start-up after that is this
+// engine's time, as a real engine's loading of its binary is its own.
 const startedAt = performance.timeOrigin;
+const execAt = process.env.BENCH_EXEC_AT ? Number(process.env.BENCH_EXEC_AT) * 1000 : startedAt;
 let readyAt = null;
 const ready = () => readyAt !== null;
-const timing = () => ({ 'x-engine-started-at': startedAt.toFixed(3), 'x-engine-ready-at': (readyAt ?? 0).toFixed(3) });
+const timing = () => ({ 'x-engine-started-at': startedAt.toFixed(3), 'x-engine-exec-at': execAt.toFixed(3), 'x-engine-ready-at': (readyAt ?? 0).toFixed(3) });
 
 const usage = { prompt_tokens: 12, completion_tokens: 24, total_tokens: 36 };
 const chatAnswer = (model) => JSON.stringify({

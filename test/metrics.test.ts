@@ -43,6 +43,7 @@ describe.skipIf(!LLAMA_SERVER)('metrics', () => {
     const streamed = await (await chat(true)).text();
     expect(streamed.endsWith('data: [DONE]\n\n')).toBe(true);
     const answer = (await (await chat(false)).json()) as { usage: { completion_tokens: number } };
+    expect(answer.usage, `the answer: ${JSON.stringify(answer)}\nthe gateway's output: ${gw.output().slice(-2000)}`).toBeDefined();
     expect(answer.usage.completion_tokens).toBeGreaterThan(0);
 
     const text = (await api(gw.url, '/api/metrics')).text;

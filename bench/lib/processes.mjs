@@ -73,7 +73,8 @@ export async function makeHome({ upstreamPort, coldLoadMs }) {
   const config = join(home, 'etc/svc');
   mkdirSync(join(config, 'slots'), { recursive: true });
   const wrapper = join(home, 'llama-server');
-  writeFileSync(wrapper, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(UPSTREAM_SCRIPT)} "$@"\n`);
+  // bash, for $EPOCHREALTIME (no fork to read the clock): the engine stamps its start with it.
+  writeFileSync(wrapper, `#!/bin/bash\nBENCH_EXEC_AT=$EPOCHREALTIME exec ${JSON.stringify(process.execPath)} ${JSON.stringify(UPSTREAM_SCRIPT)} "$@"\n`);
   chmodSync(wrapper, 0o755);
   // The slot's model file: the engine never reads it, the adapter only checks that it is a file.
   const model = join(home, 'bench.gguf');
@@ -90,7 +91,8 @@ export async function makeHome({ upstreamPort, coldLoadMs }) {
 /** Environment for the gateway: the temp home, the wrapper as llama-server, nothing else of SVC_*. */
 function gatewayEnv(home, extra = {}) {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SVC_')));
-  return { ...env, SVC_HOME: home.home, SVC_LLAMA_SERVER: home.wrapper, ...extra };
+  // Its own cache directory: every bench run starts without a code cache, as a new build does.
+  return { ...env, SVC_HOME: home.home, SVC_LLAMA_SERVER: home.wrapper, XDG_CACHE_HOME: join(home.home, 'cache'), ...extra };
 }
 
 /**

@@ -87,8 +87,10 @@ export function render(r) {
   lines.push(`  imported alone, each adds (MB of RSS / ms of import): ${Object.entries(r.rss.dependency_mb).map(([m, mb]) => `${m} ${f(mb, 1)}/${f(r.startup.import_ms?.[m], 0)}`).join(', ')}`);
   const st = r.startup;
   lines.push(`gateway start-up: ${f(st.listening_ms, 0)} ms to its "listening" line, ${f(st.health_ms, 0)} ms to answering /api/health/system (node -e 0 alone: ${f(st.bare_node_ms, 0)} ms)`);
+  if (st.first_start_listening_ms !== undefined) lines.push(`  to listening: a build's first start (no code cache yet) ${f(st.first_start_listening_ms, 0)} ms; with SVC_CODE_CACHE=0 ${f(st.no_code_cache_listening_ms, 0)} ms; the module tree (SVC_BUNDLE=0) ${f(st.module_tree_listening_ms, 0)} ms`);
   const c = r.cold_slot;
-  lines.push(`cold slot: ${f(c.total_ms, 0)} ms to answer, of which the engine's own start ${f(c.engine_ms, 0)} ms; the gateway adds ${f(c.overhead_ms, 0)} ms (${f(c.spawn_ms, 0)} ms before the engine process starts, ${f(c.notice_ms, 0)} ms to notice it is ready)`);
+  lines.push(`cold slot: ${f(c.total_ms, 0)} ms to answer, of which the engine's own start ${f(c.engine_ms, 0)} ms; the gateway adds ${f(c.overhead_ms, 1)} ms (${f(c.spawn_ms, 1)} ms before the engine's executable runs, ${f(c.notice_ms, 1)} ms to notice it is ready)`);
+  if (c.overhead_node_origin_ms !== undefined) lines.push(`  counted from Node's start in the engine instead (as before 2026-11-25: the wrapper and Node's exec as the gateway's): ${f(c.overhead_node_origin_ms, 1)} ms`);
   const hi = r.hostile_input;
   lines.push(`hostile input: ${hi.requests} requests (${hi.rounds} rounds of every hostile body on every /v1 route, ${hi.warm_up_rounds} of them warm-up): RSS peak by round ${hi.peaks_mb.map((p) => f(p, 0)).join(', ')} MB; growth over the warm-up peak ${signed(hi.growth_mb, 1)} MB; ${f(hi.after_mb, 1)} MB after; statuses ${Object.entries(hi.statuses).map(([s, n]) => `${s} x${n}`).join(', ')}`);
   const sse = r.sse_throughput;

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm, statfs, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { codeFile } from '../protocol/code-dir.js';
 import { liveHolder } from '../config/instance-lock.js';
 import { loadConfig, type ResolvedConfig } from '../config/load.js';
 import type { SvcPaths } from '../config/paths.js';
@@ -141,7 +141,7 @@ async function engineChecks(config: ResolvedConfig | undefined, env: NodeJS.Proc
   } catch (error) {
     results.push({ id: 'llama-server', status: needsLlama ? 'fail' : 'warn', message: `no llama-server: ${(error as Error).message}`, hint: needsLlama ? 'npm run llama-server builds one; or set SVC_LLAMA_SERVER' : 'only needed for slots with provider llama-server; the built-in engine works without it' });
   }
-  const probe = await run(process.execPath, [fileURLToPath(new URL('./builtin-probe.js', import.meta.url))], 60_000);
+  const probe = await run(process.execPath, [codeFile('doctor/builtin-probe.js')], 60_000);
   try {
     const { gpu, devices } = JSON.parse(probe.stdout.trim().split('\n').at(-1) ?? '') as { gpu: string | false; devices: string[] };
     results.push({ id: 'builtin-engine', status: 'ok', message: `node-llama-cpp loads; GPU build: ${gpu === false ? 'none (CPU only)' : `${gpu}${devices.length ? ` (${devices.join(', ')})` : ''}`}` });

@@ -2,14 +2,13 @@
 // built code (dist/) or the configuration changes. For development only.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, watch } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { CODE_DIR } from '../protocol/code-dir.js';
 import { resolvePaths } from '../config/paths.js';
 
 const DEBOUNCE_MS = 300;
 
 export async function runWithReload(serveArgv: string[]): Promise<void> {
-  const codeDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+  const codeDir = CODE_DIR;
   const configRoot = resolvePaths().configRoot;
   mkdirSync(configRoot, { recursive: true });
   const watched = [codeDir, configRoot];

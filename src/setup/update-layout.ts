@@ -7,9 +7,9 @@ import { existsSync, realpathSync } from 'node:fs';
 import { readdir, readFile, readlink, rename, rm, symlink, unlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { writeFileAtomic } from '../config/atomic.js';
 import type { SvcPaths } from '../config/paths.js';
+import { PACKAGE_ROOT } from '../protocol/code-dir.js';
 import type { InstalledTree } from '../protocol/updates.js';
 
 /** Written into a version directory once its install finished: a directory without it is unfinished. */
@@ -21,9 +21,9 @@ export function installPrefix(env: NodeJS.ProcessEnv = process.env): string {
   return process.getuid?.() === 0 ? '/opt/svc' : join(homedir(), '.local/share/svc');
 }
 
-/** The package this code runs from (two levels above dist/setup and src/setup alike), resolved. */
+/** The package this code runs from, resolved. */
 export function runningTree(): string {
-  return realpathSync(fileURLToPath(new URL('../..', import.meta.url)));
+  return realpathSync(PACKAGE_ROOT);
 }
 
 export const versionsDir = (prefix: string) => join(prefix, 'versions');

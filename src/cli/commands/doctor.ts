@@ -2,7 +2,8 @@
 // check fails (warnings do not). It reads the files itself: no running gateway needed.
 // svc doctor toolbox-pull asks the registries for the pinned images' digests; svc doctor
 // perms audits owners and modes.
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../../protocol/code-dir.js';
 import { readEnvFile } from '../../config/env-file.js';
 import { readEnv } from '../../config/env.js';
 import type { SvcPaths } from '../../config/paths.js';
@@ -45,7 +46,7 @@ export async function doctorCommand(paths: SvcPaths, options: { plain?: boolean;
 
 /** The manifest shipped with svc: beside dist/ in a checkout or an installed package. */
 export function defaultManifestPath(): string {
-  return fileURLToPath(new URL('../../../manifest.json', import.meta.url));
+  return join(PACKAGE_ROOT, 'manifest.json');
 }
 
 export async function toolboxPullCommand(options: { json?: boolean; manifest?: string }): Promise<void> {

@@ -9,8 +9,8 @@
 //   - always a process on 127.0.0.1: [engines].runtime containers are llama-server's.
 import { statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import type { SlotType } from '../../config/schema/common.js';
+import { codeFile } from '../../protocol/code-dir.js';
 import { SlotError } from '../../protocol/errors.js';
 import { flagValue, normalizeArgv } from '../argv.js';
 import { ggufContextLength, reachableUrl } from '../llama-server/adapter.js';
@@ -23,8 +23,8 @@ import type { EngineAdapter, EngineRuntimeInfo, LaunchContext, LaunchSpec } from
 export const BUILTIN_PROVIDER = 'builtin';
 export const BUILTIN_SERVES: readonly SlotType[] = ['llm', 'embedding', 'reranking'];
 
-/** The engine's entry point, beside this file in dist/. */
-export const BUILTIN_MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
+/** The engine's entry point, beside this file in dist/: a process of its own, never part of the bundle. */
+export const BUILTIN_MAIN = codeFile('engines/builtin/main.js');
 
 const isFileSync = (path: string) => {
   try {

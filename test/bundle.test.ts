@@ -1,0 +1,79 @@
+// The `svc` executable as users get it: loaded from the single-file build with a code cache
+// in the user's cache directory, and from the module tree when told to (SVC_BUNDLE=0).
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { api, REPO_ROOT, runSvc, startGateway, tempHome, type Gateway } from './helpers/gateway.js';
+
+const VERSION = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+async function waitFor(check: () => boolean, what: string, ms = 15_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((done) => setTimeout(done, 50));
+  }
+}
+
+async function serveAndCheck(home: string, env: Record<string, string>): Promise<Gateway> {
+  const gateway = await startGateway(home, { env: { SVC_TRACE_STARTUP: '1', ...env } });
+  const status = await api(gateway.url, '/api/status');
+  expect(status.status).toBe(200);
+  expect((status.json as { version: string }).version).toBe(VERSION);
+  // The /v1 front door and Fastify's routes both answer from the bundle.
+  expect((await api(gateway.url, '/v1/models')).status).toBe(200);
+  expect((await api(gateway.url, '/v1/chat/completions', { method: 'POST', body: { model: 'nope', messages: [] } })).status).toBe(404);
+  // A dependency the bundle loads on first use (argon2, for the token's hash): from a code
+  // cache, Node 20 would fail an import() here (scripts/bundle.mjs turns them into require()).
+  expect((await api(gateway.url, '/api/auth/tokens', { method: 'POST', body: { label: `bundle-${gateway.process.pid}`, scope: 'read-only' } })).status).toBe(201);
+  return gateway;
+}
+
+describe('the svc executable', () => {
+  it('is built as one ASCII file beside its licences', () => {
+    const bundle = readFileSync(join(REPO_ROOT, 'dist/bundle/svc.cjs'));
+    expect(bundle.length).toBeGreaterThan(100_000);
+    expect(bundle.findIndex((byte) => byte > 0x7f)).toBe(-1);
+    expect(existsSync(join(REPO_ROOT, 'dist/bundle/svc.cjs.LEGAL.txt'))).toBe(true);
+  });
+
+  it('serves from the bundle, saves a code cache once listening, and starts from it next time', async () => {
+    const { home } = tempHome();
+    const cacheHome = mkdtempSync(join(tmpdir(), 'svc-cache-'));
+    const env = { XDG_CACHE_HOME: cacheHome };
+    const first = await serveAndCheck(home, env);
+    expect(first.output()).toMatch(/svc: loaded dist\/bundle\/svc\.cjs in [\d.]+ ms, code cache miss \(/);
+    await waitFor(() => /code cache saved: \d+ bytes/.test(first.output()), 'the code cache to be saved');
+    expect(await first.stop()).toBe(0);
+    const caches = readdirSync(join(cacheHome, 'svc/code-cache'));
+    expect(caches).toHaveLength(1);
+    expect(caches[0]).toMatch(/^[0-9a-f]{16}-node[\d.]+-\w+-[0-9a-f]{8}\.bin$/);
+
+    const second = await serveAndCheck(home, env);
+    expect(second.output()).toMatch(/code cache hit \(/);
+    // V8 took it: nothing to save this time.
+    await new Promise((done) => setTimeout(done, 3_500));
+    expect(second.output()).not.toMatch(/code cache saved/);
+    expect(await second.stop()).toBe(0);
+  });
+
+  it('loads the module tree with SVC_BUNDLE=0, and no cache with SVC_CODE_CACHE=0', async () => {
+    const { home } = tempHome();
+    const tree = await serveAndCheck(home, { SVC_BUNDLE: '0' });
+    expect(tree.output()).toMatch(/svc: loading the module tree \(SVC_BUNDLE=0\)/);
+    expect(await tree.stop()).toBe(0);
+    const uncached = await serveAndCheck(home, { SVC_CODE_CACHE: '0' });
+    expect(uncached.output()).toMatch(/svc: loaded dist\/bundle\/svc\.cjs in [\d.]+ ms, code cache off\n/);
+    expect(await uncached.stop()).toBe(0);
+  });
+
+  it('answers a command the same from the bundle and from the module tree', () => {
+    const { home } = tempHome();
+    for (const args of [['--version'], ['config', 'validate', '--json'], ['nope']]) {
+      const bundled = runSvc(args, { home });
+      const tree = runSvc(args, { home, env: { SVC_BUNDLE: '0' } });
+      expect({ status: bundled.status, stdout: bundled.stdout, stderr: bundled.stderr }).toEqual({ status: tree.status, stdout: tree.stdout, stderr: tree.stderr });
+    }
+  });
+});
