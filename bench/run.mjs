@@ -18,7 +18,7 @@ import { dirname, join, relative } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { authOverhead } from './lib/auth.mjs';
 import { pullBeside } from './lib/pull.mjs';
-import { coldLoads, gatewayStartup } from './lib/cold.mjs';
+import { coldLoads, directColdLoads, gatewayStartup } from './lib/cold.mjs';
 import { hostileRss } from './lib/hostile.mjs';
 import { chatBody, loadRun, median, warmUp } from './lib/load.mjs';
 import { anonMb, freePort, makeHome, MODELS, portkeyHeaders, REPO_ROOT, rssMb, startFloorProxy, startGateway, startPortkey, startUpstream } from './lib/processes.mjs';
@@ -93,7 +93,7 @@ if (argv.includes('--startup-only')) {
     if (first.status !== 200) throw new Error(`the slot did not answer: ${first.status}`);
     await first.arrayBuffer();
     const warm = await loadRun({ url: `${home.slotUrl(MODELS.slot)}/v1/chat/completions`, body: slotBody, connections: 1, durationS: 2 });
-    const cold = await coldLoads(gw.url, 7, warm.p50);
+    const cold = await coldLoads(gw.url, 7, warm.p50, await directColdLoads(home, 7, options.coldLoadMs));
     await gw.stop();
     process.stdout.write(`${JSON.stringify({ startup, idle, warm_p50_ms: warm.p50, cold_slot: cold }, null, 2)}\n`, () => process.exit(0));
   } finally {
@@ -229,7 +229,7 @@ try {
   const auth = await authOverhead({ openUrl: gateway.url, openPid: gateway.pid, upstreamPort, upstreamPid: upstream.pid, reps: options.reps + 2, durationS: options.durationS });
 
   log('cold slot loads');
-  const cold = await coldLoads(gateway.url, options.coldLoads, latency.slot.c1.direct.p50);
+  const cold = await coldLoads(gateway.url, options.coldLoads, latency.slot.c1.direct.p50, await directColdLoads(home, options.coldLoads, options.coldLoadMs));
   clearInterval(sampler);
   await new Promise((r) => setTimeout(r, 5000));
   rss.idle_after_load_mb = rssMb(gateway.pid);

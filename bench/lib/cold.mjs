@@ -1,10 +1,11 @@
 // Start-up measures: the gateway from process start to answering, and a cold slot from the
 // request that wakes it to its answer, less the engine's own time to become ready (the
 // engine stamps when its process started and when it turned ready on every answer).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { median } from './load.mjs';
-import { MODELS, startGateway } from './processes.mjs';
+import { freePort, MODELS, startGateway } from './processes.mjs';
 import { chatBody } from './load.mjs';
 
 const epochNow = () => performance.timeOrigin + performance.now();
@@ -54,6 +55,18 @@ export async function gatewayStartup(home, times) {
   };
 }
 
+/** The leanest client: node:http on a new connection, the body read whole; for the engine started by hand. */
+function postLean(url, path, body) {
+  return new Promise((done, fail) => {
+    const req = request(`${url}${path}`, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+      res.resume();
+      res.once('end', () => done({ status: res.statusCode, headers: { get: (name) => res.headers[name] } }));
+    });
+    req.once('error', fail);
+    req.end(body);
+  });
+}
+
 async function post(url, path, body) {
   const response = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
   await response.arrayBuffer();
@@ -61,19 +74,62 @@ async function post(url, path, body) {
 }
 
 /**
- * Unload the cold slot, then time one chat request to it, `times` times. Per load:
+ * The floor of a cold start: the same engine started by hand, as a script that knows its
+ * command would: spawn it, read its log (stderr) for the ready line, send the chat request at
+ * once, with the leanest client (node:http; the requests through the gateway use fetch, whose
+ * own cost is thus counted as the gateway's).
+ * Per load: total_ms (spawn -> answer read), engine_ms (exec -> ready, as below), and
+ * after_ready_ms (ready -> answer: noticing the line, the engine's first answer).
+ */
+export async function directColdLoads(home, times, coldLoadMs) {
+  const loads = [];
+  for (let i = 0; i < times; i++) {
+    const port = await freePort();
+    const spawnedAt = epochNow();
+    const child = spawn(home.wrapper, ['--port', String(port), '--alias', MODELS.cold, '--load-ms', String(coldLoadMs)], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const exited = new Promise((done) => child.once('exit', done));
+    await new Promise((done, fail) => {
+      let log = '';
+      child.stderr.on('data', (chunk) => {
+        log += chunk;
+        if (/model loaded/.test(log)) done();
+      });
+      void exited.then((code) => fail(new Error(`the engine exited (${code}) before it was ready:\n${log}`)));
+    });
+    const response = await postLean(`http://127.0.0.1:${port}`, '/v1/chat/completions', chatBody(MODELS.cold));
+    const doneAt = epochNow();
+    if (response.status !== 200) throw new Error(`the engine answered ${response.status}`);
+    const execAt = Number(response.headers.get('x-engine-exec-at'));
+    const readyAt = Number(response.headers.get('x-engine-ready-at'));
+    loads.push({ total_ms: doneAt - spawnedAt, engine_ms: readyAt - execAt, after_ready_ms: doneAt - readyAt });
+    child.kill('SIGTERM');
+    await exited;
+  }
+  const med = (key) => median(loads.map((l) => l[key]));
+  return { total_ms: med('total_ms'), engine_ms: med('engine_ms'), after_ready_ms: med('after_ready_ms'), loads };
+}
+
+/**
+ * Unload the cold slot, then time one chat request to it, `times` times; `direct` is
+ * directColdLoads' result for the same engine. Per load:
  *   engine_ms   the engine's own time, from its executable starting to run (the bench's bash
  *               wrapper stamps it; a real engine is exec'd directly) to ready, Node's start-up
  *               included;
  *   total_ms    request sent -> answer read;
- *   overhead_ms total_ms - engine_ms - the warm answer time (`warmMs`): what the gateway adds;
+ *   overhead_ms what the gateway adds: (total_ms - engine_ms) - (the same for the engine
+ *               started by hand): the time outside the engine's own load, through the gateway
+ *               and without it;
  *   spawn_ms    request sent -> engine executable running (resolve, start plan, fork, exec);
- *   notice_ms   engine ready -> answer read, less warmMs (noticing readiness: health polls).
- * And, as the bench measured before 2026-11-25, from Node's timeOrigin in the engine (which
- * counted the wrapper and Node's exec as the gateway's): overhead_node_origin_ms.
+ *   notice_ms   engine ready -> answer read, less the same time without the gateway
+ *               (noticing readiness, the first answer's extra hop).
+ * Two older measures, for comparison with earlier runs: overhead_vs_warm_ms subtracts a warm
+ * answer (`warmMs`) instead of the engine's first answer reached directly, and
+ * overhead_node_origin_ms also counts from Node's timeOrigin in the engine, which counted
+ * the wrapper and Node's exec as the gateway's (the bench before 2026-11-25).
  */
-export async function coldLoads(gatewayUrl, times, warmMs) {
+export async function coldLoads(gatewayUrl, times, warmMs, direct) {
   const loads = [];
+  const floor = direct.total_ms - direct.engine_ms;
   for (let i = 0; i < times; i++) {
     const unloaded = await post(gatewayUrl, `/api/slots/${MODELS.cold}/unload`, '{}');
     if (unloaded.status !== 200) throw new Error(`unloading the cold slot answered ${unloaded.status}`);
@@ -87,11 +143,15 @@ export async function coldLoads(gatewayUrl, times, warmMs) {
     const engine = readyAt - startedAt;
     const total = doneAt - sentAt;
     loads.push({
-      engine_ms: engine, total_ms: total, overhead_ms: total - engine - warmMs,
-      spawn_ms: startedAt - sentAt, notice_ms: doneAt - readyAt - warmMs,
+      engine_ms: engine, total_ms: total, overhead_ms: total - engine - floor,
+      spawn_ms: startedAt - sentAt, notice_ms: doneAt - readyAt - direct.after_ready_ms,
+      overhead_vs_warm_ms: total - engine - warmMs,
       overhead_node_origin_ms: total - (readyAt - nodeOrigin) - warmMs,
     });
   }
   const med = (key) => median(loads.map((l) => l[key]));
-  return { engine_ms: med('engine_ms'), total_ms: med('total_ms'), overhead_ms: med('overhead_ms'), spawn_ms: med('spawn_ms'), notice_ms: med('notice_ms'), overhead_node_origin_ms: med('overhead_node_origin_ms'), loads };
+  return {
+    engine_ms: med('engine_ms'), total_ms: med('total_ms'), overhead_ms: med('overhead_ms'), spawn_ms: med('spawn_ms'), notice_ms: med('notice_ms'),
+    overhead_vs_warm_ms: med('overhead_vs_warm_ms'), overhead_node_origin_ms: med('overhead_node_origin_ms'), direct, loads,
+  };
 }

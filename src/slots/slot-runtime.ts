@@ -124,12 +124,16 @@ export class SlotRuntime {
       // the spawn itself failed. The slot must not stay "starting"; a host problem, no retry.
       throw await this.failStart('slot.spawn_failed', `cannot start the engine: ${(error as Error).message}`, undefined, false);
     }
+    // The engine's record (pid, port, command) goes to state.json while the engine loads.
+    const recorded = this.stateFile.flush();
     try {
       await this.waitHealthy(plan, abort.signal);
-      // Nobody is told the slot is ready before state.json says so: a gateway killed the
-      // moment after must leave the next one a record of the engine to re-adopt, not a
-      // stray process on the slot's port. (One write per start, never per request.)
-      await this.stateFile.flush();
+      // Nobody is told the slot is ready before state.json holds that record: a gateway
+      // killed the moment after must leave the next one an engine to re-adopt (a record that
+      // says starting is re-adopted as one that says ready is: supervisor.adoptOrRestart),
+      // not a stray process on the slot's port. Written while the engine loaded, it is
+      // normally on disk by now; the write that says ready follows without holding anyone.
+      await recorded;
     } catch (error) {
       if (abort.signal.aborted) return; // a stop is queued behind us and takes over
       throw error;
