@@ -27,7 +27,7 @@ function load(file: string, cacheDir: string | undefined, options: { save?: bool
     const { loadBundle } = await import(${JSON.stringify(launcher)});
     const [file, cacheDir, save] = process.argv.slice(2);
     const loaded = loadBundle(file, cacheDir || undefined);
-    const saved = save === 'save' ? await loaded.finishStartup() : 0;
+    const saved = save === 'save' ? await loaded.saveCache() : 0;
     console.log(JSON.stringify({ cache: loaded.cache, cacheFile: loaded.cacheFile, answer: loaded.exports.answer(), url: loaded.exports.url, saved }));`);
   const run = spawnSync(process.execPath, [driver, file, cacheDir ?? '', options.save ? 'save' : ''], { encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`the launcher failed: ${run.stderr}`);

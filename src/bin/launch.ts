@@ -10,7 +10,6 @@ import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
 import vm from 'node:vm';
 import { cacheFileFor, writeCodeCache } from './code-cache.js';
 
@@ -23,17 +22,11 @@ export interface LoadedBundle<T> {
   readonly cacheFile: string | undefined;
   /** Reading, compiling and running the bundle's top level, in ms. */
   readonly loadMs: number;
-  /**
-   * Start-up is over: let the young generation grow with the load again, and save the code of
-   * every function compiled so far when the cache was missing or V8 rejected it. Resolves to
-   * the bytes saved (0: none were needed, or they could not be written).
-   */
-  finishStartup(): Promise<number>;
+  /** Save the code of every function compiled so far. Resolves to the bytes written (0: they could not be). */
+  saveCache(): Promise<number>;
 }
 
 const MAX_CACHE_BYTES = 64 * 1024 * 1024;
-/** V8's own default (src/flags/flag-definitions.h): put back, it leaves the flags as V8 checks them against a cache. */
-const V8_SEMI_SPACE_GROWTH_FACTOR = 2;
 
 /** The bundle's source, as a one-byte string when it is ASCII (the build makes it so): decoding UTF-8 took 14 of the 20 ms a read took. */
 function readSource(file: string): { source: string; digest: string } {
@@ -78,12 +71,6 @@ export function loadBundle<T>(file: string, cacheDir: string | undefined): Loade
     filename: file,
     cachedData: typeof cached === 'string' ? undefined : cached,
   });
-  // From here until start-up is over (launch.ts's caller says when), V8 keeps its young
-  // generation at its first size instead of doubling it: start-up's allocations are mostly
-  // the long-lived configuration and modules, and a young generation grown for them stays
-  // resident (8 MB of an idle gateway's RSS). After the compile: V8 checks a cache against
-  // its flags, and a cache saved once the flag is back matches the next start's compile.
-  setFlagsFromString('--semi-space-growth-factor=1');
   const cache: CacheOutcome = cacheFile === undefined ? 'off' : typeof cached === 'string' ? cached : script.cachedDataRejected ? 'rejected' : 'hit';
   const module = { exports: {} as T };
   const run = script.runInThisContext() as (...args: unknown[]) => void;
@@ -93,11 +80,8 @@ export function loadBundle<T>(file: string, cacheDir: string | undefined): Loade
     cache,
     cacheFile,
     loadMs: performance.now() - started,
-    async finishStartup() {
-      // Before the save: the cache records V8's flags, and the next start compiles with the default.
-      setFlagsFromString(`--semi-space-growth-factor=${V8_SEMI_SPACE_GROWTH_FACTOR}`);
-      if (cacheFile === undefined || (cache !== 'miss' && cache !== 'rejected')) return 0;
-      return writeCodeCache(cacheFile, script.createCachedData());
+    async saveCache() {
+      return cacheFile === undefined || cache === 'unsafe' ? 0 : writeCodeCache(cacheFile, script.createCachedData());
     },
   };
 }

@@ -10,11 +10,8 @@ import { loadBundle } from './launch.js';
 import type * as Main from './main.js';
 
 const BUNDLE = fileURLToPath(new URL('../bundle/svc.cjs', import.meta.url));
-/**
- * `svc serve`'s start-up is over this long after it listens: the work after listen (the model
- * scan, boot starts) has run and compiled by then, so the code cache is saved then.
- */
-const STARTUP_OVER_AFTER_MS = 3_000;
+/** The code cache is saved this long after `svc serve` listens: by then the work after listen (the model scan, boot starts) has compiled too. */
+const SAVE_CACHE_AFTER_MS = 3_000;
 
 const trace = process.env.SVC_TRACE_STARTUP === '1' ? (line: string) => process.stderr.write(`svc: ${line}\n`) : undefined;
 const bundled = process.env.SVC_BUNDLE !== '0' && existsSync(BUNDLE);
@@ -22,15 +19,13 @@ const bundled = process.env.SVC_BUNDLE !== '0' && existsSync(BUNDLE);
 if (bundled) {
   const loaded = loadBundle<typeof Main>(BUNDLE, codeCacheDir());
   trace?.(`loaded ${relative(process.cwd(), BUNDLE) || BUNDLE} in ${loaded.loadMs.toFixed(1)} ms, code cache ${loaded.cache}${loaded.cacheFile ? ` (${loaded.cacheFile})` : ''}`);
-  const stale = loaded.cache === 'miss' || loaded.cache === 'rejected';
-  const startupOver = () => {
+  const saveCache = () => {
     setTimeout(() => {
-      void loaded.finishStartup().then((bytes) => {
-        if (stale) trace?.(bytes > 0 ? `code cache saved: ${bytes} bytes` : 'code cache could not be saved');
-      });
-    }, STARTUP_OVER_AFTER_MS).unref();
+      void loaded.saveCache().then((bytes) => trace?.(bytes > 0 ? `code cache saved: ${bytes} bytes` : 'code cache could not be saved'));
+    }, SAVE_CACHE_AFTER_MS).unref();
   };
-  await loaded.exports.main({ onServing: startupOver });
+  const stale = loaded.cache === 'miss' || loaded.cache === 'rejected';
+  await loaded.exports.main({ onServing: stale ? saveCache : undefined });
 } else {
   trace?.(`loading the module tree (${process.env.SVC_BUNDLE === '0' ? 'SVC_BUNDLE=0' : 'no bundle'})`);
   await (await import('./main.js')).main();
