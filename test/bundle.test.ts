@@ -1,8 +1,9 @@
 // The `svc` executable as users get it: loaded from the single-file build with a code cache
 // in the user's cache directory, and from the module tree when told to (SVC_BUNDLE=0).
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { api, REPO_ROOT, runSvc, startGateway, tempHome, type Gateway } from './helpers/gateway.js';
 
@@ -66,6 +67,30 @@ describe('the svc executable', () => {
     const uncached = await serveAndCheck(home, { SVC_CODE_CACHE: '0' });
     expect(uncached.output()).toMatch(/svc: loaded dist\/bundle\/svc\.cjs in [\d.]+ ms, code cache off\n/);
     expect(await uncached.stop()).toBe(0);
+  });
+
+  it('runs the module tree, and says so, when the bundle is older than it (a build by tsc alone)', () => {
+    const pkg = mkdtempSync(join(tmpdir(), 'svc-pkg-'));
+    try {
+      cpSync(join(REPO_ROOT, 'dist'), join(pkg, 'dist'), { recursive: true, filter: (src) => !/\.test\.(js|d\.ts|js\.map)$/.test(src) });
+      cpSync(join(REPO_ROOT, 'package.json'), join(pkg, 'package.json'));
+      symlinkSync(join(REPO_ROOT, 'node_modules'), join(pkg, 'node_modules'));
+      const run = () => spawnSync(process.execPath, [join(pkg, 'dist/bin/svc.js'), '--version'], { encoding: 'utf8', env: { ...process.env, SVC_TRACE_STARTUP: '1', SVC_CODE_CACHE: '0' } });
+      // One date on every file, as npm's tarballs have: the bundle runs.
+      for (const file of ['dist/bin/main.js', 'dist/bundle/svc.cjs']) utimesSync(join(pkg, file), 500_000_000, 500_000_000);
+      const current = run();
+      expect(current.stdout.trim()).toBe(VERSION);
+      expect(current.stderr).toMatch(/svc: loaded .*svc\.cjs in [\d.]+ ms, code cache off/);
+      // tsc rewrote the module tree after the bundle was made.
+      utimesSync(join(pkg, 'dist/bin/main.js'), 500_000_100, 500_000_100);
+      const stale = run();
+      expect(stale.status).toBe(0);
+      expect(stale.stdout.trim()).toBe(VERSION);
+      expect(stale.stderr).toContain('svc: dist/bundle/svc.cjs is older than the compiled code; running the module tree (`npm run build` makes the bundle anew)');
+      expect(stale.stderr).toContain('svc: loading the module tree (the bundle is older than dist/bin/main.js)');
+    } finally {
+      rmSync(pkg, { recursive: true, force: true });
+    }
   });
 
   it('answers a command the same from the bundle and from the module tree', () => {

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The `svc` executable. It loads svc from the single-file build (dist/bundle/svc.cjs) with a
-// code cache (launch.ts), and from the module tree beside it when there is no bundle (a
-// build by tsc alone) or when SVC_BUNDLE=0 (stack traces that name the source's own files).
-import { existsSync } from 'node:fs';
+// code cache (launch.ts), and from the module tree beside it when there is no bundle or an
+// older one (a build by tsc alone), or when SVC_BUNDLE=0 (stack traces that name the files).
+import { existsSync, statSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { codeCacheDir } from './code-cache.js';
@@ -13,8 +13,24 @@ const BUNDLE = fileURLToPath(new URL('../bundle/svc.cjs', import.meta.url));
 /** The code cache is saved this long after `svc serve` listens: by then the work after listen (the model scan, boot starts) has compiled too. */
 const SAVE_CACHE_AFTER_MS = 3_000;
 
+const MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
+
 const trace = process.env.SVC_TRACE_STARTUP === '1' ? (line: string) => process.stderr.write(`svc: ${line}\n`) : undefined;
-const bundled = process.env.SVC_BUNDLE !== '0' && existsSync(BUNDLE);
+
+/** Why the module tree runs instead of the bundle; undefined: the bundle runs. */
+function treeReason(): string | undefined {
+  if (process.env.SVC_BUNDLE === '0') return 'SVC_BUNDLE=0';
+  if (!existsSync(BUNDLE)) return 'no bundle';
+  // tsc alone (or tsc --watch) rewrote the module tree after the bundle was made: the bundle
+  // would run older code. (An installed package has one date on every file: the bundle runs.)
+  if (statSync(BUNDLE).mtimeMs < statSync(MAIN).mtimeMs) {
+    process.stderr.write('svc: dist/bundle/svc.cjs is older than the compiled code; running the module tree (`npm run build` makes the bundle anew)\n');
+    return 'the bundle is older than dist/bin/main.js';
+  }
+  return undefined;
+}
+const tree = treeReason();
+const bundled = tree === undefined;
 
 if (bundled) {
   const loaded = loadBundle<typeof Main>(BUNDLE, codeCacheDir());
@@ -27,6 +43,6 @@ if (bundled) {
   const stale = loaded.cache === 'miss' || loaded.cache === 'rejected';
   await loaded.exports.main({ onServing: stale ? saveCache : undefined });
 } else {
-  trace?.(`loading the module tree (${process.env.SVC_BUNDLE === '0' ? 'SVC_BUNDLE=0' : 'no bundle'})`);
+  trace?.(`loading the module tree (${tree})`);
   await (await import('./main.js')).main();
 }

@@ -21,7 +21,8 @@ export async function runWithReload(serveArgv: string[]): Promise<void> {
   let stopping = false;
 
   const start = () => {
-    child = spawn(process.execPath, serveArgv, { stdio: 'inherit' });
+    // The module tree: what `tsc --watch` rewrites (the bundle is made by `npm run build` only).
+    child = spawn(process.execPath, serveArgv, { stdio: 'inherit', env: { ...process.env, SVC_BUNDLE: '0' } });
   };
   const stopChild = () =>
     new Promise<void>((done) => {

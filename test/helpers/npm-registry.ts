@@ -70,7 +70,7 @@ export function checkoutPackage(registry: LocalRegistry, version: string, option
   mkdirSync(pkg);
   writeFileSync(join(pkg, 'package.json'), JSON.stringify({ ...PACKAGE, version }, null, 2));
   for (const part of ['dist', 'deploy', 'docs', 'README.md', 'manifest.json']) {
-    cpSync(join(REPO_ROOT, part), join(pkg, part), { recursive: true, filter: (src) => !/\.test\.(js|d\.ts|js\.map)$/.test(src) });
+    cpSync(join(REPO_ROOT, part), join(pkg, part), { recursive: true, preserveTimestamps: true, filter: (src) => !/\.test\.(js|d\.ts|js\.map)$/.test(src) });
   }
   if (options.brokenAt) {
     renameSync(join(pkg, 'dist/bin/svc.js'), join(pkg, 'dist/bin/svc-real.js'));
