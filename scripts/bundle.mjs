@@ -2,9 +2,10 @@
 // included) into one CommonJS file, dist/bundle/svc.cjs, which the `svc` executable loads with
 // a V8 code cache (src/bin/launch.ts). Run by `npm run build` after tsc.
 //
-// Why one file: at start-up Node spent most of its time finding, reading and compiling several hundred
-// modules one at a time (docs/performance.md, "Start-up"). Why CommonJS: V8's code cache
-// is reachable from Node 20 only through vm.Script, which compiles scripts, not ES modules.
+// Why one file: at start-up Node spent most of its time finding, reading and compiling
+// several hundred modules one at a time (docs/performance.md, "Start-up"). Why CommonJS:
+// V8's code cache is reachable from Node 20 only through vm.Script, which compiles scripts,
+// not ES modules.
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';

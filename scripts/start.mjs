@@ -21,7 +21,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const env = { ...process.env, SVC_HOME: process.env.SVC_HOME || join(root, '.svc-home') };
+const svcHome = process.env.SVC_HOME || join(root, '.svc-home');
+// svc's code cache (docs/performance.md, Start-up) goes into the home too, not ~/.cache.
+const env = { ...process.env, SVC_HOME: svcHome, SVC_CACHE_DIR: process.env.SVC_CACHE_DIR || join(svcHome, 'cache') };
 const say = (line) => process.stdout.write(`svc start: ${line}\n`);
 const dist = (rel) => import(pathToFileURL(join(root, 'dist', rel)).href);
 

@@ -4,7 +4,7 @@
 // Stopping it (SIGTERM, SIGINT, SIGHUP; to npm or to start.mjs) stops the gateway and its
 // engines; a gateway killed under it does not leave its engines running.
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -137,6 +137,9 @@ describe('npm start on a fresh home', () => {
     const pids = slots.map((s) => s.pid!);
     expect(readdirSync(join(home.stateRoot, 'models'))).toEqual(['svc-tiny.gguf']);
     slotFiles = Object.fromEntries(['chat', 'embed'].map((n) => [n, readFileSync(join(home.configRoot, 'slots', `${n}.toml`), 'utf8')]));
+    // svc's code cache goes into the home too: a fresh clone writes nothing outside itself.
+    const codeCache = join(home.home, 'cache/code-cache');
+    expect(await eventually(() => existsSync(codeCache) && readdirSync(codeCache).some((f) => f.endsWith('.bin')), 200)).toBe(true);
 
     expect(await stop(started)).toBe(0);
     for (const pid of pids) expect(processAlive(pid)).toBe(false);

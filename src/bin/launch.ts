@@ -1,7 +1,7 @@
 // Loading svc from its single-file build (dist/bundle/svc.cjs, made by scripts/bundle.mjs)
 // through a V8 code cache. Node 20 has no compile cache of its own, and start-up was mostly
-// Node finding, reading and compiling several hundred modules: one file read and a cache of the
-// functions compiled last time take that from ~390 to ~190 ms (docs/performance.md).
+// Node finding, reading and compiling several hundred modules: one file read and a cache of
+// the functions compiled last time take that from ~400 to ~180 ms (docs/performance.md).
 //
 // Only node: modules here: this runs before anything of svc is loaded.
 import { isAscii } from 'node:buffer';
