@@ -69,15 +69,18 @@ describe('the svc executable', () => {
     expect(await uncached.stop()).toBe(0);
   });
 
-  it('runs the module tree, and says so, when the bundle is older than it (a build by tsc alone)', () => {
+  it('in a checkout, runs the module tree, and says so, when the bundle is older than it (a build by tsc alone)', () => {
     const pkg = mkdtempSync(join(tmpdir(), 'svc-pkg-'));
     try {
       cpSync(join(REPO_ROOT, 'dist'), join(pkg, 'dist'), { recursive: true, filter: (src) => !/\.test\.(js|d\.ts|js\.map)$/.test(src) });
       cpSync(join(REPO_ROOT, 'package.json'), join(pkg, 'package.json'));
+      // A checkout: the source beside the build (an installed package has none, and always runs its bundle).
+      cpSync(join(REPO_ROOT, 'src/bin/svc.ts'), join(pkg, 'src/bin/svc.ts'));
       symlinkSync(join(REPO_ROOT, 'node_modules'), join(pkg, 'node_modules'));
       const run = () => spawnSync(process.execPath, [join(pkg, 'dist/bin/svc.js'), '--version'], { encoding: 'utf8', env: { ...process.env, SVC_TRACE_STARTUP: '1', SVC_CODE_CACHE: '0' } });
-      // One date on every file, as npm's tarballs have: the bundle runs.
-      for (const file of ['dist/bin/main.js', 'dist/bundle/svc.cjs']) utimesSync(join(pkg, file), 500_000_000, 500_000_000);
+      // The bundle made after the module tree (npm run build): the bundle runs.
+      utimesSync(join(pkg, 'dist/bin/main.js'), 500_000_000, 500_000_000);
+      utimesSync(join(pkg, 'dist/bundle/svc.cjs'), 500_000_050, 500_000_050);
       const current = run();
       expect(current.stdout.trim()).toBe(VERSION);
       expect(current.stderr).toMatch(/svc: loaded .*svc\.cjs in [\d.]+ ms, code cache off/);

@@ -1,6 +1,6 @@
 // `npm pack` produces a package that installs into an empty directory and runs
 // `svc --version` from the tarball, the way a user installs a release.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +21,9 @@ describe('npm pack', () => {
 
     const contents = execFileSync('tar', ['-tzf', join(out, tarball!)], { encoding: 'utf8' }).split('\n');
     expect(contents).toContain('package/dist/bin/svc.js');
+    // The single-file build the executable runs, with the licences of what it holds.
+    expect(contents).toContain('package/dist/bundle/svc.cjs');
+    expect(contents).toContain('package/dist/bundle/svc.cjs.LEGAL.txt');
     expect(contents.some((f) => f.endsWith('.test.js'))).toBe(false);
 
     const app = mkdtempSync(join(tmpdir(), 'svc-install-'));
@@ -29,7 +32,10 @@ describe('npm pack', () => {
     // proves that, with the same flags) nor node-llama-cpp's ~600 MB of optional GPU builds,
     // which `svc --version` never loads: skipping both takes this from minutes to seconds.
     npm(['install', '--prefer-offline', '--no-save', '--omit=optional', '--ignore-scripts', join(out, tarball!)], app);
-    const printed = execFileSync(join(app, 'node_modules/.bin/svc'), ['--version'], { encoding: 'utf8' });
-    expect(printed.trim()).toBe(version);
+    // From the bundle (npm gives every file of a tarball one date, so it is never older than
+    // the module tree), its code cache in a directory of the test's own.
+    const run = spawnSync(join(app, 'node_modules/.bin/svc'), ['--version'], { encoding: 'utf8', env: { ...process.env, SVC_TRACE_STARTUP: '1', SVC_CACHE_DIR: join(app, 'cache') } });
+    expect(run.stdout.trim()).toBe(version);
+    expect(run.stderr).toMatch(/svc: loaded .*node_modules\/svc-gateway\/dist\/bundle\/svc\.cjs in [\d.]+ ms, code cache miss/);
   }, 300_000);
 });

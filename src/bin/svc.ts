@@ -14,6 +14,7 @@ const BUNDLE = fileURLToPath(new URL('../bundle/svc.cjs', import.meta.url));
 const SAVE_CACHE_AFTER_MS = 3_000;
 
 const MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
+const CHECKOUT_SOURCE = fileURLToPath(new URL('../../src/bin/svc.ts', import.meta.url));
 
 const trace = process.env.SVC_TRACE_STARTUP === '1' ? (line: string) => process.stderr.write(`svc: ${line}\n`) : undefined;
 
@@ -21,9 +22,10 @@ const trace = process.env.SVC_TRACE_STARTUP === '1' ? (line: string) => process.
 function treeReason(): string | undefined {
   if (process.env.SVC_BUNDLE === '0') return 'SVC_BUNDLE=0';
   if (!existsSync(BUNDLE)) return 'no bundle';
-  // tsc alone (or tsc --watch) rewrote the module tree after the bundle was made: the bundle
-  // would run older code. (An installed package has one date on every file: the bundle runs.)
-  if (statSync(BUNDLE).mtimeMs < statSync(MAIN).mtimeMs) {
+  // In a checkout, tsc alone (or tsc --watch) may have rewritten the module tree after the
+  // bundle was made: the bundle would run older code. An installed package has no src/, and
+  // its files' dates are the unpacking's, in no particular order: its bundle always runs.
+  if (existsSync(CHECKOUT_SOURCE) && statSync(BUNDLE).mtimeMs < statSync(MAIN).mtimeMs) {
     process.stderr.write('svc: dist/bundle/svc.cjs is older than the compiled code; running the module tree (`npm run build` makes the bundle anew)\n');
     return 'the bundle is older than dist/bin/main.js';
   }
