@@ -20,7 +20,7 @@ import { authOverhead } from './lib/auth.mjs';
 import { pullBeside } from './lib/pull.mjs';
 import { coldLoads, directColdLoads, gatewayStartup } from './lib/cold.mjs';
 import { hostileRss } from './lib/hostile.mjs';
-import { chatBody, loadRun, median, warmUp } from './lib/load.mjs';
+import { chatBody, loadRun, median, quiesce, warmUp } from './lib/load.mjs';
 import { anonMb, freePort, makeHome, MODELS, portkeyHeaders, REPO_ROOT, rssMb, startFloorProxy, startGateway, startPortkey, startUpstream } from './lib/processes.mjs';
 import { checkTargets, render, summaryLine } from './lib/report.mjs';
 import { holdStreams, streamRun } from './lib/stream.mjs';
@@ -134,6 +134,10 @@ try {
   log('warm-up');
   for (const t of Object.values(targets)) await warmUp([t.direct, t.gateway, ...(t.floor ? [t.floor, t.portkey] : [])], chatBody(t.model), 1, headersFor);
 
+  // Before each run, every process of the bench (this one too) idle again: run back to back,
+  // the second of two proxies spent up to a fifth more CPU per request, and the gateway
+  // always comes right after Portkey (docs/performance.md, "Settling between runs").
+  const settle = () => quiesce([process.pid, upstream.pid, gateway.pid, floor.pid, portkey.pid, targets.slot.enginePid]);
   // Runs of one repetition are interleaved (direct, gateway, direct, ...) so that a noisy
   // neighbour on this machine hits both sides alike; medians over the repetitions.
   const latency = {};
@@ -148,6 +152,7 @@ try {
       const sides = t.floor ? ['direct', 'floor', 'portkey', 'gateway'] : ['direct', 'gateway'];
       for (const side of sides) {
         const proxyPid = { gateway: gateway.pid, floor: floor.pid, portkey: portkey.pid }[side];
+        await settle();
         const result = await loadRun({
           url: t[side], body: chatBody(t.model), connections: c, durationS: options.durationS, headers: headersFor(t[side]),
           pids: proxyPid ? { gateway: proxyPid, upstream: t.enginePid } : { upstream: t.enginePid },
@@ -179,6 +184,7 @@ try {
       for (const c of [1, 16]) {
         for (const side of targets[route].floor ? ['direct', 'floor', 'portkey', 'gateway'] : ['direct', 'gateway']) {
           const url = targets[route][side];
+          await settle();
           const result = await streamRun({ url, model: targets[route].model, chunks: options.streamChunks, intervalMs: options.streamIntervalMs, count: c === 1 ? 40 : 64, concurrency: c, headers: headersFor(url) });
           const key = `${route}/c${c}/${side}`;
           streamRaw.set(key, [...(streamRaw.get(key) ?? []), result]);
@@ -203,6 +209,7 @@ try {
     for (const route of Object.keys(targets)) {
       for (const side of targets[route].floor ? ['direct', 'floor', 'portkey', 'gateway'] : ['direct', 'gateway']) {
         const url = targets[route][side];
+        await settle();
         const result = await streamRun({ url, model: targets[route].model, chunks: options.streamChunks, intervalMs: 0, count: options.sseThroughputStreams, concurrency: 16, headers: headersFor(url) });
         const key = `${route}/${side}`;
         sseRaw.set(key, [...(sseRaw.get(key) ?? []), result]);

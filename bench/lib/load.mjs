@@ -3,6 +3,7 @@
 // every response's time (hrtime, fractional ms) is also collected from its 'response'
 // event and the percentiles are computed from those.
 import autocannon from 'autocannon';
+import { performance } from 'node:perf_hooks';
 import { cpuSeconds } from './processes.mjs';
 
 /** The q-quantile of sorted numbers (nearest rank). */
@@ -13,6 +14,24 @@ export function quantile(sorted, q) {
 
 export function median(values) {
   return quantile([...values].sort((a, b) => a - b), 0.5);
+}
+
+/**
+ * Wait until the processes `pids` are idle: together at most one clock tick (10 ms) of CPU
+ * over the last 300 ms, for at most `maxMs`. Of two proxies run back to back on this VM's 2
+ * vCPUs, the second spent 15-25% more CPU per request, whichever it was; with this wait
+ * between them, not (docs/performance.md, "Settling between runs"). Resolves to the ms waited.
+ */
+export async function quiesce(pids, maxMs = 5_000) {
+  const started = performance.now();
+  const used = () => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+  const samples = [used()];
+  while (performance.now() - started < maxMs) {
+    await new Promise((r) => setTimeout(r, 100));
+    samples.push(used());
+    if (samples.length >= 4 && samples.at(-1) - samples.at(-4) <= 0.01) break;
+  }
+  return performance.now() - started;
 }
 
 export const chatBody = (model) => JSON.stringify({ model, messages: [{ role: 'user', content: 'Say something short.' }], max_tokens: 24 });
