@@ -25,7 +25,7 @@ function treeReason(): string | undefined {
   // In a checkout, tsc alone (or tsc --watch) may have rewritten the module tree after the
   // bundle was made: the bundle would run older code. An installed package has no src/, and
   // its files' dates are the unpacking's, in no particular order: its bundle always runs.
-  if (existsSync(CHECKOUT_SOURCE) && statSync(BUNDLE).mtimeMs < statSync(MAIN).mtimeMs) {
+  if (existsSync(CHECKOUT_SOURCE) && statSync(BUNDLE).mtimeMs < (statSync(MAIN, { throwIfNoEntry: false })?.mtimeMs ?? 0)) {
     process.stderr.write('svc: dist/bundle/svc.cjs is older than the compiled code; running the module tree (`npm run build` makes the bundle anew)\n');
     return 'the bundle is older than dist/bin/main.js';
   }
