@@ -1,7 +1,7 @@
 // Auth mode's tokens on the real gateway: verified once, refused the moment they are
 // revoked, picked up from a hand-edited tokens.toml, rate-limited when wrong, never shown
 // twice; token management in default mode; the CLI's token commands.
-import { statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hash } from '@node-rs/argon2';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -99,6 +99,9 @@ describe('auth mode tokens', () => {
     expect((await api(gateway.url, '/api/slots', { headers: bearer })).status).toBe(401);
     writeFileSync(join(home.configRoot, 'tokens.toml'), `schema_version = 1\n\n${row}`);
     expect(await eventually(async () => (await api(gateway.url, '/api/slots', { headers: bearer })).status === 200)).toBe(true);
+    // The use is recorded (last_used_at, written to tokens.toml) before the next hand edit:
+    // this test is about edits being picked up, not about racing svc's own write.
+    expect(await eventually(async () => readFileSync(join(home.configRoot, 'tokens.toml'), 'utf8').includes('last_used_at'))).toBe(true);
     writeFileSync(join(home.configRoot, 'tokens.toml'), 'schema_version = 1\n');
     expect(await eventually(async () => (await api(gateway.url, '/api/slots', { headers: bearer })).status === 401)).toBe(true);
   });

@@ -80,7 +80,9 @@ export class TokenStore {
    * Read, change and write the file in the writer queue. The file may also be edited by hand
    * while a change is computed (argon2 takes ~20 ms): if it changed on disk between the read
    * and the write, the change is computed again from the new content, so a hand edit (a token
-   * removed) is never overwritten with the rows read before it.
+   * removed) is not overwritten with the rows read before it. (Nothing locks a hand editor
+   * out: one that renames its file in the instant between the last check and svc's rename
+   * still loses to svc's write.)
    */
   private async update<T>(change: (file: TokensFile) => Promise<{ next?: TokensFile; result: T }>): Promise<T> {
     return this.writes.run(async () => {
@@ -88,8 +90,10 @@ export class TokenStore {
         const before = await this.identity();
         const { next, result } = await change(await this.readForWrite());
         if (!next) return result;
-        if (attempt < MAX_UPDATE_ATTEMPTS && (await this.identity()) !== before) continue;
-        await writeFileAtomic(this.path, stringifyToml(next as unknown as Record<string, unknown>), { mode: 0o600, forceMode: true });
+        // Checked again just before the rename (after the write and its fsync): a hand edit can
+        // then be lost only in the moment between that check and the rename itself.
+        const stillCurrent = async () => attempt >= MAX_UPDATE_ATTEMPTS || (await this.identity()) === before;
+        if (!(await writeFileAtomic(this.path, stringifyToml(next as unknown as Record<string, unknown>), { mode: 0o600, forceMode: true, stillCurrent }))) continue;
         await this.reload();
         return result;
       }

@@ -31,6 +31,22 @@ describe('writeFileAtomic', () => {
     expect(readFileSync(target, 'utf8')).toBe('new\n');
   });
 
+  it('asks stillCurrent once the new content is written, and leaves the target alone when it says no', async () => {
+    const target = join(dir, 'tokens.toml');
+    writeFileSync(target, 'read by the writer\n');
+    // Another writer (a hand edit) replaces the file while this write is under way.
+    const stillCurrent = async () => {
+      expect(readdirSync(dir).filter((name) => name !== 'tokens.toml')).toHaveLength(1); // the temp file, written
+      writeFileSync(target, 'edited by hand\n');
+      return readFileSync(target, 'utf8') === 'read by the writer\n';
+    };
+    expect(await writeFileAtomic(target, 'svc\'s change\n', { stillCurrent })).toBe(false);
+    expect(readFileSync(target, 'utf8')).toBe('edited by hand\n');
+    expect(readdirSync(dir)).toEqual(['tokens.toml']);
+    expect(await writeFileAtomic(target, 'svc\'s change\n', { stillCurrent: async () => true })).toBe(true);
+    expect(readFileSync(target, 'utf8')).toBe('svc\'s change\n');
+  });
+
   it('writes bytes exactly', async () => {
     const target = join(dir, 'bytes.bin');
     const bytes = Uint8Array.from([0, 1, 2, 255, 10, 13]);

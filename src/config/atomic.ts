@@ -20,10 +20,20 @@ export interface AtomicWriteOptions {
    * the host) skips the two fsyncs, which cost milliseconds on the way to a ready slot.
    */
   durable?: boolean;
+  /**
+   * Asked just before the rename, once the new content is on disk: false leaves the target
+   * as it is (the temp file removed) and the write resolves to false. A writer that read the
+   * target first uses it to keep the window in which another writer's change (a hand edit)
+   * could be overwritten to the rename alone, not the whole write.
+   */
+  stillCurrent?: () => Promise<boolean>;
 }
 
-/** Written without blocking the event loop: state files are written while requests flow. */
-export async function writeFileAtomic(target: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+/**
+ * Written without blocking the event loop: state files are written while requests flow.
+ * Resolves to true, or to false when `options.stillCurrent` said not to replace the target.
+ */
+export async function writeFileAtomic(target: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<boolean> {
   const dir = dirname(target);
   await mkdir(dir, { recursive: true });
   const existing = options.forceMode ? undefined : await stat(target).then((s) => s.mode & 0o7777, () => undefined);
@@ -40,6 +50,10 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
   }
   await file.close();
   await pauseBeforeRenameForTests(target, temp);
+  if (options.stillCurrent && !(await options.stillCurrent().catch(() => false))) {
+    await unlink(temp).catch(() => undefined);
+    return false;
+  }
   try {
     await rename(temp, target);
   } catch (error) {
@@ -47,6 +61,7 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
     throw aboutTarget(error, target);
   }
   if (options.durable !== false) await fsyncDirectory(dir);
+  return true;
 }
 
 async function fsyncDirectory(dir: string): Promise<void> {
