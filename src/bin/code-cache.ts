@@ -1,8 +1,8 @@
 // Where the code cache lives and how it is written. One file per build of the bundle and Node
 // binary, in the user's cache directory (the same root as scripts/build-llama-server.sh's):
 // an installed tree may be read-only to the user running it, and the cache is the user's.
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, stat, unlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -27,19 +27,20 @@ export function cacheFileFor(dir: string, digest: string): string {
 }
 
 /**
- * Write `data` to `file` atomically (a temp file renamed over it), readable by its owner and
- * writable only by them (launch.ts reads nothing else), then drop all but the newest caches.
- * Resolves to the bytes written; a failure to write is not svc's failure, so it resolves to 0.
+ * Write `data` to `file` atomically (config/atomic.ts: a temp file renamed over it; not
+ * durable, a cache lost to a host crash is made again), readable and writable by its owner
+ * alone in a directory only they enter (launch.ts reads nothing else), then drop all but
+ * the newest caches. Resolves to the bytes written; a failure to write is not svc's
+ * failure, so it resolves to 0.
  */
 export async function writeCodeCache(file: string, data: Buffer): Promise<number> {
   const dir = dirname(file);
-  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   try {
+    // Loaded here, once a cache is saved: nothing of it is needed to start.
+    const { writeFileAtomic } = await import('../config/atomic.js');
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    await writeFile(temp, data, { mode: 0o600 });
-    await rename(temp, file);
+    await writeFileAtomic(file, data, { mode: 0o600, forceMode: true, durable: false });
   } catch {
-    await unlink(temp).catch(() => undefined);
     return 0;
   }
   await pruneCaches(dir).catch(() => undefined);
