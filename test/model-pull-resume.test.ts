@@ -1,14 +1,17 @@
 // Pulls that are interrupted every way a user meets: the gateway killed with SIGKILL, a
 // dropped connection, a stall, a cancel (keeping or discarding the parts) and Ctrl-C in
-// `svc model pull`. Each resumes from the part files and never fetches a byte twice.
+// `svc model pull`. Each resumes from the part files and never fetches a byte twice. A
+// gateway stopped in the middle of a pull (killed or shut down) resumes it by itself at its
+// next start, and answers for finished pulls after a restart (issue 22).
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { bytesOnDisk } from '../src/models/pull/parts.js';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { api, startGateway, SVC_BIN, svcEnv, tempHome, type Gateway, type TempHome } from './helpers/gateway.js';
 import { eventually } from './helpers/faults.js';
-import { commitOf, paddedGguf, pull, settled, startHf, type HfEndpoint } from './helpers/hf.js';
+import { commitOf, paddedGguf, pull, settled, startHf, TINY, type HfEndpoint } from './helpers/hf.js';
 
 // Six parts of 8 MiB, fetched four at a time: more parts than connections, as a big model has.
 const SIZE = 48 * 1024 * 1024;
@@ -18,7 +21,10 @@ let hf: HfEndpoint;
 let sha: string;
 
 beforeAll(async () => {
-  hf = await startHf({ 'org/big-GGUF': { commit: commitOf('9'), files: { 'big-Q4_K_M.gguf': big } } });
+  hf = await startHf({
+    'org/big-GGUF': { commit: commitOf('9'), files: { 'big-Q4_K_M.gguf': big } },
+    'org/tiny-GGUF': { commit: commitOf('a'), files: { 'tiny-Q4_K_M.gguf': TINY } },
+  });
   sha = hf.sha256(big);
 });
 afterAll(() => hf?.close());
@@ -136,4 +142,75 @@ describe('an interrupted pull resumes', () => {
     expect(stderr).toMatch(/pull of big cancelled; the .* on disk are kept: `svc model pull org\/big-GGUF` again resumes/);
     expect((await status(gw)).state).toBe('cancelled');
   });
+});
+
+describe('a pull survives a restart', () => {
+  /** Stop the first gateway in the middle of a pull, then start a second on the same home, which is asked nothing about pulls. */
+  async function stopMidPull(stop: (gw: Gateway) => Promise<unknown>) {
+    const home = tempHome();
+    const first = await gateway(home);
+    hf.faults.bytesPerSecond = 2 * 1024 * 1024;
+    await pull(first, 'big', { ref: 'org/big-GGUF' });
+    expect(await eventually(async () => (await status(first)).bytes_done > SIZE / 4, 600, 50)).toBe(true);
+    await stop(first);
+    await quiet();
+    const onDisk = await partBytes(home);
+    expect(onDisk).toBeGreaterThan(0);
+    expect(onDisk).toBeLessThan(SIZE);
+    hf.faults.bytesPerSecond = 0;
+    const served = hf.stats.bytesServed;
+    const second = await gateway(home);
+    // Only a route that never opens the pull manager, until the model is registered.
+    expect(await eventually(async () => (await api(second.url, '/api/models/big')).status === 200, 1200, 50)).toBe(true);
+    const job = await status(second);
+    expect(job).toMatchObject({ state: 'done', resumed: true, sha256: sha, bytes_fetched: SIZE - onDisk, bytes_total: SIZE });
+    expect(job.bytes_fetched).toBeLessThan(SIZE);
+    expect(hf.stats.bytesServed - served).toBe(SIZE - onDisk);
+    const registered = (await api(second.url, '/api/models/big')).json;
+    expect(createHash('sha256').update(readFileSync(registered.path)).digest('hex')).toBe(sha);
+    complete(home);
+    expect(readdirSync(join(home.stateRoot, 'pull-jobs', 'unfinished'))).toEqual([]);
+    // The same job, started anew: its events and activity rows as for any pull.
+    const events = (await api(second.url, '/api/events?type=pull.*&limit=100')).json.events.map((e: { type: string; data: { job: string } }) => [e.type, e.data.job]);
+    expect(events).toEqual(expect.arrayContaining([['pull.queued', job.id], ['pull.started', job.id], ['pull.completed', job.id]]));
+    const rows = (await api(second.url, '/api/activity?action=model.*&target=big')).json.items.map((r: { action: string; actor: string }) => [r.action, r.actor]);
+    expect(rows).toEqual(expect.arrayContaining([['model.pull_start', 'system'], ['model.pull', 'system']]));
+  }
+
+  it('killed with SIGKILL half-way: the next gateway finishes it from its parts without being asked', async () => {
+    await stopMidPull((gw) => gw.kill());
+  }, 90_000);
+
+  it('stopped with SIGTERM half-way: the job is not cancelled, and the next gateway finishes it', async () => {
+    await stopMidPull(async (gw) => expect(await gw.stop()).toBe(0));
+  }, 90_000);
+
+  it('status answers for finished pulls after a restart: from the job record, else from the registry', async () => {
+    const home = tempHome();
+    const first = await gateway(home);
+    await pull(first, 'tiny', { ref: 'org/tiny-GGUF' });
+    await pull(first, 'nope', {});
+    const done = await settled(first, 'tiny');
+    const failed = await settled(first, 'nope');
+    expect([done.state, failed.state]).toEqual(['done', 'failed']);
+    await first.stop();
+
+    const second = await gateway(home);
+    expect((await api(second.url, '/api/models/tiny/pull/status')).json).toEqual(done);
+    expect((await api(second.url, '/api/models/nope/pull/status')).json).toMatchObject({ id: failed.id, state: 'failed', error: { code: 'model.pull_invalid_ref' } });
+    expect((await api(second.url, '/api/models/pulls')).json.pulls.map((p: { model_id: string }) => p.model_id).sort()).toEqual(['nope', 'tiny']);
+    await second.stop();
+
+    // No record left (pruned, or pulled by an older svc): a registered model answers as done.
+    // A record that is not one is skipped with a warning; the gateway starts all the same.
+    const jobs = join(home.stateRoot, 'pull-jobs');
+    rmSync(join(jobs, 'tiny.json'));
+    mkdirSync(join(jobs, 'unfinished'), { recursive: true });
+    writeFileSync(join(jobs, 'unfinished', 'torn.json'), '{"job":{"model_id":"to');
+    const third = await gateway(home);
+    expect(await eventually(() => /skipped the pull job record .*torn\.json/.test(third.output()), 600, 50)).toBe(true);
+    expect((await api(third.url, '/api/models/tiny/pull/status')).json).toMatchObject({ id: '', model_id: 'tiny', state: 'done', sha256: hf.sha256(TINY), path: done.path, error: null });
+    const unknown = await api(third.url, '/api/models/other/pull/status');
+    expect([unknown.status, unknown.json.error.code]).toEqual([404, 'model.pull_no_job']);
+  }, 60_000);
 });

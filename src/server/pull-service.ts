@@ -1,5 +1,6 @@
 // The gateway's pull manager, wired to the running config: the store, the endpoint and its
-// token, the host's free memory, the registry writer queue, the event bus and the activity log.
+// token, the host's free memory, the registry writer queue, the event bus, the activity log
+// and the job records in the state directory (taken up again when the manager opens).
 import { withRegistry } from '../config/load.js';
 import { readHardwareJson } from '../host/hardware.js';
 import { readAvailableMemoryMb } from '../host/memory.js';
@@ -7,6 +8,7 @@ import { Hub, hubSettings } from '../models/hf/hub.js';
 import { parsePullRef } from '../protocol/pull-ref.js';
 import { PullManager } from '../models/pull/jobs.js';
 import { planPull } from '../models/pull/plan.js';
+import { PullJobRecords, pullJobsDir } from '../models/pull/records.js';
 import { linkPulledFiles, registerPulled } from '../models/pull/register.js';
 import { modelStoreOf } from '../models/scan.js';
 import { ModelError } from '../protocol/errors.js';
@@ -49,13 +51,43 @@ export async function planFor(ctx: ServerContext, modelId: string, refText: stri
   });
 }
 
-export function createPullManager(ctx: ServerContext): PullManager {
+/**
+ * What the status of a model with no job left (none since the record was pruned, or pulled
+ * before records were kept) says: a registered model is there, so its pull is done. The
+ * job fields nothing remembers are empty (`id`, `created_at`) or null.
+ */
+export function registeredPullJob(ctx: ServerContext, modelId: string): PullJobPayload | undefined {
+  const entry = ctx.config.registry.models[modelId];
+  if (!entry) return undefined;
+  const size = entry.size_bytes ?? 0;
+  return {
+    id: '', model_id: modelId, ref: entry.hf_repo ? (entry.hf_filename ? `${entry.hf_repo}/${entry.hf_filename}` : entry.hf_repo) : modelId, state: 'done', files: [],
+    bytes_done: size, bytes_total: size, bytes_fetched: 0, rate: 0, eta_s: null, created_at: '', started_at: null, finished_at: null, error: null,
+    sha256: entry.metadata.sha256, path: entry.path, commit: entry.metadata.commit, resumed: false, force: false,
+  };
+}
+
+/**
+ * The manager with the jobs a previous gateway left: finished ones answer status again,
+ * unfinished ones (cut off by a crash or a shutdown) run again from their parts.
+ */
+export async function openPullManager(ctx: ServerContext): Promise<PullManager> {
+  const records = new PullJobRecords(pullJobsDir(ctx.paths.stateRoot), (line) => process.stderr.write(`svc: warning: ${line}\n`));
+  const manager = createPullManager(ctx, records);
+  for (const job of manager.restore(await records.load())) {
+    ctx.record({ action: 'model.pull_start', target: job.model_id, details: { ref: job.ref, force: job.force, job: job.id, after_restart: true } });
+  }
+  return manager;
+}
+
+function createPullManager(ctx: ServerContext, records: PullJobRecords): PullManager {
   const data = (job: PullJobPayload) => ({ model_id: job.model_id, job: job.id, ref: job.ref, bytes_done: job.bytes_done, bytes_total: job.bytes_total });
   return new PullManager({
     cap: () => ctx.config.svc.models.pull_parallel_cap,
     connections: PULL_CONNECTIONS,
     stallMs: () => ctx.config.svc.models.pull_stall_timeout_s * 1000,
     hub: () => hubOf(ctx),
+    records,
     plan: (job, signal, context) => planFor(ctx, job.model_id, job.ref, { context, signal }),
     register: async (plan, sha256) => {
       await linkPulledFiles(plan);

@@ -129,7 +129,7 @@ export function describePlan(plan: PullPlanPayload, refusal: { code: string; mes
 export async function modelPulls(client: ApiClient, options: { json?: boolean }): Promise<void> {
   const { pulls } = await client.listPulls();
   if (options.json) return printJson({ pulls });
-  if (pulls.length === 0) return print('no pulls since the gateway started');
+  if (pulls.length === 0) return print('no pull jobs');
   const rows = pulls.map((j) => [j.model_id, j.state, `${formatBytes(j.bytes_done)}/${formatBytes(j.bytes_total)}`, j.rate ? `${formatBytes(j.rate)}/s` : '-', j.error?.code ?? '', j.ref]);
   for (const line of table(['MODEL', 'STATE', 'BYTES', 'RATE', 'ERROR', 'REF'], rows)) print(line);
 }

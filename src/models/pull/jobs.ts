@@ -2,6 +2,8 @@
 // most `cap()` jobs run at once, the rest wait in arrival order; pulling a model again while
 // its job runs returns that job. The manager owns the state; the work of each step is in
 // plan.ts and download.ts, and the caller supplies planning, registration and publishing.
+// Every job is kept on disk (records.ts): a restart finds the finished ones and runs the
+// unfinished ones again from their parts; the newest PULL_JOBS_KEPT finished ones are kept.
 import { randomBytes } from 'node:crypto';
 import { ModelError, SvcError } from '../../protocol/errors.js';
 import type { Hub } from '../hf/hub.js';
@@ -11,6 +13,7 @@ import { downloadFile } from './download.js';
 import { discardParts } from './parts.js';
 import { checkPlan } from './plan.js';
 import { Progress } from './progress.js';
+import { finishedBeyond, isFinished, PULL_JOBS_KEPT, type LoadedRecords, type PullJobRecords, type PullRecord } from './records.js';
 
 export interface PullDeps {
   readonly cap: () => number;
@@ -21,6 +24,10 @@ export interface PullDeps {
   /** Link the snapshot, update the registry; returns the registered path. */
   register(plan: PullPlanPayload, sha256: string | null): Promise<string>;
   publish(type: 'queued' | 'started' | 'progress' | 'completed' | 'failed' | 'cancelled', job: PullJobPayload, extra?: Record<string, unknown>): void;
+  /** Where jobs are kept across restarts (none: in memory only). */
+  readonly records?: Pick<PullJobRecords, 'save' | 'forget' | 'flush'>;
+  /** Finished jobs kept (default PULL_JOBS_KEPT). */
+  readonly keep?: number;
 }
 
 interface Running {
@@ -28,11 +35,16 @@ interface Running {
   readonly abort: AbortController;
   /** The context the fit check assumes (the request's, else the default). */
   readonly context: number | undefined;
-  plan?: PullPlanPayload;
+  /** The files of the plan (also known for a job restored from its record): what a discard removes. */
+  downloads?: PullRecord['downloads'];
   discard?: boolean;
+  /** The state last written to the record, and when: progress is written at most every RECORD_EVERY_MS. */
+  recorded?: { state: PullState; at: number };
 }
 
 const now = () => new Date().toISOString();
+/** A job's progress reaches its record this often; a state change always does at once. */
+const RECORD_EVERY_MS = 5_000;
 
 export class PullManager {
   private readonly jobs = new Map<string, Running>();
@@ -41,6 +53,9 @@ export class PullManager {
   /** One download per target file at a time: two ids pulling the same blob must not share its part files. */
   private readonly targets = new Map<string, Promise<unknown>>();
   private running = 0;
+  private readonly runs = new Set<Promise<void>>();
+  /** Set by close(): an abort is a shutdown, not a cancel, and the jobs stay unfinished on disk. */
+  private closing = false;
 
   constructor(private readonly deps: PullDeps) {}
 
@@ -66,12 +81,30 @@ export class PullManager {
       id: randomBytes(8).toString('hex'), model_id: modelId, ref, state: 'queued', files: [], bytes_done: 0, bytes_total: 0, bytes_fetched: 0,
       rate: 0, eta_s: null, created_at: now(), started_at: null, finished_at: null, error: null, sha256: null, path: null, commit: null, resumed: false, force: options.force,
     };
-    this.jobs.set(modelId, { job, abort: new AbortController(), context: options.context });
-    this.queue.push(modelId);
-    this.deps.publish('queued', job);
-    this.changed(job);
-    this.next();
+    this.enqueue({ job, abort: new AbortController(), context: options.context });
     return { job, existing: false };
+  }
+
+  /**
+   * Take up the jobs a previous gateway left: finished ones answer again, unfinished ones
+   * (cut off by a crash or a shutdown) run again, under their own id, from the parts on
+   * disk. Returns the jobs that run again.
+   */
+  restore(records: LoadedRecords): PullJobPayload[] {
+    const byCreation = (a: PullRecord, b: PullRecord) => a.job.created_at.localeCompare(b.job.created_at);
+    for (const { job, context, downloads } of [...records.finished].sort(byCreation)) {
+      if (!this.jobs.has(job.model_id)) this.jobs.set(job.model_id, { job, abort: new AbortController(), context: context ?? undefined, downloads });
+    }
+    const resumed: PullJobPayload[] = [];
+    for (const { job: saved, context, downloads } of [...records.unfinished].sort(byCreation)) {
+      const current = this.jobs.get(saved.model_id);
+      if (current && !isFinished(current.job)) continue;
+      const job: PullJobPayload = { ...saved, state: 'queued', files: [], bytes_fetched: 0, rate: 0, eta_s: null, started_at: null, finished_at: null, error: null, sha256: null, path: null };
+      this.enqueue({ job, abort: new AbortController(), context: context ?? undefined, downloads });
+      resumed.push(job);
+    }
+    this.prune();
+    return resumed;
   }
 
   /** Cancel a queued or running pull; the parts stay on disk unless `discard`. */
@@ -79,7 +112,7 @@ export class PullManager {
     const entry = this.jobs.get(modelId);
     if (!entry) throw new ModelError('model.pull_no_job', `no pull of ${modelId} exists`, { model_id: modelId });
     if (TERMINAL_PULL_STATES.includes(entry.job.state)) {
-      if (discard && entry.job.state !== 'done' && entry.plan) await this.discard(entry.plan);
+      if (discard && entry.job.state !== 'done') await this.discard(entry);
       return entry.job;
     }
     entry.discard = discard;
@@ -96,20 +129,36 @@ export class PullManager {
     return entry.job;
   }
 
-  /** Stop every running pull (shutdown); parts stay for the next pull. */
-  stopAll(): void {
+  /**
+   * Stop every pull (shutdown) and wait for them and their records: the parts stay, and
+   * the records say queued or running, so the next gateway resumes them.
+   */
+  async close(): Promise<void> {
+    this.closing = true;
     this.queue.length = 0;
     for (const entry of this.jobs.values()) if (!TERMINAL_PULL_STATES.includes(entry.job.state)) entry.abort.abort(new Error('shutting down'));
+    await Promise.allSettled([...this.runs]);
+    await this.deps.records?.flush();
+  }
+
+  private enqueue(entry: Running): void {
+    this.jobs.set(entry.job.model_id, entry);
+    this.queue.push(entry.job.model_id);
+    this.deps.publish('queued', entry.job);
+    this.changed(entry.job);
+    this.next();
   }
 
   private next(): void {
     while (this.running < Math.max(1, this.deps.cap()) && this.queue.length > 0) {
       const entry = this.jobs.get(this.queue.shift()!)!;
       this.running++;
-      void this.run(entry).finally(() => {
+      const run: Promise<void> = this.run(entry).finally(() => {
+        this.runs.delete(run);
         this.running--;
         this.next();
       });
+      this.runs.add(run);
     }
   }
 
@@ -121,7 +170,7 @@ export class PullManager {
       this.set(job, 'resolving');
       this.deps.publish('started', job);
       const plan = await this.deps.plan(job, abort.signal, entry.context);
-      entry.plan = plan;
+      entry.downloads = plan.files.map((f) => ({ target: f.target, size: f.size }));
       checkPlan(plan, job.force);
       job.commit = plan.commit;
       job.files = plan.files.map((f): PullFileProgress => ({ path: f.path, role: f.role, size: f.size, bytes_done: f.on_disk_bytes, state: f.on_disk_bytes === f.size ? 'done' : 'waiting' }));
@@ -152,7 +201,9 @@ export class PullManager {
       this.finish(entry, 'done');
     } catch (error) {
       if (abort.signal.aborted) {
-        if (entry.discard && entry.plan) await this.discard(entry.plan);
+        // A shutdown leaves the job as its record says (unfinished), for the next gateway.
+        if (this.closing) return;
+        if (entry.discard) await this.discard(entry);
         this.finish(entry, 'cancelled');
         return;
       }
@@ -177,8 +228,8 @@ export class PullManager {
     }
   }
 
-  private async discard(plan: PullPlanPayload): Promise<void> {
-    await Promise.all(plan.files.map((f) => discardParts(f.target, f.size)));
+  private async discard(entry: Running): Promise<void> {
+    await Promise.all((entry.downloads ?? []).map((f) => discardParts(f.target, f.size)));
   }
 
   private finish(entry: Running, state: PullState, extra: Record<string, unknown> = {}): void {
@@ -190,6 +241,15 @@ export class PullManager {
     if (state === 'done') this.deps.publish('completed', job, { sha256: job.sha256, path: job.path });
     else if (state === 'failed') this.deps.publish('failed', job, extra);
     else this.deps.publish('cancelled', job, { discard: entry.discard ?? false });
+    this.prune();
+  }
+
+  /** Forget the finished jobs beyond the newest `keep`, here and on disk. */
+  private prune(): void {
+    for (const modelId of finishedBeyond(this.list(), this.deps.keep ?? PULL_JOBS_KEPT)) {
+      this.jobs.delete(modelId);
+      void this.deps.records?.forget(modelId);
+    }
   }
 
   private set(job: PullJobPayload, state: PullState): void {
@@ -198,6 +258,19 @@ export class PullManager {
   }
 
   private changed(job: PullJobPayload): void {
+    const entry = this.jobs.get(job.model_id);
+    if (entry?.job === job) this.record(entry);
     for (const listener of [...this.listeners]) listener(job);
+  }
+
+  /** Write the job's record on a state change, and its progress now and then. */
+  private record(entry: Running): void {
+    const { job } = entry;
+    // Once closing, only a job that still ends (done) is written: an aborted one stays as it was.
+    if (!this.deps.records || (this.closing && !isFinished(job))) return;
+    const at = Date.now();
+    if (entry.recorded?.state === job.state && at - entry.recorded.at < RECORD_EVERY_MS) return;
+    entry.recorded = { state: job.state, at };
+    void this.deps.records.save({ job, context: entry.context ?? null, downloads: entry.downloads ?? [] });
   }
 }

@@ -1,10 +1,12 @@
 // /api/models/<id>/pull and friends: start, watch and cancel model pulls; search the
 // endpoint. The work is in src/models/pull; handlers check the body and answer. The pull
 // machinery (undici, the GGUF reader, the hashing) loads on the first pull route a client
-// calls, not at start-up (docs/performance.md).
+// calls, not at start-up (docs/performance.md), or at boot when a previous gateway left a
+// pull unfinished (resumePullsAtBoot).
 import type { FastifyInstance } from 'fastify';
 import { MODEL_ID_PATTERN, MODEL_ID_RULE } from '../../config/schema/registry.js';
 import type { PullManager } from '../../models/pull/jobs.js';
+import { hasUnfinishedPulls } from '../../models/pull/records.js';
 import { ModelError } from '../../protocol/errors.js';
 import { PullRequestSchema, TERMINAL_PULL_STATES, type PullJobPayload, type SearchResultPayload } from '../../protocol/pulls.js';
 import { parseRequest } from '../../protocol/validate.js';
@@ -24,19 +26,37 @@ function modelIdOf(params: unknown): string {
 
 const service = () => import('../pull-service.js');
 
+/** One manager per gateway, opened on first use: the promise, so two first uses open one. */
+const managers = new WeakMap<ServerContext, Promise<PullManager>>();
+
+function pullManagerOf(ctx: ServerContext): Promise<PullManager> {
+  let opening = managers.get(ctx);
+  if (!opening) {
+    opening = service().then((m) => m.openPullManager(ctx));
+    managers.set(ctx, opening);
+    opening.catch(() => managers.delete(ctx));
+  }
+  return opening;
+}
+
+/** At boot: resume the pulls a previous gateway left unfinished; costs one directory listing when there are none. */
+export async function resumePullsAtBoot(ctx: ServerContext): Promise<void> {
+  if (await hasUnfinishedPulls(ctx.paths.stateRoot)) await pullManagerOf(ctx);
+}
+
 /** Returns the pull manager's getter (created on first use), for the routes that start pulls too. */
 export function registerPullRoutes(app: FastifyInstance, ctx: ServerContext): () => Promise<PullManager> {
-  let manager: PullManager | undefined;
-  const pullsNow = async (): Promise<PullManager> => (manager ??= (await service()).createPullManager(ctx));
+  const pullsNow = () => pullManagerOf(ctx);
   const streams = new Set<() => void>();
   app.addHook('onClose', async () => {
-    manager?.stopAll();
     for (const end of [...streams]) end();
+    await (await managers.get(ctx)?.catch(() => undefined))?.close();
   });
 
+  /** The job: the manager's (restored from its record after a restart), else a registered model's. */
   const jobOf = async (id: string): Promise<PullJobPayload> => {
-    const job = (await pullsNow()).get(id);
-    if (!job) throw new ModelError('model.pull_no_job', `no pull of ${id} has run since the gateway started; start one with POST /api/models/${id}/pull`, { model_id: id });
+    const job = (await pullsNow()).get(id) ?? (await service()).registeredPullJob(ctx, id);
+    if (!job) throw new ModelError('model.pull_no_job', `no pull of ${id} is known and no model ${id} is registered; start one with POST /api/models/${id}/pull`, { model_id: id });
     return job;
   };
 
@@ -62,27 +82,29 @@ export function registerPullRoutes(app: FastifyInstance, ctx: ServerContext): ()
     return { ...job, existing };
   });
 
-  app.get('/api/models/pulls', async () => ({ pulls: manager?.list() ?? [] }));
+  app.get('/api/models/pulls', async () => ({ pulls: (await pullsNow()).list() }));
 
   app.get('/api/models/:id/pull/status', async (request) => jobOf(modelIdOf(request.params)));
 
   app.delete('/api/models/:id/pull', async (request) => {
     const id = modelIdOf(request.params);
-    await jobOf(id);
-    return (await pullsNow()).cancel(id, booleanQuery(request, 'discard'));
+    const pulls = await pullsNow();
+    // A registered model with no job left has nothing to cancel: it answers as done.
+    if (!pulls.get(id)) return jobOf(id);
+    return pulls.cancel(id, booleanQuery(request, 'discard'));
   });
 
   app.get('/api/models/:id/pull/stream', async (request, reply) => {
     const id = modelIdOf(request.params);
-    await jobOf(id);
+    const first = await jobOf(id);
     const pulls = await pullsNow();
-    const raw = openEventStream(reply);
+    const raw = openEventStream(reply, ctx);
     let last = 0;
     let pending: NodeJS.Timeout | undefined;
     const send = () => {
       pending = undefined;
       last = Date.now();
-      const job = pulls.get(id)!;
+      const job = pulls.get(id) ?? first;
       raw.write(`data: ${JSON.stringify(job)}\n\n`);
       if (TERMINAL_PULL_STATES.includes(job.state)) end();
     };
