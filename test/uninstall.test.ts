@@ -2,11 +2,11 @@
 // the default stops both and keeps every config and state file; --purge asks first (the
 // hostname or DELETE), --purge --force removes both roots; --keep-data keeps the models and
 // the activity log and nothing else.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { hostname } from 'node:os';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { api, runSvc, runSvcAsync, startGateway, type TempHome } from './helpers/gateway.js';
+import { api, runSvc, runSvcAsync, startGateway, tempHome, type TempHome } from './helpers/gateway.js';
 import { homeWithTinySlots, processAlive } from './helpers/llama.js';
 
 /** Every file under a root, relative, with its bytes (the lock and slot state excepted: a stop rewrites them). */
@@ -80,4 +80,57 @@ describe('svc uninstall', () => {
     // The tiny model lives outside svc's roots (in the test home): never touched.
     expect(filesOf(join(home.home, 'models'))).toEqual(models);
   }, 60_000);
+
+  // Run as root, uninstall must not follow a folder the svc user replaced with a symbolic
+  // link (issue 22): here to a folder outside the home, with a file that must survive.
+  describe('with a symbolic link the svc user put in place', () => {
+    const outsideWithSentinel = () => {
+      const outside = mkdtempSync(join(tmpdir(), 'svc-outside-'));
+      writeFileSync(join(outside, 'sentinel'), 'not svc\'s');
+      mkdirSync(join(outside, 'models'));
+      return outside;
+    };
+    const gone = (path: string) => {
+      try {
+        lstatSync(path);
+        return false;
+      } catch {
+        return true;
+      }
+    };
+
+    it('--keep-data removes a link on the way to a kept store as a link, never what it points to', async () => {
+      const home = tempHome();
+      const outside = outsideWithSentinel();
+      try {
+        home.write('svc.toml', `[models]\nstore = "${join(home.stateRoot, 'data/models')}"\n`);
+        mkdirSync(home.stateRoot, { recursive: true });
+        symlinkSync(outside, join(home.stateRoot, 'data'));
+        const result = await runSvcAsync(['uninstall', '--purge', '--keep-data', '--force'], { home: home.home });
+        expect(result.status, result.stdout + result.stderr).toBe(0);
+        expect(readdirSync(outside).sort()).toEqual(['models', 'sentinel']);
+        expect(gone(join(home.stateRoot, 'data'))).toBe(true);
+      } finally {
+        rmSync(outside, { recursive: true, force: true });
+        rmSync(home.home, { recursive: true, force: true });
+      }
+    }, 60_000);
+
+    it('--keep-data removes a state root that is a link as a link', async () => {
+      const home = tempHome({ 'svc.toml': '' });
+      const outside = outsideWithSentinel();
+      try {
+        mkdirSync(join(home.stateRoot, '..'), { recursive: true });
+        symlinkSync(outside, home.stateRoot);
+        const result = await runSvcAsync(['uninstall', '--purge', '--keep-data', '--force'], { home: home.home });
+        expect(result.status, result.stdout + result.stderr).toBe(0);
+        expect(result.stdout).toContain(`removed the symbolic link ${home.stateRoot}; what it points to (${outside}) was not touched`);
+        expect(readdirSync(outside).sort()).toEqual(['models', 'sentinel']);
+        expect(gone(home.stateRoot)).toBe(true);
+      } finally {
+        rmSync(outside, { recursive: true, force: true });
+        rmSync(home.home, { recursive: true, force: true });
+      }
+    }, 60_000);
+  });
 });

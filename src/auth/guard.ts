@@ -47,7 +47,7 @@ export class AuthGuard {
   identify(request: Omit<GuardRequest, 'access'>, required = false): Decision | Promise<Decision> {
     const bearer = bearerOf(header(request.headers.authorization));
     // A browser behind the proxy sends its Basic credentials on: only a Bearer claims a token.
-    if (bearer) return this.options.verifier.verify(bearer, this.client(request));
+    if (bearer) return this.options.verifier.verify(bearer, this.clientOf(request));
     const proxied = this.options.authEnabled() ? proxyIdentity(request.headers, request.peer, this.options.proxySecret) : undefined;
     if (proxied) return proxied;
     if (!required) return ANONYMOUS;
@@ -65,10 +65,11 @@ export class AuthGuard {
   }
 
   /**
-   * The address failures are counted against. Behind the proxy every peer is loopback, so
-   * there the proxy's X-Forwarded-For (its last hop, which the proxy itself wrote) names the client.
+   * The client's address, which failures (and open event streams) are counted against. Behind
+   * the proxy every peer is loopback, so there the proxy's X-Forwarded-For (its last hop,
+   * which the proxy itself wrote) names the client.
    */
-  private client(request: Omit<GuardRequest, 'access'>): string {
+  clientOf(request: Omit<GuardRequest, 'access'>): string {
     const forwarded = header(request.headers['x-forwarded-for']);
     if (forwarded && isLoopbackAddress(request.peer) && this.options.authEnabled()) return forwarded.split(',').at(-1)!.trim();
     return request.peer ?? 'unknown';

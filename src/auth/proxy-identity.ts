@@ -7,6 +7,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { isLoopbackAddress } from './addresses.js';
+import { proxyProof } from './proxy-proof.js';
 import type { Identity } from './identity.js';
 
 /** As Node reads them (lower case) and as the Caddyfile writes them. */
@@ -14,10 +15,13 @@ export const FORWARDED_EMAIL_HEADER = 'x-forwarded-email';
 export const PROXY_SECRET_HEADER = 'x-svc-proxy-secret';
 export const FORWARDED_EMAIL_HEADER_NAME = 'X-Forwarded-Email';
 export const PROXY_SECRET_HEADER_NAME = 'X-Svc-Proxy-Secret';
+/** Who acted, for the activity log: believed only from the proxy (server/request.ts, actorOf). */
+export const ACTOR_HEADER_NAME = 'X-Svc-Actor';
 
 /** The secret's SHA-256, compared in constant time with the header's. */
 export class ProxySecret {
   private digest: Buffer | undefined;
+  private secret: string | undefined;
   private loaded: string | undefined;
 
   constructor(private readonly path: string) {}
@@ -27,7 +31,8 @@ export class ProxySecret {
     const text = await readFile(this.path, 'utf8').catch(() => '');
     this.loaded = text;
     const secret = text.trim();
-    this.digest = secret.length >= 16 ? sha256(secret) : undefined;
+    this.secret = secret.length >= 16 ? secret : undefined;
+    this.digest = this.secret === undefined ? undefined : sha256(this.secret);
   }
 
   /** Re-read the file when its contents may have changed (cheap: it is a few dozen bytes). */
@@ -38,6 +43,11 @@ export class ProxySecret {
 
   matches(value: string): boolean {
     return this.digest !== undefined && timingSafeEqual(sha256(value), this.digest);
+  }
+
+  /** The answer to the CLI's challenge (proxy-proof.ts); null without a secret. */
+  prove(nonce: string): string | null {
+    return this.secret === undefined ? null : proxyProof(this.secret, nonce);
   }
 }
 

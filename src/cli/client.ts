@@ -68,9 +68,11 @@ export interface HardwarePayload {
 
 const REQUEST_TIMEOUT_MS = 30_000;
 
+/** The headers that authenticate every request (cli/credentials.ts); asked before each one. */
+export type Credentials = () => Promise<Readonly<Record<string, string>>>;
+
 export class ApiClient {
-  /** `credentials`: headers that authenticate every request (cli/credentials.ts). */
-  constructor(readonly baseUrl: string, private readonly credentials: Readonly<Record<string, string>> = {}) {}
+  constructor(readonly baseUrl: string, private readonly credentials: Credentials = async () => ({})) {}
 
   authStatus = () => this.request<AuthStatusPayload>('GET', '/api/auth/status');
   listTokens = () => this.request<{ tokens: TokenInfo[] }>('GET', '/api/auth/tokens');
@@ -125,7 +127,7 @@ export class ApiClient {
   updateCheck = () => this.request<UpdateCheckPayload>('GET', '/api/updates/check', undefined, { timeoutMs: null });
   setUpdateChannel = (channel: string) => this.request<{ channel: string }>('PUT', '/api/updates/channel', { channel });
   updateState = () => this.request<UpdateStatePayload>('GET', '/api/updates/state');
-  applyUpdate = (version?: string) => this.request<UpdateJob>('POST', '/api/updates/apply', version ? { version } : {}, { timeoutMs: null });
+  applyUpdate = (version?: string, allowDowngrade = false) => this.request<UpdateJob>('POST', '/api/updates/apply', { ...(version && { version }), ...(allowDowngrade && { allow_downgrade: true }) }, { timeoutMs: null });
   rollbackUpdate = () => this.request<UpdateJob>('POST', '/api/updates/rollback', {});
   updateJob = (id: string) => this.request<UpdateJob>('GET', `/api/updates/status/${encodeURIComponent(id)}`);
   /** Short timeout: setup asks it to find out whether a gateway runs at all. */
@@ -148,7 +150,7 @@ export class ApiClient {
    */
   async request<T>(method: string, path: string, body?: unknown, options: { timeoutMs?: number | null } = {}): Promise<T> {
     const timeoutMs = options.timeoutMs === undefined ? REQUEST_TIMEOUT_MS : options.timeoutMs;
-    const headers = { ...this.baseHeaders(), ...(body !== undefined && { 'content-type': 'application/json' }) };
+    const headers = { ...(await this.baseHeaders()), ...(body !== undefined && { 'content-type': 'application/json' }) };
     const text = body !== undefined ? JSON.stringify(body) : undefined;
     if (timeoutMs === null) {
       // fetch() gives up on answers slower than 300 s (undici's headersTimeout); node:http waits.
@@ -177,7 +179,7 @@ export class ApiClient {
   /** A request whose body the caller reads as it arrives (a stream); error answers throw as request() does. */
   async open(method: string, path: string, signal: AbortSignal, body?: unknown): Promise<Response> {
     let response: Response;
-    const headers = { ...this.baseHeaders(), ...(body !== undefined && { 'content-type': 'application/json' }) };
+    const headers = { ...(await this.baseHeaders()), ...(body !== undefined && { 'content-type': 'application/json' }) };
     try {
       response = await fetch(`${this.baseUrl}${path}`, { method, headers, signal, ...(body !== undefined && { body: JSON.stringify(body) }) });
     } catch (error) {
@@ -187,8 +189,8 @@ export class ApiClient {
     return response;
   }
 
-  private baseHeaders(): Record<string, string> {
-    return { 'x-svc-actor': 'cli', 'user-agent': `svc-cli/${VERSION}`, ...this.credentials };
+  private async baseHeaders(): Promise<Record<string, string>> {
+    return { 'x-svc-actor': 'cli', 'user-agent': `svc-cli/${VERSION}`, ...(await this.credentials()) };
   }
 
   private async read<T>(response: Response, path: string): Promise<T> {

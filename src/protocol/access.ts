@@ -20,6 +20,9 @@ export type RouteAccess = (typeof ROUTE_ACCESS)[number];
 export const PUBLIC_PATHS: readonly string[] = [
   '/api/health/system', '/api/status', '/api/metrics', '/api/features', '/api/install/state', '/api/install/complete',
   '/api/config/urls', '/api/auth/status', '/api/auth/login', '/v1/models',
+  // Not in the spec's list: the gateway's proof for the CLI (auth/proxy-proof.ts), which must
+  // answer before the CLI sends any credential and reveals nothing.
+  '/api/auth/proof',
 ];
 
 /** What each token scope grants (SPEC.md, Authentication; the auth issue's exact grants). */
@@ -45,6 +48,7 @@ export const ROUTE_ACCESS_TABLE: Readonly<Record<string, RouteAccess>> = {
   'POST /api/install/complete': 'public',
   'GET /api/auth/status': 'public',
   '* /api/auth/login': 'public',
+  'GET /api/auth/proof': 'public',
   'GET /v1/models': 'public',
 
   'GET /v1/models/*': 'v1-read',

@@ -21,6 +21,7 @@ import { SlotSupervisor } from '../slots/supervisor.js';
 import { VERSION } from '../protocol/version.js';
 import { activityEvent, gpuModeEvent, slotEvictedEvent, slotStateEvent } from './event-sources.js';
 import { SlotMetricsEvents } from './metrics-events.js';
+import { StreamLimit } from './stream-limit.js';
 import type { UpdateService } from './update-service.js';
 
 export interface ListenAddress {
@@ -38,6 +39,8 @@ export class ServerContext {
   readonly startedAt = new Date();
   /** The event stream (GET /api/events/stream): every state change and activity row is published here. */
   readonly events = new EventBus();
+  /** Open server-sent event streams, bounded per gateway and per client (stream-limit.ts). */
+  readonly streams = new StreamLimit();
   /** One writer for configuration files. */
   readonly configWrites = new SerialQueue();
   listening: ListenAddress = { host: '127.0.0.1', port: 0 };

@@ -29,16 +29,27 @@ export function arrivalOf(request: FastifyRequest): number {
   return (request as unknown as Record<symbol, number | undefined>)[ARRIVED] ?? performance.now();
 }
 
+/** What an X-Svc-Actor header may say at all. */
+const ACTOR_HEADER = /^[a-z0-9:_.-]{1,64}$/i;
+/** What an unverified client may call itself: a tool's name, never `token:`/`user:` (no `:`). */
+const TOOL_NAME = /^[a-z0-9_.-]{1,32}$/i;
+/** Actors svc itself writes, which no client may claim. */
+const RESERVED_ACTORS = new Set(['system']);
+
 /**
- * Who made a request, for the activity log: the token's label or the proxy's user when the
- * guard knows one, else a well-formed X-Svc-Actor header (the CLI sends "cli"), else "api".
+ * Who made a request, for the activity log, which no client can lie to (issue 22). A token is
+ * `token:<label>` whatever it sends. The proxy (its secret verified) speaks for its user: its
+ * X-Svc-Actor when it sends one (Caddy strips inbound copies), else `user:<label>`. Anyone
+ * else is anonymous: its X-Svc-Actor counts only as a tool's name (the CLI sends "cli"),
+ * else "api".
  */
 export function actorOf(request: FastifyRequest): string {
   const identity = identityOf(request);
   if (identity.kind === 'token') return `token:${identity.label}`;
-  if (identity.kind === 'proxy') return `user:${identity.label}`;
   const header = request.headers['x-svc-actor'];
-  return typeof header === 'string' && /^[a-z0-9:_.-]{1,64}$/i.test(header) ? header : 'api';
+  const claimed = typeof header === 'string' && ACTOR_HEADER.test(header) ? header : undefined;
+  if (identity.kind === 'proxy') return claimed ?? `user:${identity.label}`;
+  return claimed && TOOL_NAME.test(claimed) && !RESERVED_ACTORS.has(claimed.toLowerCase()) ? claimed : 'api';
 }
 
 /** A JSON body that must be an object. */

@@ -1,10 +1,21 @@
 // Server-sent event streams the server writes itself (the event stream, a followed engine
-// log): take the response over from Fastify and send the head at once, with the headers
-// that keep proxies from buffering it.
+// log, pull progress): count the stream against the cap on open streams (stream-limit.ts),
+// take the response over from Fastify and send the head at once, with the headers that keep
+// proxies from buffering it.
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
+import type { AuthGuard } from '../auth/guard.js';
+import type { StreamLimit } from './stream-limit.js';
 
-export function openEventStream(reply: FastifyReply): ServerResponse {
+export interface StreamAdmission {
+  readonly streams: StreamLimit;
+  readonly auth: { readonly guard: Pick<AuthGuard, 'clientOf'> };
+}
+
+/** The open stream; past the cap, throws system.too_many_streams before anything is sent. */
+export function openEventStream(reply: FastifyReply, ctx: StreamAdmission): ServerResponse {
+  const { headers, socket } = reply.request;
+  const release = ctx.streams.admit(ctx.auth.guard.clientOf({ headers, peer: socket.remoteAddress }));
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, {
@@ -13,5 +24,11 @@ export function openEventStream(reply: FastifyReply): ServerResponse {
     connection: 'keep-alive',
     'x-accel-buffering': 'no',
   });
+  // writeHead only queues the head until the first write, and a followed log with no lines
+  // yet would otherwise leave its client waiting for the first keep-alive.
+  raw.flushHeaders();
+  raw.once('close', release);
+  // A client gone while the handler awaited has already had its 'close'.
+  if (raw.closed) release();
   return raw;
 }

@@ -5,7 +5,7 @@
 // activity log. Nothing outside svc's own roots and units is touched: a model store
 // configured elsewhere is the user's, and is kept.
 import { existsSync } from 'node:fs';
-import { readdir, rm } from 'node:fs/promises';
+import { lstat, readdir, readlink, rm, unlink } from 'node:fs/promises';
 import { join, relative, isAbsolute } from 'node:path';
 import { API_UNIT, MDNS_UNIT, PROXY_UNIT, stopUnit, unitPath } from '../auth/proxy/service.js';
 import { liveHolder } from '../config/instance-lock.js';
@@ -37,6 +37,39 @@ const inside = (root: string, path: string) => {
   const rel = relative(root, path);
   return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
 };
+
+// Run as root, uninstall must not be steered by the svc user, who owns both roots and may
+// have replaced any folder in them with a symbolic link (issue 22): it never follows a link
+// it did not make. Everything is looked at with lstat; a link is removed as a link, and what
+// it points to is never read, descended into or removed (fs.rm itself does not follow the
+// links inside a tree it removes).
+
+/** What is at `path` itself (a link as a link); undefined when nothing is. */
+const entryAt = (path: string) => lstat(path).catch(() => undefined);
+
+async function removeRoot(root: string): Promise<{ status: UninstallStep['status']; detail: string }> {
+  const entry = await entryAt(root);
+  if (!entry) return { status: 'skipped', detail: `${root} does not exist` };
+  if (entry.isSymbolicLink()) {
+    const target = await readlink(root);
+    await unlink(root);
+    return { status: 'done', detail: `removed the symbolic link ${root}; what it points to (${target}) was not touched` };
+  }
+  await rm(root, { recursive: true, force: true });
+  return { status: 'done', detail: `removed ${root}` };
+}
+
+/** Keep-data: everything under dir goes but the kept paths; their parents stay as real folders. */
+async function removeAllBut(dir: string, kept: ReadonlySet<string>): Promise<void> {
+  for (const name of await readdir(dir)) {
+    const path = join(dir, name);
+    if (kept.has(path)) continue;
+    // lstat: a link on the way to a kept path is removed as a link, never descended into.
+    const isFolder = (await entryAt(path))?.isDirectory() === true;
+    if (isFolder && [...kept].some((k) => inside(path, k))) await removeAllBut(path, kept);
+    else await rm(path, { recursive: true, force: true });
+  }
+}
 
 export async function uninstall(paths: SvcPaths, options: UninstallOptions): Promise<UninstallStep[]> {
   const steps: UninstallStep[] = [];
@@ -81,29 +114,13 @@ export async function uninstall(paths: SvcPaths, options: UninstallOptions): Pro
     steps.push({ step: 'keep config and state', status: 'skipped', detail: `kept ${paths.configRoot} and ${paths.stateRoot} (svc uninstall --purge removes them)` });
     return steps;
   }
-  await attempt('remove config', async () => {
-    if (!existsSync(paths.configRoot)) return { status: 'skipped', detail: `${paths.configRoot} does not exist` };
-    await rm(paths.configRoot, { recursive: true, force: true });
-    return { status: 'done', detail: `removed ${paths.configRoot}` };
-  });
+  await attempt('remove config', () => removeRoot(paths.configRoot));
   await attempt('remove state', async () => {
-    if (!existsSync(paths.stateRoot)) return { status: 'skipped', detail: `${paths.stateRoot} does not exist` };
     const kept = options.keepData ? new Set([paths.defaultModelsDir, paths.activityDb, `${paths.activityDb}-wal`, `${paths.activityDb}-shm`]) : new Set<string>();
     if (options.store && inside(paths.stateRoot, options.store) && options.keepData) kept.add(options.store);
-    if (kept.size === 0) {
-      await rm(paths.stateRoot, { recursive: true, force: true });
-      return { status: 'done', detail: `removed ${paths.stateRoot}` };
-    }
-    // Keep-data: everything else goes; a kept path's parents stay as its folders.
-    const removeAllBut = async (dir: string): Promise<void> => {
-      for (const name of await readdir(dir)) {
-        const path = join(dir, name);
-        if (kept.has(path)) continue;
-        if ([...kept].some((k) => inside(path, k))) await removeAllBut(path);
-        else await rm(path, { recursive: true, force: true });
-      }
-    };
-    await removeAllBut(paths.stateRoot);
+    const root = await entryAt(paths.stateRoot);
+    if (kept.size === 0 || !root?.isDirectory()) return removeRoot(paths.stateRoot);
+    await removeAllBut(paths.stateRoot, kept);
     return { status: 'done', detail: `removed ${paths.stateRoot} except the models and the activity log` };
   });
   if (options.store && !inside(paths.stateRoot, options.store)) steps.push({ step: 'keep the model store', status: 'skipped', detail: `${options.store} is outside svc's roots; it is yours and was kept` });

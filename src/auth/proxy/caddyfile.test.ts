@@ -37,7 +37,7 @@ describe('the rendered Caddyfile', () => {
   });
 
   it('strips inbound identity and secret headers before anything else', () => {
-    for (const name of ['X-Forwarded-Email', 'X-Forwarded-User', 'X-Svc-Proxy-Secret']) expect(text).toContain(`\trequest_header -${name}\n`);
+    for (const name of ['X-Forwarded-Email', 'X-Forwarded-User', 'X-Svc-Proxy-Secret', 'X-Svc-Actor']) expect(text).toContain(`\trequest_header -${name}\n`);
   });
 
   it('passes the public paths and /v1 without basic auth or identity', () => {

@@ -2,7 +2,7 @@
 // terminates TLS, asks browsers for basic auth, and forwards who signed in together with
 // the per-install secret that makes svc trust it (auth/proxy-identity.ts). Written for
 // Debian's Caddy 2.6: `basicauth` with the bcrypt hash base64-encoded.
-import { FORWARDED_EMAIL_HEADER_NAME, PROXY_SECRET_HEADER_NAME } from '../proxy-identity.js';
+import { ACTOR_HEADER_NAME, FORWARDED_EMAIL_HEADER_NAME, PROXY_SECRET_HEADER_NAME } from '../proxy-identity.js';
 import { PUBLIC_PATHS } from '../../protocol/access.js';
 
 export interface CaddyfileInput {
@@ -64,6 +64,7 @@ export function renderCaddyfile(input: CaddyfileInput): string {
     `\trequest_header -${FORWARDED_EMAIL_HEADER_NAME}`,
     '\trequest_header -X-Forwarded-User',
     `\trequest_header -${PROXY_SECRET_HEADER_NAME}`,
+    `\trequest_header -${ACTOR_HEADER_NAME}`,
     '',
     '\t# The public routes: no credentials (SPEC.md, the public allowlist).',
     `\t@public path ${PUBLIC_PATHS.join(' ')}`,

@@ -1,15 +1,17 @@
-// /api/auth: auth-mode discovery, the login placeholder, and token management (docs/auth.md).
+// /api/auth: auth-mode discovery, the login placeholder, the gateway's proof that it holds
+// the proxy secret, and token management (docs/auth.md).
 // The raw token appears in exactly one place: the answer to its creation. Lists, events,
 // activity rows and logs carry its id and label only.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Identity } from '../../auth/identity.js';
+import { PROOF_NONCE, PROOF_PATH, type ProofPayload } from '../../auth/proxy-proof.js';
 import type { TokenRow } from '../../config/schema/tokens.js';
 import { type AuthStatusPayload, type CreatedTokenPayload, CreateTokenRequestSchema, isTokenScope, TOKEN_WARNING, type TokenInfo } from '../../protocol/auth.js';
 import { AuthError, SvcError } from '../../protocol/errors.js';
 import { parseRequest } from '../../protocol/validate.js';
 import { TOKEN_SCOPES } from '../../protocol/vocabulary.js';
 import type { ServerContext } from '../context.js';
-import { actorOf, objectBody } from '../request.js';
+import { actorOf, objectBody, queryProblem, queryValue } from '../request.js';
 
 function info(row: TokenRow): TokenInfo {
   return { id: row.id, label: row.label, scope: row.scope, created_at: row.created_at, last_used_at: row.last_used_at };
@@ -41,6 +43,14 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ServerContext): vo
       ? `svc has no login of its own: the reverse proxy at https://${ctx.config.env.hostname}/ asks for the user and password; API clients send a bearer token`
       : 'auth mode is off: no login is needed',
   }));
+
+  // Public: the CLI asks it before it sends the proxy secret (auth/proxy-proof.ts).
+  app.get(PROOF_PATH, async (request, reply): Promise<ProofPayload> => {
+    const nonce = queryValue(request, 'nonce') ?? '';
+    if (!PROOF_NONCE.test(nonce)) queryProblem('nonce', 'expected 32 to 128 lower-case hex digits');
+    reply.header('cache-control', 'no-store');
+    return { proof: ctx.auth.proxySecret.prove(nonce) };
+  });
 
   app.get('/api/auth/tokens', async () => ({ tokens: ctx.auth.store.list().map(info) }));
 

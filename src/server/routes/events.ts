@@ -62,7 +62,7 @@ export function registerEventRoutes(app: FastifyInstance, ctx: ServerContext): v
 }
 
 function streamEvents(ctx: ServerContext, query: EventQuery, reply: FastifyReply, streams: Set<() => void>, visible: (event: SvcEvent) => boolean): void {
-  const raw = openEventStream(reply);
+  const raw = openEventStream(reply, ctx);
   raw.write(`: svc events, epoch ${ctx.events.epoch}\n\n`);
   let blocked = false;
   let scheduled = false;
