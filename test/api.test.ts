@@ -93,11 +93,16 @@ describe('every failure is an error envelope', () => {
     expect(json.error.message).toContain('Content-Type: application/json');
     expect(json.error.details).toEqual({ content_type: 'text/csv', accepts: ['application/json'] });
     // No Content-Type at all (curl -d without -H sends form encoding; a raw client may send none).
-    const bare = await fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', body: new Uint8Array(Buffer.from('{"model":"chat"}')) });
+    const bare = await fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: 'Bearer sk-x' }, body: new Uint8Array(Buffer.from('{"model":"chat"}')) });
     const bareJson = (await bare.json()) as { error: { code: string; message: string; details: { content_type: unknown } } };
     expect(bare.status).toBe(415);
     expect(bareJson.error.message).toMatch(/send the header Content-Type: application\/json \(got no Content-Type\)/);
     expect(bareJson.error.details.content_type).toBeNull();
+    // Without a bearer either, a POST with no Content-Type could come from a web page: refused first, saying what to send.
+    const formLike = await fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', body: new Uint8Array(Buffer.from('{"model":"chat"}')) });
+    const formJson = (await formLike.json()) as { error: { code: string; message: string } };
+    expect([formLike.status, formJson.error.code]).toEqual([403, 'request.form_post']);
+    expect(formJson.error.message).toContain('Content-Type: application/json');
   });
 
   it('valid JSON with a __proto__ key is a 400 that names the key, not "invalid JSON"', async () => {
@@ -176,6 +181,14 @@ describe('settings', () => {
     expect(byKey.get('activity.max_rows')).toMatchObject({ nullable: true, minimum: 100, default: 50000 });
     expect(byKey.get('telemetry.channel')).toMatchObject({ enum: ['stable', 'nightly'] });
     expect(json.json_schema.type).toBe('object');
+    // Keys nothing reads yet say so, for a dashboard to grey them out (issue 22); read keys carry no flag.
+    expect([...byKey.values()].filter((k) => k.unread === true).map((k) => k.key)).toEqual([
+      'telemetry.enabled', 'memory.engine', 'memory.embedding.rerank_gateway_url', 'memory.embedding.rerank_model',
+      'memory.embedding.rerank_connect_timeout_s', 'memory.embedding.rerank_read_timeout_s', 'memory.graph.enabled',
+      'memory.graph.extraction_slot', 'memory.graph.llm_timeout_s',
+    ]);
+    expect(byKey.get('telemetry.channel')).not.toHaveProperty('unread');
+    expect(json.json_schema.properties.memory.unread).toBe(true);
   });
 
   it('GET /api/settings/apply-plan classifies keys', async () => {

@@ -1,6 +1,7 @@
 // Stacks through the real gateway and CLI: the built-ins are immutable, user stacks are
 // created, replaced and deleted in stacks.toml, a snapshot captures the live slots, and an
-// export from one home imports on another (a tampered envelope is refused).
+// export from one home imports on another, wrapped or as the file itself (a tampered
+// envelope is refused).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -85,5 +86,27 @@ describe('stacks', () => {
     expect([junk.status, junk.stderr]).toEqual([1, expect.stringMatching(/^svc: stacks.bad_envelope/)]);
     const list = await runSvcAsync(['stack', 'list'], { home: other.home, env: { SVC_API_URL: gw2.url } });
     expect(list.stdout).toMatch(/now\s+user\s+now\s+chat=tiny/);
+  });
+
+  it('imports the exported file itself as the body (curl --data-binary @file), its slug from ?slug=, with the envelope checks kept', async () => {
+    expect((await send(gw, 'POST', '/api/stacks/snapshot', { slug: 'raw' })).status).toBe(201);
+    const file = join(home.home, 'raw.svcstack.json');
+    expect((await runSvcAsync(['stack', 'export', 'raw', '--out', file], { home: home.home, env: { SVC_API_URL: gw.url } })).status).toBe(0);
+    const bytes = readFileSync(file, 'utf8');
+    const post = (path: string, raw: string) => api(gw2.url, path, { method: 'POST', raw, headers: { 'content-type': 'application/json' } });
+    const imported = await post('/api/stacks/import', bytes);
+    expect(imported.status, imported.text).toBe(201);
+    expect(imported.json.stack).toMatchObject({ slug: 'raw', slots: [expect.objectContaining({ slot: 'chat', model: 'tiny' })] });
+    const renamed = await post('/api/stacks/import?slug=raw-2', bytes);
+    expect([renamed.status, renamed.json.stack?.slug]).toEqual([201, 'raw-2']);
+    // The same checks as the wrapped form: a taken slug, a changed stack, an invalid slug.
+    expect((await post('/api/stacks/import', bytes)).json.error.code).toBe('stacks.exists');
+    const changed = bytes.replace('"model": "tiny"', '"model": "other"');
+    expect(changed).not.toBe(bytes);
+    const tampered = await post('/api/stacks/import?slug=raw-3', changed);
+    expect([tampered.status, tampered.json.error.code]).toEqual([400, 'stacks.bad_envelope']);
+    expect((await post('/api/stacks/import?slug=Not%20A%20Slug', bytes)).json.error.code).toBe('request.invalid');
+    const both = await post('/api/stacks/import?slug=raw-4', JSON.stringify({ envelope: JSON.parse(bytes), slug: 'raw-5' }));
+    expect([both.status, both.json.error.code]).toEqual([400, 'request.invalid']);
   });
 });

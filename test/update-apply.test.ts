@@ -4,8 +4,8 @@
 // <prefix>/versions/<v> with its dependencies (npm), and the gateway restarts on it at the same
 // address. A broken build (its `svc serve` exits) is switched back by itself, one that rejects
 // the config is never switched to; --rollback goes
-// back to the checkout; --target goes to a kept version. Config and state survive each step
-// byte for byte.
+// back to the checkout; --target goes to a kept version, and to an older one only with
+// --allow-downgrade. Config and state survive each step byte for byte.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +19,8 @@ const CURRENT = PACKAGE.version;
 const GOOD = '99.3.0';
 const BROKEN = '99.4.0';
 const REJECTS = '99.5.0';
+/** Older than GOOD: a downgrade once GOOD runs. */
+const OLDER = '99.2.0';
 
 let registry: LocalRegistry;
 let home: TempHome;
@@ -30,6 +32,8 @@ beforeAll(async () => {
   registry.publish(checkoutPackage(registry, GOOD));
   registry.publish(checkoutPackage(registry, BROKEN, { brokenAt: 'serve' }), 'broken');
   registry.publish(checkoutPackage(registry, REJECTS, { brokenAt: 'validate' }), 'broken');
+  // Under a tag of its own: `latest` stays GOOD.
+  registry.publish(checkoutPackage(registry, OLDER), 'older');
   home = tempHome({
     'svc.toml': ORIGINAL_SVC_TOML,
     'slots/chat.toml': '[slot]\nname = "chat"\nport = 8131\ndevice = "cpu"\n',
@@ -176,5 +180,20 @@ describe('svc update applied against a real npm registry', () => {
     const { 'svc.toml': _migrated, ...rest } = withoutBackups(snapshot());
     const { 'svc.toml': _original, ...restBefore } = withoutBackups(before);
     expect(rest).toEqual(restBefore);
+  }, 300_000);
+
+  it('--target to an older version is refused without --allow-downgrade (issue 22), and goes through with it', async () => {
+    const pid = liveHolder(home.stateRoot)!.pid;
+    const refused = await update(['--target', OLDER]);
+    expect(refused.status, refused.stdout).toBe(1);
+    expect(refused.stderr).toContain(`update.downgrade_refused: ${OLDER} is older than the running ${GOOD}`);
+    expect(jobTo(OLDER)).toBeUndefined();
+    expect(liveHolder(home.stateRoot)!.pid).toBe(pid);
+    const allowed = await update(['--target', OLDER, '--allow-downgrade']);
+    expect(allowed.status, `${allowed.stdout}\n${allowed.stderr}`).toBe(0);
+    expect(allowed.stdout).toContain(`update ${GOOD} -> ${OLDER}`);
+    expect(await runningVersion()).toBe(OLDER);
+    expect(current()).toBe(join('versions', OLDER));
+    expect(previous()).toMatchObject({ version: GOOD, path: join(prefix, 'versions', GOOD) });
   }, 300_000);
 });

@@ -1,17 +1,23 @@
 // svc update against a real npm registry (verdaccio, on this machine): versions of svc's
 // package published with the npm CLI, the check per channel (stable follows `latest`,
 // nightly the `nightly` tag), switching the channel (kept in svc.toml), an unknown target,
-// an unreachable registry, what apply refuses before it starts, and a tampered tarball
-// (test/update-apply.test.ts applies real builds).
+// an unreachable registry or one without the package, what apply refuses before it starts
+// (from a LAN client everything, issue 22; from the host a downgrade without allow_downgrade),
+// and a tampered tarball (test/update-apply.test.ts applies real builds).
+// The gateway listens on 0.0.0.0 so that a client in a network namespace of the test's own
+// reaches it as a LAN client would.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, runSvcAsync, startGateway, tempHome, type Gateway, type TempHome } from './helpers/gateway.js';
+import { lanSkipReason, openLan, type Lan } from './helpers/lan.js';
 import { PACKAGE, startNpmRegistry, stubPackage, type LocalRegistry } from './helpers/npm-registry.js';
 
 const NAME = PACKAGE.name;
 const CURRENT = PACKAGE.version;
+/** Older than the running version, and not published. */
+const OLDER = '0.0.1';
 
 let registry: LocalRegistry;
 let url: string;
@@ -26,7 +32,7 @@ beforeAll(async () => {
   registry.publish(stubPackage(registry, '99.1.0'));
   registry.publish(stubPackage(registry, '99.2.0-nightly.1'), 'nightly');
   home = tempHome();
-  gw = await startGateway(home.home, { env: { SVC_NPM_REGISTRY: url, SVC_PREFIX: prefix } });
+  gw = await startGateway(home.home, { args: ['--host', '0.0.0.0'], env: { SVC_NPM_REGISTRY: url, SVC_PREFIX: prefix } });
 }, 120_000);
 afterAll(async () => {
   await gw?.stop();
@@ -35,12 +41,16 @@ afterAll(async () => {
 });
 
 const svc = (args: string[]) => runSvcAsync(['update', ...args], { home: home.home, env: { SVC_API_URL: gw.url } });
+const noJobStarted = async () => {
+  expect((await api(gw.url, '/api/updates/state')).json.active_job).toBeNull();
+  expect(existsSync(join(home.stateRoot, 'update-jobs'))).toBe(false);
+};
 
 describe('svc update against a real npm registry', () => {
   it('checks the stable channel: the latest tag is newer, so an update is available', async () => {
     const check = await svc(['--check', '--json']);
     expect(check.status, check.stderr).toBe(0);
-    expect(JSON.parse(check.stdout)).toEqual({ package: NAME, registry: url, current: CURRENT, channel: 'stable', latest: '99.1.0', update_available: true, versions: ['99.2.0-nightly.1', '99.1.0', CURRENT] });
+    expect(JSON.parse(check.stdout)).toEqual({ package: NAME, registry: url, current: CURRENT, channel: 'stable', published: true, latest: '99.1.0', update_available: true, versions: ['99.2.0-nightly.1', '99.1.0', CURRENT] });
     const text = await svc(['--check']);
     expect(text.stdout).toContain('stable: 99.1.0 — an update is available');
   });
@@ -57,6 +67,18 @@ describe('svc update against a real npm registry', () => {
     const bad = await api(gw.url, '/api/updates/apply', { method: 'POST', body: { version: '../../etc' } });
     expect([bad.status, bad.json.error.code]).toEqual([400, 'request.invalid']);
     expect((await api(gw.url, '/api/updates/status/0123456789ab')).json.error.code).toBe('update.job_not_found');
+  });
+
+  it('refuses a version older than the running one without allow_downgrade (409 update.downgrade_refused), and goes on to the registry with it', async () => {
+    const refused = await api(gw.url, '/api/updates/apply', { method: 'POST', body: { version: OLDER } });
+    expect([refused.status, refused.json.error.code]).toEqual([409, 'update.downgrade_refused']);
+    expect(refused.json.error.details).toEqual({ current: CURRENT, target: OLDER });
+    expect(refused.json.error.message).toContain('--allow-downgrade');
+    await noJobStarted();
+    // Allowed, it is past the guard: the registry is asked, and it has no such version.
+    const allowed = await api(gw.url, '/api/updates/apply', { method: 'POST', body: { version: OLDER, allow_downgrade: true } });
+    expect([allowed.status, allowed.json.error.code]).toEqual([404, 'update.version_not_found']);
+    await noJobStarted();
   });
 
   it('a tarball that does not match the integrity the registry published is never unpacked: the job fails with update.integrity_failed', async () => {
@@ -88,6 +110,25 @@ describe('svc update against a real npm registry', () => {
     expect([bad.status, bad.json.error.code]).toEqual([400, 'request.invalid']);
   });
 
+  it('a registry without the package: --check prints the running version and says so (exit 0); a plain update exits 1 saying why', async () => {
+    const empty = await startNpmRegistry();
+    const other = await startGateway(tempHome().home, { env: { SVC_NPM_REGISTRY: empty.url } });
+    const run = (args: string[]) => runSvcAsync(['update', ...args], { home: home.home, env: { SVC_API_URL: other.url } });
+    try {
+      const check = await run(['--check']);
+      expect(check.status, check.stderr).toBe(0);
+      expect(check.stdout).toContain(`svc ${CURRENT} (channel stable, registry ${empty.url})`);
+      expect(check.stdout).toContain(`the registry ${empty.url} has no ${NAME} package`);
+      expect(JSON.parse((await run(['--check', '--json'])).stdout)).toEqual({ package: NAME, registry: empty.url, current: CURRENT, channel: 'stable', published: false, latest: null, update_available: false, versions: [] });
+      const plain = await run([]);
+      expect(plain.status).toBe(1);
+      expect(plain.stderr).toContain(`has no ${NAME} package: nothing to update to (svc ${CURRENT} runs)`);
+    } finally {
+      await other.stop();
+      empty.stop();
+    }
+  });
+
   it('an unreachable registry is 502 update.check_failed naming it', async () => {
     const other = await startGateway(tempHome().home, { env: { SVC_NPM_REGISTRY: 'http://127.0.0.1:1/' } });
     try {
@@ -97,5 +138,33 @@ describe('svc update against a real npm registry', () => {
     } finally {
       await other.stop();
     }
+  });
+});
+
+describe.skipIf(lanSkipReason())('update apply and rollback from a LAN client', () => {
+  let lan: Lan;
+  beforeAll(async () => {
+    lan = await openLan();
+  });
+  afterAll(() => lan?.close());
+
+  it('are refused with 403 config.host_only naming the route, before any job or registry request, each one an activity row', async () => {
+    const url = lan.url(gw.port);
+    for (const body of [{ version: OLDER }, { version: OLDER, allow_downgrade: true }, { version: '99.1.0' }, {}]) {
+      const answer = await lan.request(`${url}/api/updates/apply`, { method: 'POST', body });
+      expect([answer.status, answer.json.error.code], JSON.stringify(body)).toEqual([403, 'config.host_only']);
+      expect(answer.json.error.details.keys).toEqual(['POST /api/updates/apply']);
+    }
+    // A JSON body, as every client that is not a form sends one (the front door refuses simple posts).
+    const rollback = await lan.request(`${url}/api/updates/rollback`, { method: 'POST', body: {} });
+    expect([rollback.status, rollback.json.error.code]).toEqual([403, 'config.host_only']);
+    expect(rollback.json.error.details.keys).toEqual(['POST /api/updates/rollback']);
+    expect((await api(gw.url, '/api/updates/state')).json.active_job).toBeNull();
+    expect(existsSync(join(prefix, 'versions', '99.1.0'))).toBe(false);
+    const rows = (await api(gw.url, '/api/activity?action=update.*')).json.items as Array<Record<string, unknown>>;
+    const refusals = rows.filter((r) => r.outcome === 'error' && (r.details as { client?: string }).client === lan.clientAddress);
+    expect(refusals.map((r) => r.action).sort()).toEqual(['update.apply', 'update.apply', 'update.apply', 'update.apply', 'update.rollback']);
+    expect(refusals.find((r) => r.action === 'update.rollback')).toMatchObject({ details: { code: 'config.host_only', refused: ['POST /api/updates/rollback'] } });
+    expect(refusals.map((r) => r.target)).toContain(OLDER);
   });
 });

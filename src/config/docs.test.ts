@@ -22,9 +22,9 @@ describe('docs/configuration.md', () => {
     expect(block, REGENERATE).toBe(rendered);
   });
 
-  it('renders every key in the table of its section', () => {
+  it('renders every key svc reads in the table of its section', () => {
     expect(systemPaths.defaultModelsDir).toBe('/var/lib/svc/models');
-    for (const d of descriptions) {
+    for (const d of descriptions.filter((key) => !key.unread)) {
       const name = d.key.slice(d.section.length + 1);
       expect(rendered).toContain(`#### \`[${d.section}]\``);
       expect(rendered.match(new RegExp(`^\\| \`${name}\` \\|`, 'gm'))?.length ?? 0).toBeGreaterThanOrEqual(1);
@@ -32,6 +32,19 @@ describe('docs/configuration.md', () => {
     expect(rendered).toContain('| `max_rows` | integer or null | `50000` | >= 100 |');
     expect(rendered).toContain('| `channel` | one of `stable`, `nightly` | `"stable"` |');
     expect(rendered).toContain('| `prefetch_timeout_s` | number | `8.0` | > 0 |');
+  });
+
+  it('names the keys nothing reads yet in one line instead of documenting them as features (issue 22)', () => {
+    const unread = descriptions.filter((d) => d.unread).map((d) => d.key);
+    expect(unread).toContain('telemetry.enabled');
+    expect(unread).toContain('memory.graph.extraction_slot');
+    // The update channel is read (svc update, /api/updates): it keeps its row.
+    expect(unread).not.toContain('telemetry.channel');
+    expect(rendered).toContain('Accepted and validated, not read yet: `[telemetry].enabled`, `[memory]`, `[memory.embedding]`, `[memory.graph]`.');
+    expect(rendered).not.toContain('Opt-in anonymous telemetry');
+    expect(rendered).not.toMatch(/^#### `\[memory/m);
+    expect(rendered).toMatch(/^#### `\[telemetry\]`[^#]*\| `channel` \|/m);
+    expect(rendered).not.toMatch(/^#### `\[telemetry\]`[^#]*\| `enabled` \|/m);
   });
 
   it('replaces only the text between the markers', () => {

@@ -30,25 +30,42 @@ function boundsOf(d: SettingDescription): string {
   return '';
 }
 
+const nameOf = (d: SettingDescription) => d.key.slice(d.section.length + 1);
+
 function row(d: SettingDescription): string {
-  const name = d.key.slice(d.section.length + 1);
-  const cells = [code(name), typeOf(d), code(formatValue(d.default, d.type)), boundsOf(d), code(d.apply_class), d.description];
+  const cells = [code(nameOf(d)), typeOf(d), code(formatValue(d.default, d.type)), boundsOf(d), code(d.apply_class), d.description];
   return `| ${cells.map(cell).join(' | ')} |`;
 }
 
-/** One table per section, in schema order. */
+const sectionsOf = (descriptions: readonly SettingDescription[]) => [...new Set(descriptions.map((d) => d.section))];
+
+/**
+ * One table per section, in schema order, of the keys svc reads; the keys nothing reads yet
+ * (KeyMeta.unread) in one line at the end, so the reference never documents them as features.
+ */
 export function renderSettingsReference(descriptions: readonly SettingDescription[]): string {
-  const sections = [...new Set(descriptions.map((d) => d.section))];
+  const read = descriptions.filter((d) => !d.unread);
   const parts = [
     '<!-- Generated from the schema by `node scripts/gen-config-docs.mjs`; edit src/config/schema/svc-toml.ts, not this block. -->',
   ];
-  for (const section of sections) {
+  for (const section of sectionsOf(read)) {
     parts.push(
       `#### \`[${section}]\``,
-      ['| Key | Type | Default | Bounds | Applies | Description |', '|---|---|---|---|---|---|', ...descriptions.filter((d) => d.section === section).map(row)].join('\n'),
+      ['| Key | Type | Default | Bounds | Applies | Description |', '|---|---|---|---|---|---|', ...read.filter((d) => d.section === section).map(row)].join('\n'),
     );
   }
+  const unread = unreadNames(descriptions);
+  if (unread.length > 0) parts.push('#### Not read yet', `Accepted and validated, not read yet: ${unread.join(', ')}.`);
   return `${parts.join('\n\n')}\n`;
+}
+
+/** The keys nothing reads: a section whose every key is unread by its name, other keys one by one. */
+export function unreadNames(descriptions: readonly SettingDescription[]): string[] {
+  return sectionsOf(descriptions).flatMap((section) => {
+    const keys = descriptions.filter((d) => d.section === section);
+    if (keys.every((d) => d.unread)) return [code(`[${section}]`)];
+    return keys.filter((d) => d.unread).map((d) => code(`[${section}].${nameOf(d)}`));
+  });
 }
 
 /** The text between the markers, or undefined when the document lacks them. */

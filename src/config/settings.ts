@@ -60,6 +60,8 @@ export interface SettingDescription {
   enum?: readonly unknown[];
   description: string;
   apply_class: ApplyClass;
+  /** Present on keys nothing reads yet (KeyMeta.unread): accepted and validated only. */
+  unread?: true;
 }
 
 interface JsonNode {
@@ -73,6 +75,7 @@ interface JsonNode {
   exclusiveMinimum?: number;
   description?: string;
   apply?: ApplyClass;
+  unread?: boolean;
 }
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
@@ -83,18 +86,19 @@ export function describeSettings(paths: SvcPaths): SettingDescription[] {
   const defaults = SvcTomlSchema.parse({}) as unknown as Table;
   (defaults.models as Table).roots = [paths.defaultModelsDir];
   const out: SettingDescription[] = [];
-  const walk = (node: JsonNode, path: string[]) => {
+  // A section marked unread marks every key under it.
+  const walk = (node: JsonNode, path: string[], unread: boolean) => {
     for (const [name, child] of Object.entries(node.properties ?? {})) {
       const here = [...path, name];
-      if (child.type === 'object' && child.properties && !child.apply) walk(child, here);
-      else out.push(describeLeaf(child, here, defaults));
+      if (child.type === 'object' && child.properties && !child.apply) walk(child, here, unread || child.unread === true);
+      else out.push(describeLeaf(child, here, defaults, unread));
     }
   };
-  walk(json, []);
+  walk(json, [], false);
   return out;
 }
 
-function describeLeaf(node: JsonNode, path: string[], defaults: Table): SettingDescription {
+function describeLeaf(node: JsonNode, path: string[], defaults: Table, sectionUnread: boolean): SettingDescription {
   const variants = node.anyOf ?? [node];
   const concrete = variants.find((v) => v.type !== 'null') ?? node;
   const type = concrete.type === 'array' ? `array<${concrete.items?.type ?? 'any'}>` : (concrete.type ?? 'any');
@@ -113,6 +117,7 @@ function describeLeaf(node: JsonNode, path: string[], defaults: Table): SettingD
   if (concrete.maximum !== undefined && concrete.maximum !== MAX_SAFE) description.maximum = concrete.maximum;
   if (concrete.exclusiveMinimum !== undefined) description.exclusive_minimum = concrete.exclusiveMinimum;
   if (concrete.enum) description.enum = concrete.enum;
+  if (sectionUnread || node.unread === true) description.unread = true;
   return description;
 }
 

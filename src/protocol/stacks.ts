@@ -11,8 +11,12 @@ const slug = () => z.string().regex(SLOT_NAME_PATTERN, { message: `expected a st
 export const CreateStackRequestSchema = z.looseObject({ slug: slug(), name: z.string().min(1) });
 /** POST /api/stacks/snapshot: the live slots as a new stack. */
 export const SnapshotStackRequestSchema = z.strictObject({ slug: slug(), name: z.string().min(1).optional(), description: z.string().optional() });
-/** POST /api/stacks/import: an envelope as GET /api/stacks/<slug>/export gives it, and optionally another slug. */
+/**
+ * POST /api/stacks/import: an envelope as GET /api/stacks/<slug>/export gives it, and optionally
+ * another slug. The route also takes the envelope itself as the body (server/routes/stack-import-request.ts).
+ */
 export const ImportStackRequestSchema = z.strictObject({ envelope: z.unknown(), slug: slug().optional() });
+export type ImportStackRequest = z.output<typeof ImportStackRequestSchema>;
 
 export interface StackPayload {
   slug: string;

@@ -14,6 +14,8 @@ export interface UpdateCheckPayload {
   registry: string;
   current: string;
   channel: UpdateChannel;
+  /** false: the registry has no such package at all (a mirror without svc); latest is null and versions empty. */
+  published: boolean;
   /** The version the channel's dist-tag names; null when the registry has no such tag. */
   latest: string | null;
   update_available: boolean;
@@ -21,10 +23,16 @@ export interface UpdateCheckPayload {
   versions: string[];
 }
 
-/** POST /api/updates/apply: a version (a leading "v" is dropped), else the channel's newest when newer. */
+/**
+ * POST /api/updates/apply: a version (a leading "v" is dropped), else the channel's newest when
+ * newer. A version older than the running one needs allow_downgrade (issue 22: an older build
+ * may predate a security fix); the route is host-only either way.
+ */
 export const ApplyUpdateRequestSchema = z.strictObject({
   version: z.string().trim().regex(/^v?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/, 'a version like 1.2.3 or 1.3.0-nightly.4').transform((v) => v.replace(/^v/, '')).optional(),
+  allow_downgrade: z.boolean().default(false),
 });
+export type ApplyUpdateRequest = z.output<typeof ApplyUpdateRequestSchema>;
 
 /**
  * An update job's states, in order. The gateway runs queued → migrating and hands the job to

@@ -8,7 +8,7 @@
 import { constants, existsSync } from 'node:fs';
 import { access, mkdir } from 'node:fs/promises';
 import { SvcError } from '../protocol/errors.js';
-import { CHANNEL_TAG, HANDED_OVER_STATES, type InstalledTree, type UpdateJob, type UpdateJobState, type UpdateStatePayload } from '../protocol/updates.js';
+import { CHANNEL_TAG, HANDED_OVER_STATES, type ApplyUpdateRequest, type InstalledTree, type UpdateJob, type UpdateJobState, type UpdateStatePayload } from '../protocol/updates.js';
 import { PACKAGE_NAME } from '../protocol/version.js';
 import { packageInfo, registryUrl } from '../setup/npm-registry.js';
 import { compareVersions } from '../setup/semver.js';
@@ -40,8 +40,8 @@ export class UpdateService {
   constructor(private readonly ctx: UpdateHost) {}
 
   /** Start an update to `version`, or to the channel's newest when it is newer than this one. */
-  apply(version: string | undefined, actor: string): Promise<UpdateJob> {
-    return this.oneAtATime(() => this.startUpdate(version, actor));
+  apply(request: ApplyUpdateRequest, actor: string): Promise<UpdateJob> {
+    return this.oneAtATime(() => this.startUpdate(request, actor));
   }
 
   /** Switch back to the tree svc.previous records. */
@@ -61,16 +61,12 @@ export class UpdateService {
     }
   }
 
-  private async startUpdate(version: string | undefined, actor: string): Promise<UpdateJob> {
+  private async startUpdate(request: ApplyUpdateRequest, actor: string): Promise<UpdateJob> {
     const registry = registryUrl();
     const channel = this.ctx.config.svc.telemetry.channel;
-    let target = version;
-    if (target === undefined) {
-      const latest = (await packageInfo(registry, PACKAGE_NAME)).distTags[CHANNEL_TAG[channel]];
-      if (!latest || compareVersions(latest, this.ctx.version) <= 0) throw new SvcError('update.up_to_date', `svc ${this.ctx.version} is up to date on the ${channel} channel (${latest ? `it offers ${latest}` : 'it offers no version yet'})`, { current: this.ctx.version, channel, latest: latest ?? null });
-      target = latest;
-    }
+    const target = request.version ?? (await this.channelNewest(registry));
     if (target === this.ctx.version) throw new SvcError('update.up_to_date', `svc ${target} is the version that runs`, { current: target });
+    this.refuseDowngrade(target, request.allow_downgrade);
     const dist = await versionDist(registry, PACKAGE_NAME, target);
     const prefix = installPrefix();
     // Refused now rather than at the end of a download: the version directory must be writable.
@@ -81,6 +77,22 @@ export class UpdateService {
     await this.begin(job, actor);
     void this.runUpdate(job, dist);
     return job;
+  }
+
+  /** The version the channel's dist-tag names, when it is newer than this one. */
+  private async channelNewest(registry: string): Promise<string> {
+    const channel = this.ctx.config.svc.telemetry.channel;
+    const info = await packageInfo(registry, PACKAGE_NAME);
+    if (!info.published) throw new SvcError('update.check_failed', `the registry ${registry} has no package ${PACKAGE_NAME}: there is nothing to update to (SVC_NPM_REGISTRY names the registry)`, { registry, package: PACKAGE_NAME });
+    const latest = info.distTags[CHANNEL_TAG[channel]];
+    if (!latest || compareVersions(latest, this.ctx.version) <= 0) throw new SvcError('update.up_to_date', `svc ${this.ctx.version} is up to date on the ${channel} channel (${latest ? `it offers ${latest}` : 'it offers no version yet'})`, { current: this.ctx.version, channel, latest: latest ?? null });
+    return latest;
+  }
+
+  /** Issue 22: an older build may predate a security fix, so going back is asked for by name. */
+  private refuseDowngrade(target: string, allowed: boolean): void {
+    if (allowed || compareVersions(target, this.ctx.version) >= 0) return;
+    throw new SvcError('update.downgrade_refused', `${target} is older than the running ${this.ctx.version}: a downgrade needs allow_downgrade: true (svc update --target ${target} --allow-downgrade); \`svc update --rollback\` goes back to the previous version without it`, { current: this.ctx.version, target });
   }
 
   private async startRollback(actor: string): Promise<UpdateJob> {

@@ -12,6 +12,8 @@ export function registryUrl(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 export interface PackageInfo {
+  /** false: the registry answered 404 for the package (a mirror or a test registry without svc). */
+  published: boolean;
   distTags: Record<string, string>;
   /** Newest first. */
   versions: string[];
@@ -26,9 +28,10 @@ export async function packageInfo(registry: string, name: string, timeoutMs = 15
     const cause = (error as { cause?: { code?: string } }).cause?.code;
     throw new SvcError('update.check_failed', `cannot reach the npm registry ${registry}: ${(error as Error).message}${cause ? ` (${cause})` : ''}`, { registry });
   }
-  if (res.status === 404) throw new SvcError('update.check_failed', `the registry ${registry} has no package ${name}`, { registry, package: name });
+  // An answer, not a failure: `svc update --check` still says which version runs.
+  if (res.status === 404) return { published: false, distTags: {}, versions: [] };
   if (!res.ok) throw new SvcError('update.check_failed', `the registry ${registry} answered ${res.status} for ${name}`, { registry, status: res.status });
   const body = (await res.json()) as { 'dist-tags'?: Record<string, string>; versions?: Record<string, unknown> };
   const versions = Object.keys(body.versions ?? {}).filter(isVersion).sort((a, b) => compareVersions(b, a));
-  return { distTags: body['dist-tags'] ?? {}, versions };
+  return { published: true, distTags: body['dist-tags'] ?? {}, versions };
 }

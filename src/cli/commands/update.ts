@@ -1,9 +1,10 @@
 // svc update: --check says which version runs and which one the channel offers; --channel
 // switches the channel (persisted); without --check it applies the channel's newest version
-// when it is newer (or --target VER), and --rollback switches back to the previous tree.
+// when it is newer (or --target VER; an older one needs --allow-downgrade), and --rollback
+// switches back to the previous tree.
 // Both are jobs on the gateway: this polls the job to its end, through the restart it causes
 // (the API is unreachable for a moment then), and prints each state the job enters.
-import type { UpdateJob } from '../../protocol/updates.js';
+import type { UpdateCheckPayload, UpdateJob } from '../../protocol/updates.js';
 import { ApiUnreachableError, type ApiClient } from '../client.js';
 import { CliExit, EXIT, print, printJson } from '../output.js';
 
@@ -12,6 +13,7 @@ export interface UpdateOptions {
   channel?: string;
   target?: string;
   rollback?: boolean;
+  allowDowngrade?: boolean;
   json?: boolean;
 }
 
@@ -27,18 +29,28 @@ export async function updateCommand(client: ApiClient, options: UpdateOptions): 
     if (!options.json) print(`channel: ${channel}`);
   }
   const check = await client.updateCheck();
+  if (!check.published && !options.check) throw new CliExit(EXIT.failed, `${noPackage(check)}: nothing to update to (svc ${check.current} runs)`);
   const target = options.target?.replace(/^v/, '');
   if (target && !check.versions.includes(target)) throw new CliExit(EXIT.failed, `the registry has no ${check.package}@${target}; it has ${check.versions.slice(0, 5).join(', ')}${check.versions.length > 5 ? ', …' : ''}`);
   const wanted = target ?? (check.update_available ? check.latest : null);
   if (options.check || wanted === null || wanted === check.current) {
     if (options.json) return printJson(check);
     print(`svc ${check.current} (channel ${check.channel}, registry ${check.registry})`);
-    print(check.latest === null ? `the registry has no version for the ${check.channel} channel yet` : `${check.channel}: ${check.latest}${check.update_available ? ' — an update is available' : ' — up to date'}`);
+    print(offerLine(check));
     if (target === check.current) print(`${target} is the version that runs; nothing to do`);
     return;
   }
-  return follow(client, await client.applyUpdate(wanted), options);
+  return follow(client, await client.applyUpdate(wanted, options.allowDowngrade === true), options);
 }
+
+/** What the channel offers, in one line. */
+function offerLine(check: UpdateCheckPayload): string {
+  if (!check.published) return `${noPackage(check)} (SVC_NPM_REGISTRY names the registry)`;
+  if (check.latest === null) return `the registry has no version for the ${check.channel} channel yet`;
+  return `${check.channel}: ${check.latest}${check.update_available ? ' — an update is available' : ' — up to date'}`;
+}
+
+const noPackage = (check: UpdateCheckPayload) => `the registry ${check.registry} has no ${check.package} package`;
 
 /** Poll the job to its end; exit 0 when applied, 1 when it failed or rolled back. */
 async function follow(client: ApiClient, started: UpdateJob, options: UpdateOptions): Promise<void> {

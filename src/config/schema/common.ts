@@ -12,6 +12,13 @@ export type ApplyClass = 'live' | `restart:${string}` | 'manual';
 export interface KeyMeta {
   description: string;
   apply: ApplyClass;
+  /**
+   * Accepted and validated, but nothing in this release acts on it (a key of the spec whose
+   * feature is not built yet). The docs list such keys in one line instead of documenting
+   * them as features, and the settings schema says so, so a dashboard can grey them out.
+   * On a section it covers every key under it.
+   */
+  unread?: true;
 }
 
 export const slotName = () => z.string().regex(SLOT_NAME_PATTERN, { message: `expected a slot name: ${SLOT_NAME_RULE}` });

@@ -1,6 +1,9 @@
 // /api/updates: which version runs and which one its channel offers (GET check), the channel
 // itself ([telemetry].channel: stable follows the package's `latest` dist-tag, nightly its
 // `nightly` tag), and the jobs that apply an update or roll one back (server/update-service.ts).
+// Apply and rollback are host-only (issue 22): they choose the code svc runs next, so a LAN
+// client in default mode must not start them. The channel stays open: it installs nothing by
+// itself, it only picks which dist-tag of the configured registry a host's `svc update` follows.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { withSvcToml } from '../../config/load.js';
 import { errorsOf, formatProblem } from '../../config/problems.js';
@@ -12,6 +15,7 @@ import { parseRequest } from '../../protocol/validate.js';
 import { packageInfo, registryUrl } from '../../setup/npm-registry.js';
 import { compareVersions } from '../../setup/semver.js';
 import type { ServerContext } from '../context.js';
+import { requireHostAuthority } from '../host-authority.js';
 import { actorOf, objectBody } from '../request.js';
 
 const VERSIONS_SHOWN = 20;
@@ -27,6 +31,7 @@ export function registerUpdateRoutes(app: FastifyInstance, ctx: ServerContext): 
       registry,
       current: ctx.version,
       channel,
+      published: info.published,
       latest,
       update_available: latest !== null && compareVersions(latest, ctx.version) > 0,
       versions: info.versions.slice(0, VERSIONS_SHOWN),
@@ -36,11 +41,15 @@ export function registerUpdateRoutes(app: FastifyInstance, ctx: ServerContext): 
   app.get('/api/updates/state', async () => (await ctx.updates()).state());
 
   app.post('/api/updates/apply', async (request: FastifyRequest, reply: FastifyReply) => {
-    const { version } = parseRequest(ApplyUpdateRequestSchema, request.body === undefined ? {} : objectBody(request));
-    return reply.code(202).send(await (await ctx.updates()).apply(version, actorOf(request)));
+    const body = parseRequest(ApplyUpdateRequestSchema, request.body === undefined ? {} : objectBody(request));
+    await refuseUnlessHost(ctx, request, 'update.apply', body.version ?? 'latest');
+    return reply.code(202).send(await (await ctx.updates()).apply(body, actorOf(request)));
   });
 
-  app.post('/api/updates/rollback', async (request: FastifyRequest, reply: FastifyReply) => reply.code(202).send(await (await ctx.updates()).rollback(actorOf(request))));
+  app.post('/api/updates/rollback', async (request: FastifyRequest, reply: FastifyReply) => {
+    await refuseUnlessHost(ctx, request, 'update.rollback', 'previous');
+    return reply.code(202).send(await (await ctx.updates()).rollback(actorOf(request)));
+  });
 
   app.get('/api/updates/status/:id', async (request: FastifyRequest<{ Params: { id: string } }>) => (await ctx.updates()).status(request.params.id));
 
@@ -58,4 +67,10 @@ export function registerUpdateRoutes(app: FastifyInstance, ctx: ServerContext): 
     }
     return { channel };
   });
+}
+
+/** 403 config.host_only (details.keys: the route) and a refusal row, for a client without host authority. */
+function refuseUnlessHost(ctx: ServerContext, request: FastifyRequest, action: 'update.apply' | 'update.rollback', target: string): Promise<void> {
+  const route = `${request.method} ${request.routeOptions.url}`;
+  return requireHostAuthority(ctx, request, action, target, [route], `${action === 'update.apply' ? 'an update installs' : 'a rollback switches'} the code svc runs next (run \`svc update\` on the host)`);
 }
