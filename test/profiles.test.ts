@@ -42,7 +42,8 @@ describe('profiles', () => {
 
   it('refuses a profile that carries what the slot supplies, or an incoherent class, naming the field', async () => {
     const cases: Array<[Record<string, unknown>, string, RegExp]> = [
-      [{ flags: '--port 9000 -fa on' }, 'profiles.bad.flags', /--port is supplied by the slot/],
+      [{ flags: '--port 9000 -fa on' }, 'profiles.bad.flags', /--port: where an engine listens is svc's own/],
+      [{ flags: '--reuse_port' }, 'profiles.bad.flags', /--reuse_port: where an engine listens is svc's own/],
       [{ flags: '-c 4096' }, 'profiles.bad.flags', /-c is supplied by the slot/],
       [{ flags: '--ctx-size=8192' }, 'profiles.bad.flags', /--ctx-size is supplied by the slot/],
       [{ flags: '--jinja "unterminated' }, 'profiles.bad.flags', /cannot split into arguments/],

@@ -2,6 +2,7 @@
 // change reads the file, changes its raw document, validates the whole file and writes it
 // atomically; seeds never change. The rules a profile must meet beyond its schema (flags a
 // slot supplies itself, a coherent device class and backend) live here, pure.
+import { ownedFlagsIn, ownedFlagsMessage } from '../protocol/host-only.js';
 import { ConfigError, SvcError } from '../protocol/errors.js';
 import { writeFileAtomic } from './atomic.js';
 import type { SvcPaths } from './paths.js';
@@ -16,7 +17,6 @@ import { join } from 'node:path';
 /** Flags a slot supplies from its own keys: a profile carrying them would fight the slot. */
 export const SLOT_SUPPLIED_FLAGS: Readonly<Record<string, string>> = {
   '-m': 'the model ([model].default)', '--model': 'the model ([model].default)', '--mmproj': 'the projector (the registry\'s mmproj)',
-  '--port': 'the port ([slot].port)', '--host': 'the bind address (always 127.0.0.1)',
   '-c': 'the context ([model].context_size)', '--ctx-size': 'the context ([model].context_size)', '--alias': 'the model id',
 };
 
@@ -33,10 +33,12 @@ export function profileProblems(name: string, profile: Profile): ConfigProblem[]
   } catch (error) {
     problems.push(problem(at('flags'), `cannot split into arguments: ${(error as Error).message}`));
   }
+  const owned = ownedFlagsIn(tokens);
+  if (owned.length > 0) problems.push(problem(at('flags'), ownedFlagsMessage(owned)));
   for (const token of tokens) {
     const flag = token.includes('=') ? token.slice(0, token.indexOf('=')) : token;
     const what = SLOT_SUPPLIED_FLAGS[flag];
-    if (what) problems.push(problem(at('flags'), `${flag} is supplied by the slot (${what}); remove it from the profile`));
+    if (what && !owned.includes(flag)) problems.push(problem(at('flags'), `${flag} is supplied by the slot (${what}); remove it from the profile`));
   }
   if (profile.device_class === 'gpu' && profile.backend === null) problems.push(problem(at('backend'), 'a gpu profile names its backend: rocm, vulkan or cuda'));
   if (profile.device_class !== 'gpu' && profile.backend !== null) problems.push(problem(at('backend'), `a ${profile.device_class} profile has no GPU backend; set backend to null or device_class to gpu`));

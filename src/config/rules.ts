@@ -1,7 +1,8 @@
 // Rules that span fields or files. They read the raw documents (checking types as they go)
 // so that they report alongside schema errors in the same pass, not after them.
 import type { ConfigProblem } from './problems.js';
-import { ArgvSyntaxError, tokenize } from './shell-words.js';
+import { ArgvSyntaxError, tokenize, wordsOrNone } from './shell-words.js';
+import { ownedFlagsIn, ownedFlagsMessage } from '../protocol/host-only.js';
 import { SLOT_NAME_PATTERN, SLOT_NAME_RULE } from './schema/common.js';
 import { TTS_ONLY_KEYS } from './schema/slot.js';
 import type { TomlDoc } from './toml.js';
@@ -59,6 +60,8 @@ export function slotFileRules({ file, stem, doc }: RawSlotFile): ConfigProblem[]
       if (!(e instanceof ArgvSyntaxError)) throw e;
       problems.push(error(file, 'server.extra_args', `cannot split into arguments: ${e.message}`));
     }
+    const owned = ownedFlagsIn(wordsOrNone(extraArgs));
+    if (owned.length > 0) problems.push(error(file, 'server.extra_args', `${ownedFlagsMessage(owned)} ([slot].port sets the port)`));
   }
   if ('rope_freq_base' in tableAt(doc, 'model')) {
     problems.push(warning(file, 'model.rope_freq_base', 'deprecated and ignored at launch; pass --rope-freq-base in [server].extra_args instead'));

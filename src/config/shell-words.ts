@@ -43,3 +43,12 @@ export function tokenize(text: string): string[] {
 export function quoteWord(word: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
+
+/** The words of `text`, or none when it cannot be split (callers that report the syntax error elsewhere). */
+export function wordsOrNone(text: string | null | undefined): string[] {
+  try {
+    return text ? tokenize(text) : [];
+  } catch {
+    return [];
+  }
+}

@@ -1,10 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { changedHostOnlySettings, hostOnlyFlags, isLoaderEnv } from './host-only.js';
+import { changedHostOnlySettings, isLoaderEnv, loaderEnvIn, ownedFlagsIn } from './host-only.js';
 
 describe('host-only keys', () => {
-  it('finds file flags in both --flag value and --flag=value forms, once each', () => {
-    expect(hostOnlyFlags(['--ctx-size', '4096', '--log-file', '/tmp/x', '--slot-save-path=/tmp/s', '--log-file=/tmp/y', '-m', 'a.gguf'])).toEqual(['--log-file', '--slot-save-path', '-m']);
-    expect(hostOnlyFlags(['--threads', '4', '--n-gpu-layers=99', '--jinja'])).toEqual([]);
+  it('finds the listener flags svc owns in every spelling an engine reads', () => {
+    expect(ownedFlagsIn(['--host', '0.0.0.0', '--port=9', '--listen', '::', '--reuse_port', '--HOST', 'x'])).toEqual(['--host', '--port', '--listen', '--reuse_port', '--HOST']);
+    // argparse (ComfyUI, the TTS servers) expands a unique prefix: --list is --listen.
+    expect(ownedFlagsIn(['--list', '0.0.0.0', '--po', '9', '--hos=x'])).toEqual(['--list', '--po', '--hos']);
+    expect(ownedFlagsIn(['--no-host', '--threads', '4', '--jinja', '-p', 'hi', '--lora', 'x', '--parallel', '2', 'host', '--p'])).toEqual([]);
+  });
+
+  it('lists the loader variables of an environment', () => {
+    expect(loaderEnvIn({ LD_PRELOAD: '/x.so', CUDA_VISIBLE_DEVICES: '0', PATH: '/tmp' })).toEqual(['LD_PRELOAD', 'PATH']);
+    expect(loaderEnvIn(null)).toEqual([]);
   });
 
   it('treats loader and interpreter variables as host-only, others not', () => {

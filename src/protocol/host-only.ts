@@ -18,6 +18,9 @@ export const HOST_ONLY_SETTINGS: Readonly<Record<string, string>> = {
   'models.roots': 'host directories svc scans and reads',
   'models.pull_allowed_hosts': 'hosts svc fetches from: another one could point a pull at a service on the host\'s network',
   'slots.publish_host': 'exposes every engine port on the network, around the API and its auth',
+  'api.max_body_mb': 'how much memory one request may make the gateway hold',
+  'api.public_hostnames': 'names a web page may reach the API by: a name of an attacker\'s would let a page rebind it',
+  'api.allowed_origins': 'web pages that may drive the API, with this host\'s powers when opened in a browser on this host',
 };
 
 /** POST /api/models: the file a new registry entry points at. */
@@ -40,26 +43,35 @@ export function isLoaderEnv(name: string): boolean {
 }
 
 /**
- * Engine flags that read or write host files, or load code (llama-server's and the other
- * engines'): in a slot's extra_args or a profile's flags they would turn an HTTP edit into
- * a file write or a code load. Both `--flag value` and `--flag=value` forms count.
+ * Flags that say where an engine listens. svc sets them itself on every engine it starts
+ * (the slot's port, on 127.0.0.1 or [slots].publish_host), so they are refused in profile
+ * flags, [server].extra_args and stack rows, from anywhere, the host included: a profile's
+ * `--listen 0.0.0.0` would otherwise expose an engine around the API. Matched the way the
+ * engines read them: llama.cpp turns `_` into `-` in long flags, Python's argparse takes
+ * any unique prefix (`--list` is `--listen`), and `--flag=value` is one token.
  */
-export const HOST_ONLY_FLAGS: readonly string[] = [
-  '--log-file', '--slot-save-path', '--path', '--lora', '--lora-scaled', '--control-vector', '--control-vector-scaled',
-  '--mmproj', '--model', '-m', '--model-draft', '-md', '--chat-template-file', '--grammar-file', '--json-schema-file',
-  '--ssl-key-file', '--ssl-cert-file', '--api-key-file', '--prompt-cache', '--lookup-cache-static', '-lcs',
-  '--lookup-cache-dynamic', '-lcd', '--rpc', '--override-tensor-file', '--hf-file', '--hf-repo', '-hf', '-hfr', '--model-url', '-mu',
-  '--vocab-only', '--output-file', '-o', '--logdir', '--yaml-dump', '--media-path', '--models-dir', '--models-preset',
-];
+export const OWNED_FLAGS: readonly string[] = ['--host', '--port', '--listen', '--reuse-port'];
+/** The shortest prefix argparse could expand to an owned flag that is checked ("--po"). */
+const MIN_PREFIX = 4;
 
-/** The host-only flags among engine arguments (in the order given, once each). */
-export function hostOnlyFlags(args: readonly string[]): string[] {
+/** The owned flags among engine arguments, as spelled (once each). */
+export function ownedFlagsIn(args: readonly string[]): string[] {
   const found = new Set<string>();
   for (const arg of args) {
-    const flag = arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
-    if (HOST_ONLY_FLAGS.includes(flag)) found.add(flag);
+    if (!arg.startsWith('--')) continue;
+    const name = (arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg).replace(/_/g, '-').toLowerCase();
+    if (OWNED_FLAGS.some((owned) => owned === name || (name.length >= MIN_PREFIX && owned.startsWith(name)))) found.add(arg.split('=')[0]!);
   }
   return [...found];
+}
+
+export function ownedFlagsMessage(flags: readonly string[]): string {
+  return `${flags.join(', ')}: where an engine listens is svc's own (the slot's port, on 127.0.0.1 or [slots].publish_host); remove ${flags.length > 1 ? 'them' : 'it'}`;
+}
+
+/** The loader variables among an engine environment's names. */
+export function loaderEnvIn(env: Readonly<Record<string, string>> | null | undefined): string[] {
+  return Object.keys(env ?? {}).filter(isLoaderEnv);
 }
 
 /** The host-only settings whose value differs between two versions of svc.toml. */

@@ -1,5 +1,6 @@
 // Wire shapes of /api/profiles (docs/api.md, "Profiles"), shared by the server and the CLI.
 import { z } from 'zod';
+import { IMAGE_REFERENCE_RULE, isImageReference } from './image-ref.js';
 import { SLOT_NAME_PATTERN, SLOT_NAME_RULE } from './vocabulary.js';
 
 export const PROFILE_DEVICE_CLASSES = ['gpu', 'cpu', 'npu', 'img'] as const;
@@ -8,7 +9,7 @@ export const PROFILE_BACKENDS = ['rocm', 'vulkan', 'cuda'] as const;
 const profileName = () => z.string().regex(SLOT_NAME_PATTERN, { message: `expected a profile name: ${SLOT_NAME_RULE}` });
 
 const fields = {
-  image: z.string(),
+  image: z.string().refine((v) => v === '' || isImageReference(v), { message: IMAGE_REFERENCE_RULE }),
   flags: z.string(),
   mtp: z.boolean(),
   device_class: z.enum(PROFILE_DEVICE_CLASSES),

@@ -15,6 +15,11 @@ const text = () => z.string().min(1);
 // null reads as "not given": a form that sends every field sends nulls for the empty ones.
 const maybe = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
 const port = () => z.int().min(1).max(65535);
+/** [server].extra_args: "" clears them. */
+const extraArgs = () => z.string().max(4096).nullish().transform((v) => v ?? undefined);
+/** [server].env: {} clears it; names as the slot file's rule, values without newlines. */
+const engineEnv = () => z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'expected an environment variable name matching [A-Za-z_][A-Za-z0-9_]*' }), z.string().regex(/^[^\r\n]*$/, { message: 'expected a value without newlines' }))
+  .nullish().transform((v) => v ?? undefined);
 const ctxSize = () => z.int().min(MIN_CTX_SIZE).max(MAX_CTX_SIZE);
 
 /** POST /api/slots. */
@@ -34,11 +39,15 @@ export const CreateSlotRequestSchema = z.strictObject({
   /** llm, embedding and reranking slots: default 4096, at least 128; other types take none. */
   ctx_size: maybe(ctxSize()),
   profile: maybe(text()),
+  /** Engine flags applied last; host-only flags need this host or an admin (docs/auth.md). */
+  extra_args: extraArgs(),
+  /** Extra engine environment; loader variables (LD_*, PATH, ...) need this host or an admin. */
+  env: engineEnv(),
 });
 export type CreateSlotRequest = z.input<typeof CreateSlotRequestSchema>;
 export type CreateSlotInput = z.output<typeof CreateSlotRequestSchema>;
 
-const EDITABLE = ['model', 'port', 'ctx_size', 'provider', 'hardware', 'device'] as const;
+const EDITABLE = ['model', 'port', 'ctx_size', 'provider', 'hardware', 'device', 'profile', 'extra_args', 'env'] as const;
 
 /** PUT /api/slots/<name>: at least one field. */
 export const EditSlotRequestSchema = z.strictObject({
@@ -48,6 +57,9 @@ export const EditSlotRequestSchema = z.strictObject({
   provider: maybe(z.enum(PROVIDERS)),
   hardware: maybe(z.enum(HARDWARE_FLAGS)),
   device: maybe(z.enum(DEVICES)),
+  profile: maybe(text()),
+  extra_args: extraArgs(),
+  env: engineEnv(),
 }).refine((body) => EDITABLE.some((key) => body[key] !== undefined), { message: `nothing to change: give at least one of ${EDITABLE.join(', ')}` });
 export type EditSlotRequest = z.input<typeof EditSlotRequestSchema>;
 export type EditSlotInput = z.output<typeof EditSlotRequestSchema>;

@@ -30,6 +30,7 @@ import { engineFor as defaultEngineFor } from '../engines/index.js';
 import { ggufContextLength } from '../engines/llama-server/adapter.js';
 import type { EngineAdapter } from '../engines/types.js';
 import type { ModelEntry } from '../config/schema/registry.js';
+import { SlotFileSchema, type SlotFile } from '../config/schema/slot.js';
 import { resolveModelRef } from '../models/service.js';
 import { ConfigError, RequestError, SlotError, SvcError } from '../protocol/errors.js';
 import type { FieldProblem } from '../protocol/issues.js';
@@ -54,6 +55,13 @@ export interface CreatedSlot extends DeviceChoice {
   /** What will keep the slot from starting, or make it run worse than asked; it is created anyway. */
   warnings: string[];
 }
+
+/**
+ * Asked inside the writer queue, before a slot file is written, with the slot as it was
+ * (undefined for a new one) and as it will be: it throws to refuse the change (the server's
+ * host-only policy, for engine input only the host may set).
+ */
+export type SlotChangeCheck = (before: SlotFile | undefined, after: SlotFile) => Promise<void>;
 
 export interface SlotChange {
   key: string;
@@ -92,7 +100,7 @@ export class SlotConfigService {
   }
 
   /** Validate the cross-field rules, pick a port, write slots/<name>.toml, reload; then say what will keep it from starting. */
-  async create(input: CreateSlotInput): Promise<CreatedSlot> {
+  async create(input: CreateSlotInput, check?: SlotChangeCheck): Promise<CreatedSlot> {
     const type = input.type ?? 'llm';
     const problems: FieldProblem[] = [];
     const impliedProvider = checkProvider(type, input.provider, problems);
@@ -116,7 +124,11 @@ export class SlotConfigService {
       const port = input.port ?? (await pickSlotPort(this.store.config));
       const slot: TomlDoc = { name, port, type, device: choice.device, provider: impliedProvider ?? provider };
       if (profile !== null) slot.profile = profile;
-      await this.write(name, { slot, model: { default: model, ...(ctxSize !== null && { context_size: ctxSize }) } });
+      const server = serverTable(input.extra_args, input.env);
+      const doc = { slot, model: { default: model, ...(ctxSize !== null && { context_size: ctxSize }) }, ...(Object.keys(server).length > 0 && { server }) };
+      const parsed = SlotFileSchema.safeParse(doc);
+      if (check && parsed.success) await check(undefined, parsed.data);
+      await this.write(name, doc);
       return { name, file: `slots/${name}.toml`, port, provider: impliedProvider ?? provider, provider_reason: reason, type, model, ctx_size: ctxSize, profile, port_source: input.port === undefined ? 'pool' as const : 'given' as const, ...choice, warnings };
     });
     warnings.push(...(await this.startWarnings(name, model, ctxSize)));
@@ -139,8 +151,8 @@ export class SlotConfigService {
     return warnings;
   }
 
-  /** Change model, port, context size, provider, device; returns what changed. */
-  async edit(name: string, input: EditSlotInput): Promise<SlotChange[]> {
+  /** Change model, port, context size, provider, device, profile, extra args, environment; returns what changed. */
+  async edit(name: string, input: EditSlotInput, check?: SlotChangeCheck): Promise<SlotChange[]> {
     const entry = this.entry(name);
     const problems: FieldProblem[] = [];
     const provider = input.provider === undefined ? undefined : checkProvider(entry.config.slot.type, input.provider, problems);
@@ -148,10 +160,11 @@ export class SlotConfigService {
     if (problems.length > 0) throw invalidBody(problems);
     const model = input.model === undefined ? undefined : this.slotModelFor(provider ?? entry.config.slot.provider, input.model);
 
-    const { slot: s, model: m } = entry.config;
+    const { slot: s, model: m, server: sv } = entry.config;
     const changes: SlotChange[] = [];
     const slotPatch: TomlDoc = {};
     const modelPatch: TomlDoc = {};
+    const serverPatch: TomlDoc = {};
     const set = (table: TomlDoc, section: string, key: string, before: unknown, after: unknown) => {
       if (after === undefined || after === before) return;
       table[key] = after;
@@ -160,6 +173,16 @@ export class SlotConfigService {
     set(slotPatch, 'slot', 'port', s.port, input.port);
     set(slotPatch, 'slot', 'provider', s.provider, provider);
     set(slotPatch, 'slot', 'device', s.device, device);
+    set(slotPatch, 'slot', 'profile', s.profile, input.profile);
+    // "" and {} clear: the file then has no key at all (null removes it).
+    const extra = input.extra_args === undefined ? undefined : input.extra_args || null;
+    if (extra !== undefined && extra !== sv.extra_args) { serverPatch.extra_args = extra; changes.push({ key: 'server.extra_args', before: sv.extra_args, after: extra }); }
+    const env = input.env === undefined ? undefined : Object.keys(input.env).length > 0 ? input.env : null;
+    if (env !== undefined && JSON.stringify(env) !== JSON.stringify(sv.env)) {
+      // A patch merges tables: the keys the new map drops are nulled (removed), so it replaces the old one.
+      serverPatch.env = env === null ? null : { ...Object.fromEntries(Object.keys(sv.env ?? {}).map((key) => [key, null])), ...env };
+      changes.push({ key: 'server.env', before: sv.env, after: env });
+    }
     set(modelPatch, 'model', 'default', m.default, model);
     set(modelPatch, 'model', 'context_size', m.context_size, input.ctx_size);
     // A registry model replaces a direct [model].path (which would otherwise win).
@@ -168,8 +191,16 @@ export class SlotConfigService {
       changes.push({ key: 'model.path', before: m.path, after: null });
     }
     if (changes.length === 0) return changes;
-    const patch = { ...(Object.keys(slotPatch).length > 0 && { slot: slotPatch }), ...(Object.keys(modelPatch).length > 0 && { model: modelPatch }) };
-    await this.commit(name, () => this.write(name, patch));
+    const patch = {
+      ...(Object.keys(slotPatch).length > 0 && { slot: slotPatch }),
+      ...(Object.keys(modelPatch).length > 0 && { model: modelPatch }),
+      ...(Object.keys(serverPatch).length > 0 && { server: serverPatch }),
+    };
+    const after = { ...entry.config, slot: { ...s, ...slotPatch }, server: { ...sv, ...(extra !== undefined && { extra_args: extra }), ...(env !== undefined && { env }) } } as SlotFile;
+    await this.commit(name, async () => {
+      await check?.(entry.config, after);
+      await this.write(name, patch);
+    });
     if (model !== undefined) this.supervisor.clearModelOverride(name);
     return changes;
   }
@@ -238,6 +269,11 @@ export class SlotConfigService {
       return result;
     });
   }
+}
+
+/** The [server] table of a new slot: only what was given (empty strings and maps are nothing). */
+function serverTable(extraArgs: string | undefined, env: Record<string, string> | undefined): TomlDoc {
+  return { ...(extraArgs && { extra_args: extraArgs }), ...(env && Object.keys(env).length > 0 && { env }) };
 }
 
 /** A registry model's native context: the registry's record, else the GGUF header; null when unknown. */

@@ -51,6 +51,9 @@ export interface StackApplyDeps {
   pull: (modelId: string) => Promise<void>;
 }
 
+/** Asked inside the writer queue before anything is written, with every slot file the apply changes; throws to refuse. */
+export type StackChangeCheck = (changes: readonly { slot: string; before: SlotFile | undefined; after: SlotFile }[]) => Promise<void>;
+
 interface Gathered {
   rows: EffectiveRow[];
   plan: StackPlanResult;
@@ -64,23 +67,24 @@ export class StackApplier {
 
   constructor(private readonly deps: StackApplyDeps) {}
 
-  async apply(slug: string, stack: Stack, options: { dryRun: boolean; pull?: boolean }): Promise<StackApplyPayload> {
+  async apply(slug: string, stack: Stack, options: { dryRun: boolean; pull?: boolean; check?: StackChangeCheck }): Promise<StackApplyPayload> {
     if (options.dryRun) return this.payload(slug, await this.gather(stack), true);
     if (this.running) throw new SvcError('stacks.apply_in_progress', `stack ${this.running} is being applied; wait for it to finish`, { stack: this.running });
     this.running = slug;
     try {
-      return await this.applyNow(slug, stack, options.pull === true);
+      return await this.applyNow(slug, stack, options.pull === true, options.check);
     } finally {
       this.running = null;
     }
   }
 
-  private async applyNow(slug: string, stack: Stack, pull: boolean): Promise<StackApplyPayload> {
+  private async applyNow(slug: string, stack: Stack, pull: boolean, check: StackChangeCheck | undefined): Promise<StackApplyPayload> {
     const { deps } = this;
     const started = performance.now();
     const { gathered, record } = await deps.configWrites.run(async () => {
       const g = await this.gather(stack);
       refuseOnGuards(slug, g.plan);
+      await check?.(g.plan.changes.filter((c) => c.action !== 'unchanged').map((c) => ({ slot: c.slot, before: g.configs.get(c.slot), after: SlotFileSchema.parse(g.plan.docs.get(c.slot)) })));
       deps.publish('stack.apply.started', `applying stack ${slug}: ${summaryOf(g.plan)}`, { stack: slug, creates: g.plan.creates, unloads: g.plan.unloads, slots: g.plan.changes.map((c) => c.slot) });
       const active = await this.commit(slug, g);
       return { gathered: g, record: active };

@@ -1,10 +1,11 @@
 // profiles.toml: reusable engine templates (SPEC.md, "Profile"). Optional; the seed
 // profiles apply when it is absent. Profiles live in `[profiles.<name>]` tables.
 import { z } from 'zod';
+import { IMAGE_REFERENCE_RULE, isImageReference } from '../../protocol/image-ref.js';
 import { slotName } from './common.js';
 
 export const ProfileSchema = z.strictObject({
-  image: z.string().meta({ description: 'Container image reference (empty for engines run as plain processes).' }),
+  image: z.string().refine((v) => v === '' || isImageReference(v), { message: IMAGE_REFERENCE_RULE }).meta({ description: 'Container image reference (empty for engines run as plain processes).' }),
   flags: z.string().default('').meta({ description: 'Engine flags; no model, port or context arguments.' }),
   mtp: z.boolean().default(false).meta({ description: 'In auto mode, slots enable MTP for MTP-capable models.' }),
   device_class: z.enum(['gpu', 'cpu', 'npu', 'img']).meta({ description: 'Class of device the profile targets.' }),

@@ -1,5 +1,7 @@
 // stacks.toml: named, portable bundles of slot assignments (SPEC.md, "Stack").
 import { z } from 'zod';
+import { ownedFlagsIn, ownedFlagsMessage } from '../../protocol/host-only.js';
+import { wordsOrNone } from '../shell-words.js';
 import { DEVICES, PROVIDERS, slotName } from './common.js';
 import { CAPABILITIES } from './capabilities.js';
 
@@ -21,7 +23,10 @@ export const StackSlotRowSchema = z.strictObject({
   vision: z.boolean().default(true),
   mtp: z.boolean().nullable().default(null),
   enable_thinking: z.boolean().nullable().default(null),
-  server_extra_args: z.string().nullable().default(null),
+  server_extra_args: z.string().nullable().default(null).superRefine((value, context) => {
+    const owned = ownedFlagsIn(wordsOrNone(value));
+    if (owned.length > 0) context.addIssue({ code: 'custom', message: ownedFlagsMessage(owned) });
+  }),
   capabilities: z.array(StackCapabilitySchema).default([]),
 });
 

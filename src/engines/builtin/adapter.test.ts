@@ -85,10 +85,10 @@ describe('builtinAdapter', () => {
     expect(engineFlags(some.args).gpuLayers).toBe(10);
   });
 
-  it('extra_args apply last: threads, another port, another device', async () => {
-    const spec = await builtinAdapter.launch(context({ server: { extra_args: '-t 1 --port 8150 --device auto' } }));
-    expect(engineFlags(spec.args)).toMatchObject({ threads: 1, port: 8150, device: 'auto' });
-    expect(spec.baseUrl).toBe('http://127.0.0.1:8150');
+  it('extra_args apply last: threads, another device; never another port (svc owns it)', async () => {
+    const spec = await builtinAdapter.launch(context({ server: { extra_args: '-t 1 --device auto' } }));
+    expect(engineFlags(spec.args)).toMatchObject({ threads: 1, device: 'auto' });
+    await expect(builtinAdapter.launch(context({ server: { extra_args: '--port 8150' } }))).rejects.toMatchObject({ code: 'slot.config_error' });
     // A llama-server flag passes the builder; the engine refuses it by name when it starts.
     const bad = await builtinAdapter.launch(context({ server: { extra_args: '-fa on' } }));
     expect(() => engineFlags(bad.args)).toThrow(/unknown flag "-fa"/);

@@ -33,9 +33,9 @@ describe('flm adapter, process mode', () => {
   });
 
   it('[npu].embed / [npu].asr add --embed 1 / --asr 1; context_size and extra_args apply, extra_args last', async () => {
-    const spec = await adapter.launch(npuSlot({ model: { context_size: 4096 }, npu: { embed: true, asr: true }, server: { extra_args: '--port 8099 --pmode turbo' } }));
-    expect(spec.args).toEqual(['serve', 'llama3.2:1b', '--host', '127.0.0.1', '--ctx-len', '4096', '--embed', '1', '--asr', '1', '--port', '8099', '--pmode', 'turbo']);
-    expect(spec.baseUrl).toBe('http://127.0.0.1:8099');
+    const spec = await adapter.launch(npuSlot({ model: { context_size: 4096 }, npu: { embed: true, asr: true }, server: { extra_args: '--pmode turbo' } }));
+    expect(spec.args).toEqual(['serve', 'llama3.2:1b', '--host', '127.0.0.1', '--port', '8088', '--ctx-len', '4096', '--embed', '1', '--asr', '1', '--pmode', 'turbo']);
+    expect(spec.baseUrl).toBe('http://127.0.0.1:8088');
   });
 
   it('[engines].flm (or SVC_FLM) is the program and its leading words', async () => {

@@ -24,9 +24,9 @@ describe('kokoro adapter, process mode', () => {
   });
 
   it('a registry model or [model].path replaces the profile\'s --model_path; extra_args come last and win', async () => {
-    const spec = await adapter.launch(tts({ resolved: { id: 'kokoro', path: '/models/kokoro-v2' }, server: { extra_args: '--port 8086 --threads 2' } }));
-    expect(spec.args).toEqual(['--model_path', '/models/kokoro-v2', '--host', '127.0.0.1', '--port', '8086', '--threads', '2']);
-    expect(spec.baseUrl).toBe('http://127.0.0.1:8086');
+    const spec = await adapter.launch(tts({ resolved: { id: 'kokoro', path: '/models/kokoro-v2' }, server: { extra_args: '--threads 2' } }));
+    expect(spec.args).toEqual(['--model_path', '/models/kokoro-v2', '--host', '127.0.0.1', '--port', '8084', '--threads', '2']);
+    expect(spec.baseUrl).toBe('http://127.0.0.1:8084');
   });
 
   it('SVC_KOKORO when [engines].kokoro is empty; neither: slot.binary_missing saying how to set it', async () => {

@@ -67,9 +67,10 @@ describe('llamaServerAdapter.launch (process mode)', () => {
     expect(flagValue(explicit.args, '--ctx-size')).toBe('1024');
   });
 
-  it('follows a port moved by extra_args', async () => {
-    const spec = await llamaServerAdapter.launch(context({ server: { extra_args: '--port 8150 --host 0.0.0.0' } }));
-    expect(spec.baseUrl).toBe('http://127.0.0.1:8150');
+  it('never lets extra_args move the listener: svc owns --host and --port', async () => {
+    for (const extra of ['--port 8150', '--host 0.0.0.0', '--reuse_port', '--po=8150']) {
+      await expect(llamaServerAdapter.launch(context({ server: { extra_args: extra } })), extra).rejects.toMatchObject({ code: 'slot.config_error' });
+    }
   });
 
   it('throws slot.model_missing for a missing file and slot.binary_missing without a binary', async () => {

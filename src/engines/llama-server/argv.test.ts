@@ -83,14 +83,13 @@ describe('context size', () => {
 
 describe('[server].extra_args', () => {
   it('come last and override a long flag, a short flag and a flag with a value', () => {
-    const out = argv({ server: { extra_args: '-c 512 --n-gpu-layers 3 --port 9000 --alias "my model"' } }, { profile: profile({ flags: '-fa on -ngl 999' }) });
+    const out = argv({ server: { extra_args: '-c 512 --n-gpu-layers 3 --alias "my model"' } }, { profile: profile({ flags: '-fa on -ngl 999' }) });
     expect(flagValue(out, '--ctx-size')).toBe('512');
     expect(out).not.toContain('--ctx-size');
     expect(flagValue(out, '-ngl')).toBe('3');
     expect(out).not.toContain('-ngl');
-    expect(flagValue(out, '--port')).toBe('9000');
     expect(flagValue(out, '--alias')).toBe('my model');
-    expect(out.slice(-8)).toEqual(['-c', '512', '--n-gpu-layers', '3', '--port', '9000', '--alias', 'my model']);
+    expect(out.slice(-6)).toEqual(['-c', '512', '--n-gpu-layers', '3', '--alias', 'my model']);
   });
 
   it('override a profile flag and add new ones', () => {

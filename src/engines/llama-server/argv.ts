@@ -10,6 +10,7 @@ import type { SlotFile } from '../../config/schema/slot.js';
 import type { Profile } from '../../config/schema/profiles.js';
 import type { Device } from '../../config/schema/common.js';
 import { SlotError } from '../../protocol/errors.js';
+import { ownedFlagsIn, ownedFlagsMessage } from '../../protocol/host-only.js';
 import { flagKey, flagValue, isFlag, normalizeArgv, tokenize } from '../argv.js';
 import type { ResolvedModel } from '../types.js';
 
@@ -91,11 +92,16 @@ export function chatTemplateArgs(value: string | null, isFile: (path: string) =>
 /** Tokenise a free-form flag string, turning a quoting mistake into a slot.config_error. */
 export function tokenizeFlags(text: string | null, where: string): string[] {
   if (!text) return [];
+  let words: string[];
   try {
-    return tokenize(text);
+    words = tokenize(text);
   } catch (error) {
     throw new SlotError('slot.config_error', `${where} cannot be split into arguments: ${(error as Error).message}`, { where });
   }
+  // The configuration refuses these at load; an engine is never started with them either.
+  const owned = ownedFlagsIn(words);
+  if (owned.length > 0) throw new SlotError('slot.config_error', `${where}: ${ownedFlagsMessage(owned)}`, { where, flags: owned });
+  return words;
 }
 
 export interface LlamaArgvInput {

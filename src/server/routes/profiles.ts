@@ -1,21 +1,20 @@
 // /api/profiles: the 12 seed profiles (read-only) and the user's, in profiles.toml, which
 // these routes create, update, clone and delete. Writes go through the one-writer queue,
 // swap the new file into the running config, and are an activity row and an event. A
-// profile's flags reach an engine's command line, so host-only flags (files, code) are
-// kept to this host or an admin (docs/auth.md).
+// profile's flags and image reach an engine, so host-only ones (files, hosts, code, a new
+// image) are kept to this host or an admin (server/host-authority.ts, docs/auth.md).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { withProfiles } from '../../config/load.js';
 import { profileProblems, seedImmutable, writeProfile } from '../../config/profile-store.js';
 import { profileServes, SEED_PROFILES } from '../../config/profiles.js';
 import { ProfileSchema, type Profile } from '../../config/schema/profiles.js';
-import { tokenize } from '../../config/shell-words.js';
 import { ConfigError, SvcError } from '../../protocol/errors.js';
-import { hostOnlyFlags } from '../../protocol/host-only.js';
+import { hostOnlyProfileChanges, hostOnlySlotChanges } from '../../engines/engine-input.js';
 import { CloneProfileRequestSchema, CreateProfileRequestSchema, UpdateProfileRequestSchema, type ProfileChangePayload, type ProfilePayload } from '../../protocol/profiles.js';
 import { parseRequest } from '../../protocol/validate.js';
 import { actorOf, booleanQuery, objectBody } from '../request.js';
 import type { ServerContext } from '../context.js';
-import { hostAuthority } from '../host-authority.js';
+import { requireHostAuthority } from '../host-authority.js';
 
 const RUNNING = new Set(['starting', 'warming', 'ready']);
 
@@ -40,12 +39,18 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: ServerContext):
   const mustBeNew = (name: string) => {
     if (all().some((p) => p.name === name)) throw new SvcError('profiles.exists', `a profile named ${name} exists${Object.hasOwn(SEED_PROFILES, name) ? ' (a seed)' : ''}; pick another name`, { profile: name });
   };
-  /** Flags that load code or touch host files may be added only by this host or an admin. */
-  const guardFlags = async (request: FastifyRequest, name: string, flags: string, before = '') => {
-    const added = hostOnlyFlags(safeTokens(flags)).filter((flag) => !hostOnlyFlags(safeTokens(before)).includes(flag));
-    if (added.length > 0 && !(await hostAuthority(ctx, request))) {
-      throw new ConfigError('config.host_only', `profile ${name}: ${added.join(', ')} read or write host files or load code; over HTTP only this host or an admin token may set them`, { keys: added.map((flag) => `profiles.${name}.flags ${flag}`) });
-    }
+  const knownImages = () => new Set([...Object.values(SEED_PROFILES), ...Object.values(ctx.config.profiles.profiles)].map((p) => p.image));
+  /**
+   * Host-only engine input a profile change adds (docs/auth.md): flags judged the way its
+   * engine reads them, a new image, and what it adds to each slot that uses the profile.
+   */
+  const guard = async (request: FastifyRequest, action: string, name: string, before: Profile | undefined, after: Profile) => {
+    const slots = ctx.config.slots.filter((s) => s.config.slot.profile === name).flatMap((s) => {
+      const input = { provider: s.config.slot.provider, extraArgs: s.config.server.extra_args, env: s.config.server.env };
+      return hostOnlySlotChanges({ ...input, profile: before ?? null }, { ...input, profile: after }).map((key) => `slots.${s.name} ${key}`);
+    });
+    const keys = [...new Set([...hostOnlyProfileChanges(name, before, after, knownImages()), ...slots])];
+    await requireHostAuthority(ctx, request, action, name, keys, `profile ${name} would set engine input that names a file, a host, code or an image`);
   };
   const write = async (request: FastifyRequest, action: string, name: string, profile: Profile | null) => {
     try {
@@ -66,7 +71,7 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: ServerContext):
     const { name, ...fields } = parseRequest(CreateProfileRequestSchema, objectBody(request));
     mustBeNew(name);
     const profile = checked(name, ProfileSchema.parse(fields));
-    await guardFlags(request, name, profile.flags);
+    await guard(request, 'profile.create', name, undefined, profile);
     await write(request, 'profile.create', name, profile);
     ctx.record({ action: 'profile.create', target: name, actor: actorOf(request), details: { ...profile } });
     ctx.events.publish({ type: 'profile.created', source: 'profiles', message: `profile ${name} created`, data: { profile: name, cloned_from: null } });
@@ -80,6 +85,7 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: ServerContext):
     const original = find(source);
     mustBeNew(name);
     const { name: _name, seed: _seed, serves: _serves, used_by: _used, ...fields } = original;
+    await guard(request, 'profile.clone', name, fields, { ...fields, cloned_from: source });
     await write(request, 'profile.clone', name, { ...fields, cloned_from: source });
     ctx.record({ action: 'profile.clone', target: name, actor: actorOf(request), details: { cloned_from: source } });
     ctx.events.publish({ type: 'profile.created', source: 'profiles', message: `profile ${name} cloned from ${source}`, data: { profile: name, cloned_from: source } });
@@ -92,7 +98,7 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: ServerContext):
     const body = parseRequest(UpdateProfileRequestSchema, objectBody(request));
     const before = userProfile(name);
     const profile = checked(name, { ...before, ...body });
-    await guardFlags(request, name, profile.flags, before.flags);
+    await guard(request, 'profile.update', name, before, profile);
     await write(request, 'profile.update', name, profile);
     const slots = usedBy(name);
     const restarted: string[] = [];
@@ -129,12 +135,4 @@ function checked(name: string, profile: Profile): Profile {
   const problems = profileProblems(name, profile);
   if (problems.length > 0) throw new ConfigError('config.invalid', `profile ${name}: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, { problems: problems.map(({ file, path, message }) => ({ file, path, message })) });
   return profile;
-}
-
-function safeTokens(flags: string): string[] {
-  try {
-    return tokenize(flags);
-  } catch {
-    return [];
-  }
 }

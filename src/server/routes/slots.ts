@@ -15,6 +15,8 @@ import { slotStateDir } from '../../slots/state-file.js';
 import type { SlotView } from '../../slots/view.js';
 import type { ServerContext } from '../context.js';
 import { openEventStream } from '../sse.js';
+import { slotChangeCheck } from '../engine-input-check.js';
+import { refusalRecorded } from '../host-authority.js';
 import { actorOf, booleanQuery, objectBody, queryProblem, queryValue } from '../request.js';
 
 
@@ -54,7 +56,7 @@ export function registerSlotRoutes(app: FastifyInstance, ctx: ServerContext): vo
     try {
       return await operation();
     } catch (error) {
-      if (error instanceof SvcError) {
+      if (error instanceof SvcError && !refusalRecorded(error)) {
         ctx.record({ action, target, actor: actorOf(request), outcome: 'error', message: error.message, details: { ...details, code: error.code, ...error.details } });
       }
       throw error;
@@ -84,7 +86,7 @@ export function registerSlotRoutes(app: FastifyInstance, ctx: ServerContext): vo
   app.post('/api/slots', async (request, reply) => {
     const body = objectBody(request);
     const target = typeof body.name === 'string' ? body.name : '';
-    const created = await mutate(request, 'slot.create', target, { request: body }, () => ctx.slotConfig.create(parseRequest(CreateSlotRequestSchema, body)));
+    const created = await mutate(request, 'slot.create', target, { request: body }, () => ctx.slotConfig.create(parseRequest(CreateSlotRequestSchema, body), slotChangeCheck(ctx, request, 'slot.create', target)));
     record(request, 'slot.create', created.name, { ...created });
     const { name, file, type, provider, model, port, device } = created;
     ctx.events.publish({ type: 'slot.created', source: `slot:${name}`, message: `slot ${name} created (${file})`, data: { slot: name, file, type, provider, model, port, device } });
@@ -96,7 +98,7 @@ export function registerSlotRoutes(app: FastifyInstance, ctx: ServerContext): vo
   app.put('/api/slots/:name', async (request) => {
     const { name } = params(request);
     const body = objectBody(request);
-    const changes = await mutate(request, 'slot.edit_config', name, { request: body }, () => ctx.slotConfig.edit(name, parseRequest(EditSlotRequestSchema, body)));
+    const changes = await mutate(request, 'slot.edit_config', name, { request: body }, () => ctx.slotConfig.edit(name, parseRequest(EditSlotRequestSchema, body), slotChangeCheck(ctx, request, 'slot.edit_config', name)));
     const view = ctx.supervisor.view(name);
     const restartRequired = changes.length > 0 && BUSY_STATES.has(view.state);
     if (changes.length > 0) {
@@ -222,7 +224,7 @@ export function registerSlotRoutes(app: FastifyInstance, ctx: ServerContext): vo
 
 /** Server-sent events: one `data: <JSON string>` event per log line, until the client goes. */
 function followLogs(ctx: ServerContext, name: string, tail: string[], reply: FastifyReply, follows: Set<() => void>): void {
-  const raw = openEventStream(reply);
+  const raw = openEventStream(reply, ctx);
   const send = (line: string) => raw.write(`data: ${JSON.stringify(line)}\n\n`);
   for (const line of tail) send(line);
   // The tail and this subscription run in one turn of the event loop (the tail's pump ended

@@ -9,7 +9,9 @@ import { SvcError, type ErrorCode } from '../../protocol/errors.js';
 import type { PullManager } from '../../models/pull/jobs.js';
 import type { StackActivePayload, StackApplyPayload } from '../../protocol/stacks.js';
 import { driftOf, readActiveRecord } from '../../stacks/active.js';
-import { StackApplier } from '../../stacks/apply.js';
+import { StackApplier, type StackChangeCheck } from '../../stacks/apply.js';
+import { slotHostOnlyKeys } from '../engine-input-check.js';
+import { refusalRecorded, requireHostAuthority } from '../host-authority.js';
 import type { ServerContext } from '../context.js';
 import { actorOf, booleanQuery } from '../request.js';
 import type { Stack } from '../../config/schema/stacks.js';
@@ -59,14 +61,18 @@ export function registerStackApplyRoutes(app: FastifyInstance, ctx: ServerContex
     const pull = booleanQuery(request, 'pull');
     const { stack } = find(slug);
     try {
-      const result = await applierOf(ctx, pulls).apply(slug, stack, { dryRun, pull });
+      const check: StackChangeCheck = async (changes) => {
+        const keys = changes.flatMap(({ slot, before, after }) => slotHostOnlyKeys(ctx, slot, before, after));
+        await requireHostAuthority(ctx, request, 'stack.apply', slug, keys, `stack ${slug} would give slots engine input that names a file, a host or code`);
+      };
+      const result = await applierOf(ctx, pulls).apply(slug, stack, { dryRun, pull, check });
       if (!dryRun) {
         const failed = (result.results ?? []).filter((r) => !r.ok);
         ctx.record({ action: 'stack.apply', target: slug, actor: actorOf(request), outcome: failed.length ? 'error' : 'ok', message: result.summary, details: { hash: result.active?.hash, results: result.results, commit_ms: result.commit_ms, converge_ms: result.converge_ms } });
       }
       return result;
     } catch (error) {
-      if (error instanceof SvcError && !dryRun) {
+      if (error instanceof SvcError && !dryRun && !refusalRecorded(error)) {
         ctx.record({ action: 'stack.apply', target: slug, actor: actorOf(request), outcome: 'error', message: error.message, details: { code: error.code, ...error.details } });
         ctx.events.publish({ type: 'stack.apply.failed', source: 'stacks', severity: 'error', message: error.message, data: { stack: slug, code: error.code } });
       }

@@ -11,18 +11,18 @@ import { SEED_PROFILES } from '../../config/profiles.js';
 import { ProfileSchema, type Profile } from '../../config/schema/profiles.js';
 import { StackSchema, type Stack } from '../../config/schema/stacks.js';
 import { SEED_STACKS } from '../../config/seed-stacks.js';
-import { tokenize } from '../../config/shell-words.js';
 import { stackSeedImmutable, writeStack } from '../../config/stack-store.js';
 import { validateDocument } from '../../config/validate.js';
-import { ConfigError, SvcError } from '../../protocol/errors.js';
-import { hostOnlyFlags } from '../../protocol/host-only.js';
-import { CreateStackRequestSchema, ImportStackRequestSchema, SnapshotStackRequestSchema, STACK_ENVELOPE_KIND, STACK_ENVELOPE_VERSION, type StackImportPayload, type StackModelReport, type StackPayload } from '../../protocol/stacks.js';
+import { SvcError } from '../../protocol/errors.js';
+import { CreateStackRequestSchema, SnapshotStackRequestSchema, STACK_ENVELOPE_KIND, STACK_ENVELOPE_VERSION, type StackImportPayload, type StackModelReport, type StackPayload } from '../../protocol/stacks.js';
 import { parseRequest } from '../../protocol/validate.js';
 import { canonicalJson } from '../../protocol/canonical-json.js';
 import { actorOf, objectBody } from '../request.js';
 import type { ServerContext } from '../context.js';
-import { hostAuthority } from '../host-authority.js';
+import { requireHostAuthority } from '../host-authority.js';
+import { stackHostOnlyKeys } from '../stack-input-check.js';
 import { registerStackApplyRoutes } from './stack-apply.js';
+import { importRequestOf } from './stack-import-request.js';
 
 /** Slugs the stack routes use as path segments. */
 const RESERVED_SLUGS = new Set(['active', 'import', 'snapshot']);
@@ -63,6 +63,10 @@ export function registerStackRoutes(app: FastifyInstance, ctx: ServerContext, pu
     ctx.events.publish({ type, source: 'stacks', message: `stack ${slug} ${type.split('.')[1]}`, data: { stack: slug } });
   };
 
+  /** Engine input only the host may set (server/stack-input-check.ts), refused before anything is written. */
+  const guard = async (request: FastifyRequest, action: string, slug: string, before: Stack | undefined, after: Stack, incoming: Record<string, Profile> = {}) =>
+    requireHostAuthority(ctx, request, action, slug, stackHostOnlyKeys(ctx, slug, before, after, incoming), `stack ${slug} would give slots engine input that names a file, a host, code or an image`);
+
   app.get('/api/stacks', async () => ({ stacks: all() }));
   registerStackApplyRoutes(app, ctx, find, pulls);
   app.get('/api/stacks/:slug', async (request) => {
@@ -75,6 +79,7 @@ export function registerStackRoutes(app: FastifyInstance, ctx: ServerContext, pu
     const { slug, ...body } = parseRequest(CreateStackRequestSchema, objectBody(request));
     mustBeNew(slug);
     const stack = parseStack(body, `stack ${slug}`);
+    await guard(request, 'stack.create', slug, undefined, stack);
     await save(request, 'stack.create', slug, stack);
     reply.code(201);
     return view(slug, stack, false);
@@ -82,8 +87,10 @@ export function registerStackRoutes(app: FastifyInstance, ctx: ServerContext, pu
 
   app.put('/api/stacks/:slug', async (request) => {
     const { slug } = request.params as { slug: string };
-    if (find(slug).seed) throw stackSeedImmutable(slug);
+    const { stack: before, seed } = find(slug);
+    if (seed) throw stackSeedImmutable(slug);
     const stack = parseStack(objectBody(request), `stack ${slug}`);
+    await guard(request, 'stack.update', slug, before, stack);
     await save(request, 'stack.update', slug, stack);
     return view(slug, stack, false);
   });
@@ -127,7 +134,7 @@ export function registerStackRoutes(app: FastifyInstance, ctx: ServerContext, pu
   });
 
   app.post('/api/stacks/import', async (request, reply): Promise<StackImportPayload> => {
-    const { envelope, slug: asSlug } = parseRequest(ImportStackRequestSchema, objectBody(request));
+    const { envelope, slug: asSlug } = importRequestOf(request);
     const env = envelope as { kind?: unknown; schema_version?: unknown; checksum?: unknown; stack?: Record<string, unknown> } | null;
     if (!env || typeof env !== 'object' || env.kind !== STACK_ENVELOPE_KIND || typeof env.stack !== 'object' || env.stack === null) {
       throw new SvcError('stacks.bad_envelope', `not a stack envelope: expected {kind: "${STACK_ENVELOPE_KIND}", schema_version, checksum, stack}`, {});
@@ -145,8 +152,7 @@ export function registerStackRoutes(app: FastifyInstance, ctx: ServerContext, pu
     const bad = incoming.find(([, parsed]) => !parsed.success);
     if (bad) throw new SvcError('stacks.bad_envelope', `the envelope's profile ${bad[0]} is not valid`, { profile: bad[0] });
     const added = incoming.filter(([name]) => !Object.hasOwn(SEED_PROFILES, name) && !ctx.config.profiles.profiles[name]).map(([name, parsed]) => [name, parsed.data!] as const);
-    const hostOnly = added.flatMap(([name, p]) => hostOnlyFlags(safeTokens(p.flags)).map((flag) => `profiles.${name}.flags ${flag}`));
-    if (hostOnly.length > 0 && !(await hostAuthority(ctx, request))) throw new ConfigError('config.host_only', `the envelope's profiles carry flags that read or write host files or load code; only this host or an admin may import them`, { keys: hostOnly });
+    await guard(request, 'stack.import', slug, undefined, stack, Object.fromEntries(added));
     for (const [name, profile] of added) {
       await ctx.configWrites.run(async () => ctx.replaceConfig(withProfiles(ctx.config, await writeProfile(ctx.paths, name, profile))));
     }
@@ -164,12 +170,4 @@ export function registerStackRoutes(app: FastifyInstance, ctx: ServerContext, pu
 
 function modelIds(stack: Stack): string[] {
   return [...new Set(stack.slots.flatMap((row) => [row.model, ...row.capabilities.map((c) => c.model)]))];
-}
-
-function safeTokens(flags: string): string[] {
-  try {
-    return tokenize(flags);
-  } catch {
-    return [];
-  }
 }

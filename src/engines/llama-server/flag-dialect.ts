@@ -1,0 +1,92 @@
+// llama-server's command line as llama.cpp's own parser reads it (common/arg.cpp of the source
+// svc builds against: node-llama-cpp 3.22.1 in scripts/build-llama-server.sh): every
+// spelling of every flag, whether it takes a value, and which flags a LAN client may set.
+// LAN flags tune how the engine computes and samples; everything else (model, projector,
+// LoRA and draft files, Hugging Face and URL fetches, logs, caches, TLS, API keys, tools,
+// MCP, the web UI, CORS, RPC) names a file, a host or code, and is host-only. A flag that is
+// on neither list (a newer llama.cpp) is host-only too. flag-dialect.test.ts checks both
+// lists against the real binary's --help. "V": the flag takes the next token as its value
+// (llama.cpp takes it whatever it looks like, "--alias --log-file" included).
+import { type FlagDialect, groups } from '../flag-rules.js';
+
+const LAN = [
+  '-t --threads V', '-tb --threads-batch V', '-C --cpu-mask V', '-Cr --cpu-range V', '--cpu-strict V', '--prio V', '--poll V',
+  '-Cb --cpu-mask-batch V', '-Crb --cpu-range-batch V', '--cpu-strict-batch V', '--prio-batch V', '--poll-batch V', '-c --ctx-size V',
+  '--kv-unified-per-slot V', '-n --predict --n-predict V', '-b --batch-size V', '-ub --ubatch-size V', '--keep V', '--swa-full',
+  '-ctxcp --ctx-checkpoints --swa-checkpoints V', '-cms --checkpoint-min-step V', '-cram --cache-ram V', '-kvu --kv-unified',
+  '-no-kvu --no-kv-unified', '--cache-idle-slots', '--no-cache-idle-slots', '--context-shift', '--no-context-shift', '-fa --flash-attn V', '--perf',
+  '--no-perf', '-e --escape', '--no-escape', '-r --reverse-prompt V', '-sp --special', '--warmup', '--no-warmup', '--spm-infill', '--samplers V',
+  '-s --seed V', '--sampler-seq --sampling-seq V', '--ignore-eos', '--temp --temperature V', '--top-k V', '--top-p V', '--min-p V',
+  '--top-nsigma --top-n-sigma V', '--xtc-probability V', '--xtc-threshold V', '--typical --typical-p V', '--repeat-last-n V', '--repeat-penalty V',
+  '--presence-penalty V', '--frequency-penalty V', '--dry-multiplier V', '--dry-base V', '--dry-allowed-length V', '--dry-penalty-last-n V',
+  '--dry-sequence-breaker V', '--adaptive-target V', '--adaptive-decay V', '--dynatemp-range V', '--dynatemp-exp V', '--mirostat V',
+  '--mirostat-lr V', '--mirostat-ent V', '-l --logit-bias V', '--grammar V', '-j --json-schema V', '-bs --backend-sampling', '--pooling V',
+  '--rope-scaling V', '--rope-scale V', '--rope-freq-base V', '--rope-freq-scale V', '--yarn-orig-ctx V', '--yarn-ext-factor V',
+  '--yarn-attn-factor V', '--yarn-beta-slow V', '--yarn-beta-fast V', '-kvo --kv-offload', '-nkvo --no-kv-offload', '--repack', '-nr --no-repack',
+  '--no-host', '-ctk --cache-type-k V', '-ctv --cache-type-v V', '-dt --defrag-thold V', '-np --parallel V', '-cb --cont-batching',
+  '-nocb --no-cont-batching', '--mmproj-auto', '--no-mmproj --no-mmproj-auto', '--mmproj-offload', '--no-mmproj-offload', '--image-min-tokens V',
+  '--image-max-tokens V', '--mtmd-batch-max-tokens V', '--video-fps V', '--video-timestamp-interval V', '-lm --load-mode V', '-lzm --lazy-mode V',
+  '--numa V', '-dev --device V', '-ot --override-tensor V', '-cmoe --cpu-moe', '-ncmoe --n-cpu-moe V', '-ncffn --n-cpu-ffn V',
+  '-ngl --gpu-layers --n-gpu-layers V', '-sm --split-mode V', '-ts --tensor-split V', '-mg --main-gpu V', '-fit --fit V', '-fitt --fit-target V',
+  '-fitc --fit-ctx V', '--check-tensors', '--override-kv V', '--op-offload', '--no-op-offload', '-a --alias V', '--tags V', '--embd-normalize V',
+  '--embedding --embeddings', '--rerank --reranking', '--chat-template-kwargs V', '-to --timeout V', '--sse-ping-interval V', '--threads-http V',
+  '--cache-prompt', '--no-cache-prompt', '--cache-reuse V', '--metrics', '--props', '--slots', '--no-slots', '--jinja', '--no-jinja',
+  '--reasoning-format V', '-rea --reasoning V', '--reasoning-effort V', '--reasoning-budget V', '--reasoning-budget-message V',
+  '--reasoning-preserve', '--no-reasoning-preserve', '--chat-template V', '--skip-chat-parsing', '--no-skip-chat-parsing', '--prefill-assistant',
+  '--no-prefill-assistant', '-sps --slot-prompt-similarity V', '--lora-init-without-apply', '--sleep-idle-seconds V', '--log-disable', '--log-jsonl',
+  '--no-log-jsonl', '--log-colors V', '-v --verbose --log-verbose', '--offline', '-lv --verbosity --log-verbosity V', '--log-prefix',
+  '--no-log-prefix', '--log-timestamps', '--no-log-timestamps', '--spec-draft-threads -td --threads-draft V',
+  '--spec-draft-threads-batch -tbd --threads-batch-draft V', '--spec-draft-cpu-mask -Cd --cpu-mask-draft V',
+  '--spec-draft-cpu-range -Crd --cpu-range-draft V', '--spec-draft-cpu-strict --cpu-strict-draft V', '--spec-draft-prio --prio-draft V',
+  '--spec-draft-poll --poll-draft V', '--spec-draft-cpu-mask-batch -Cbd --cpu-mask-batch-draft V',
+  '--spec-draft-cpu-strict-batch --cpu-strict-batch-draft V', '--spec-draft-prio-batch --prio-batch-draft V',
+  '--spec-draft-poll-batch --poll-batch-draft V', '--spec-draft-type-k -ctkd --cache-type-k-draft V',
+  '--spec-draft-type-v -ctvd --cache-type-v-draft V', '--spec-draft-override-tensor -otd --override-tensor-draft V',
+  '--spec-draft-cpu-moe -cmoed --cpu-moe-draft', '--spec-draft-n-cpu-moe --spec-draft-ncmoe -ncmoed --n-cpu-moe-draft V', '--spec-draft-n-max V',
+  '--spec-draft-n-min V', '--spec-synth-len V', '--spec-synth-rates V', '--spec-draft-p-split --draft-p-split V',
+  '--spec-draft-p-min --draft-p-min V', '--spec-draft-backend-sampling', '--no-spec-draft-backend-sampling',
+  '--spec-draft-device -devd --device-draft V', '--spec-draft-ngl -ngld --gpu-layers-draft --n-gpu-layers-draft V', '--spec-type V',
+  '--spec-ngram-mod-n-min V', '--spec-ngram-mod-n-max V', '--spec-ngram-mod-n-match V', '--spec-ngram-simple-size-n V',
+  '--spec-ngram-simple-size-m V', '--spec-ngram-simple-min-hits V', '--spec-ngram-map-k-size-n V', '--spec-ngram-map-k-size-m V',
+  '--spec-ngram-map-k-min-hits V', '--spec-ngram-map-k4v-size-n V', '--spec-ngram-map-k4v-size-m V', '--spec-ngram-map-k4v-min-hits V',
+  '--draft --draft-n --draft-max V', '--draft-min --draft-n-min V', '--spec-ngram-size-n V', '--spec-ngram-size-m V', '--spec-ngram-min-hits V',
+  '-mmdev --mmproj-device V',
+];
+
+const HOST = [
+  '-h --help --usage', '--version', '-cl --cache-list', '--completion-bash', '--server-base V', '--verbose-prompt', '--display-prompt',
+  '--no-display-prompt', '-co --color V', '-lcs --lookup-cache-static V', '-lcd --lookup-cache-dynamic V', '--chunks V', '-p --prompt V',
+  '-sys --system-prompt V', '-f --file V', '-sysf --system-prompt-file V', '--in-file V', '-bf --binary-file V', '-ptc --print-token-count V',
+  '--prompt-cache V', '--prompt-cache-all', '--prompt-cache-ro', '-cnv --conversation', '-no-cnv --no-conversation', '-st --single-turn',
+  '-i --interactive', '-if --interactive-first', '-mli --multiline-input', '--in-prefix-bos', '--in-prefix V', '--in-suffix V', '--grammar-file V',
+  '-jf --json-schema-file V', '--hellaswag', '--hellaswag-tasks V', '--winogrande', '--winogrande-tasks V', '--multiple-choice',
+  '--multiple-choice-tasks V', '--kl-divergence', '--save-all-logits --kl-divergence-base V', '--ppl-stride V', '--ppl-output-type V',
+  '-ns --sequences V', '-mm --mmproj V', '-mmu --mmproj-url V', '--image --audio --video V', '--video-ffmpeg-dir V', '--rpc V', '--list-devices',
+  '-fitp --fit-print V', '--lora V', '--lora-scaled V', '--control-vector V', '--control-vector-scaled V', '--control-vector-layer-range V',
+  '-m --model V', '-mu --model-url V', '-dr --docker-repo V', '-hf -hfr --hf-repo V', '-hff --hf-file V', '-hft --hf-token V', '--context-file V',
+  '--chunk-size V', '--chunk-separator V', '--junk V', '--pos V', '-o --output --output-file V', '-ofreq --output-frequency V', '--output-format V',
+  '--save-frequency V', '--process-output', '--ppl', '--no-ppl', '--chunk --from-chunk V', '--show-statistics', '--parse-special', '--ids',
+  '--stdin', '--no-bos', '--no-parse-special', '--show-count', '-pps', '-tgs', '-npp V', '-ntg V', '-npl V', '--embd-output-format V',
+  '--embd-separator V', '--cls-separator V', '--host V', '--port V', '--reuse-port', '--path V', '--cors-origins V', '--cors-methods V',
+  '--cors-headers V', '--cors-credentials', '--no-cors-credentials', '--api-prefix V', '--ui-config --webui-config V',
+  '--ui-config-file --webui-config-file V', '--ui-mcp-proxy --webui-mcp-proxy', '--no-ui-mcp-proxy --no-webui-mcp-proxy', '--tools V',
+  '--tools-runtime V', '--mcp-servers-config V', '--mcp-servers-json V', '-ag --agent', '-no-ag --no-agent', '--ui --webui', '--api-key V',
+  '--api-key-file V', '--ssl-key-file V', '--ssl-cert-file V', '--slot-save-path V', '--media-path V', '--models-dir V', '--models-preset V',
+  '--models-max V', '--models-autoload', '--no-models-autoload', '--chat-template-file V', '--simple-io', '--positive-file V', '--negative-file V',
+  '--pca-batch V', '--pca-iter V', '--method V', '--log-file V', '--log-prompts-dir V', '--spec-draft-hf -hfd -hfrd --hf-repo-draft V',
+  '--spec-draft-model -md --model-draft V', '--tts-lang V', '--tts-speaker-file V', '--diffusion-steps V', '--diffusion-visual', '--diffusion-eps V',
+  '--diffusion-algorithm V', '--diffusion-alg-temp V', '--diffusion-block-length V', '--diffusion-cfg-scale V', '--diffusion-add-gumbel-noise V',
+  '-lr --learning-rate V', '-lr-min --learning-rate-min V', '-decay-epochs --learning-rate-decay-epochs V', '-wd --weight-decay V',
+  '-val-split --val-split V', '-epochs --epochs V', '-opt --optimizer V', '--check', '--save-logits', '--logits-output-dir V', '--tensor-filter V',
+  '--embd-gemma-default', '--fim-qwen-1.5b-default', '--fim-qwen-3b-default', '--fim-qwen-7b-default', '--fim-qwen-7b-spec', '--fim-qwen-14b-spec',
+  '--fim-qwen-30b-default', '--gpt-oss-20b-default', '--gpt-oss-120b-default', '--vision-gemma-4b-default', '--vision-gemma-12b-default',
+  '--spec-default', '--show-timings', '--no-show-timings', '--attention V', '-gan --grp-attn-n V', '-gaw --grp-attn-w V', '--mtp', '--dflash',
+  '--eagle3', '--spec-draft-cpu-range-batch -Crbd --cpu-range-batch-draft V', '--no-ui --no-webui',
+];
+
+export const llamaServerDialect: FlagDialect = {
+  engine: 'llama-server',
+  underscores: true,
+  argparse: false,
+  groups: [...groups(true, LAN), ...groups(false, HOST)],
+};

@@ -1,0 +1,30 @@
+// The host-only policy for slot files written over HTTP (slot create and edit, stack apply):
+// what the change adds to the slot's engine input (engines/engine-input.ts) that only this
+// host or an admin may add, asked inside the writer queue before anything is written.
+import { resolveProfile } from '../config/profiles.js';
+import type { SlotFile } from '../config/schema/slot.js';
+import { hostOnlySlotChanges, type SlotEngineInput } from '../engines/engine-input.js';
+import type { SlotChangeCheck } from '../slots/slot-config.js';
+import type { FastifyRequest } from 'fastify';
+import type { ServerContext } from './context.js';
+import { requireHostAuthority } from './host-authority.js';
+
+/** A slot file's engine input under the running configuration (its profile resolved as a start would). */
+export function slotEngineInput(ctx: ServerContext, file: SlotFile): SlotEngineInput {
+  const preferred = ctx.config.registry.models[file.model.default]?.defaults.profile;
+  const choice = resolveProfile(file.slot, preferred, ctx.config.profiles.profiles);
+  return { provider: file.slot.provider, profile: 'error' in choice ? null : choice.profile, extraArgs: file.server.extra_args, env: file.server.env };
+}
+
+/** The host-only keys a change of slot `name` adds, as "slots.<name> <where> <arg>". */
+export function slotHostOnlyKeys(ctx: ServerContext, name: string, before: SlotFile | undefined, after: SlotFile): string[] {
+  return hostOnlySlotChanges(before && slotEngineInput(ctx, before), slotEngineInput(ctx, after)).map((key) => `slots.${name} ${key}`);
+}
+
+/** The check a slot-file change over HTTP passes (slots/slot-config.ts SlotChangeCheck). */
+export function slotChangeCheck(ctx: ServerContext, request: FastifyRequest, action: string, name: string): SlotChangeCheck {
+  return async (before, after) => {
+    const keys = slotHostOnlyKeys(ctx, name, before, after);
+    await requireHostAuthority(ctx, request, action, name, keys, `slot ${name} would get engine input that names a file, a host or code`);
+  };
+}
