@@ -7,13 +7,12 @@ import { hash } from '@node-rs/argon2';
 import { afterEach, describe, expect, it } from 'vitest';
 import { api, runSvc, useTempGateways } from './helpers/gateway.js';
 import { eventually } from './helpers/faults.js';
-import { NO_LAN_ADDRESS, nonLoopbackAddress } from './helpers/network.js';
+import { lanSkipReason, openLan } from './helpers/lan.js';
 
 const SECRET = 'tokens-test-proxy-secret-0123456789';
 const proxy = { 'x-forwarded-email': 'admin@example.test', 'x-svc-proxy-secret': SECRET };
 const { home: newHome, gateway: newGateway } = useTempGateways(afterEach);
-const lan = nonLoopbackAddress();
-if (!lan && process.env.CI === 'true') throw new Error(NO_LAN_ADDRESS);
+const lanSkip = lanSkipReason();
 
 async function metric(url: string, name: string): Promise<number> {
   const text = (await api(url, '/api/metrics')).text;
@@ -139,19 +138,22 @@ describe('auth mode tokens', () => {
   });
 });
 
-describe.skipIf(!lan)('default mode token management', () => {
+describe.skipIf(lanSkip)(`default mode token management ${lanSkip ?? ''}`, () => {
   it('is for this host or an admin token only', async () => {
     const home = newHome();
     const gateway = await newGateway(home, { args: ['--host', '0.0.0.0'] });
-    const fromLan = `http://${lan}:${gateway.port}`;
-    const refused = await api(fromLan, '/api/auth/tokens', { method: 'POST', body: { label: 'lan', scope: 'admin' } });
+    // A client on another host: a network namespace of this test's own.
+    const lan = await openLan();
+    const fromLan = (path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) => lan.request(`${lan.url(gateway.port)}${path}`, init);
+    const refused = await fromLan('/api/auth/tokens', { method: 'POST', body: { label: 'lan', scope: 'admin' } });
     expect([refused.status, refused.json.error.code]).toEqual([401, 'auth.required']);
-    expect((await api(fromLan, '/api/slots')).status).toBe(200);
+    expect((await fromLan('/api/slots')).status).toBe(200);
     const local = await api(gateway.url, '/api/auth/tokens', { method: 'POST', body: { label: 'local', scope: 'admin' } });
     expect(local.status).toBe(201);
     const reader = await api(gateway.url, '/api/auth/tokens', { method: 'POST', body: { label: 'reader', scope: 'read-only' } });
-    expect((await api(fromLan, '/api/auth/tokens', { headers: { authorization: `Bearer ${local.json.token}` } })).status).toBe(200);
-    const forbidden = await api(fromLan, '/api/auth/tokens', { headers: { authorization: `Bearer ${reader.json.token}` } });
+    expect((await fromLan('/api/auth/tokens', { headers: { authorization: `Bearer ${local.json.token}` } })).status).toBe(200);
+    const forbidden = await fromLan('/api/auth/tokens', { headers: { authorization: `Bearer ${reader.json.token}` } });
     expect([forbidden.status, forbidden.json.error.code]).toEqual([403, 'auth.forbidden']);
+    lan.close();
   });
 });

@@ -82,8 +82,11 @@ async function serialise(form: FormData): Promise<{ bytes: Buffer; contentType: 
   return { bytes: Buffer.from(await request.arrayBuffer()), contentType: request.headers.get('content-type')! };
 }
 
-async function post(url: string, body: Buffer | string | FormData, contentType?: string) {
-  const response = await fetch(url, { method: 'POST', body, headers: contentType ? { 'content-type': contentType } : {} });
+/** What an OpenAI client sends besides the body: a bearer (any value in default mode). */
+const CLIENT = { authorization: 'Bearer sk-anything' };
+
+async function post(url: string, body: Buffer | string | FormData, contentType?: string, headers: Record<string, string> = CLIENT) {
+  const response = await fetch(url, { method: 'POST', body, headers: { ...headers, ...(contentType && { 'content-type': contentType }) } });
   const bytes = Buffer.from(await response.arrayBuffer());
   let json: { error: { code: string; message: string; details: Record<string, unknown> } } | undefined;
   try {
@@ -194,9 +197,13 @@ describe('POST /v1/audio/transcriptions', () => {
     const empty = await post(url, multipart(boundary, [{ name: 'model', value: '' }]), `multipart/form-data; boundary=${boundary}`);
     expect(empty.json?.error.code).toBe('request.missing_model');
 
-    const nothing = await fetch(url, { method: 'POST' });
+    const nothing = await fetch(url, { method: 'POST', headers: CLIENT });
     expect(nothing.status).toBe(400);
     expect(((await nothing.json()) as { error: { code: string } }).error.code).toBe('request.missing_model');
+
+    // Without a bearer or an X- header, a multipart post is what a web form sends: refused before it is read.
+    const formLike = await post(url, form, undefined, {});
+    expect([formLike.status, formLike.json?.error.code]).toEqual([403, 'request.form_post']);
   });
 
   it('an unknown model: 404 model.not_found; a tts slot: 400 dispatch.wrong_slot_type', async () => {

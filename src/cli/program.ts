@@ -110,7 +110,7 @@ export function buildProgram(serve: ServeAction): Command {
     .option('--context <n>', 'the context the memory fit assumes (default: native, at most 8192)', (v) => positiveInt(v, '--context'))
     .addOption(json())
     .action(async (ref: string, o) => (await pullCommands()).modelPull(client(), ref, o));
-  model.command('pulls').description('list pulls since the gateway started').addOption(json()).action(async (o) => (await pullCommands()).modelPulls(client(), o));
+  model.command('pulls').description('list pull jobs (every unfinished one, the newest 50 finished)').addOption(json()).action(async (o) => (await pullCommands()).modelPulls(client(), o));
   model.command('cancel <id>').description('cancel a pull (its parts stay on disk, so pulling again resumes)')
     .option('--discard', 'also remove the parts already downloaded', false)
     .addOption(json())
@@ -159,7 +159,8 @@ export function buildProgram(serve: ServeAction): Command {
 
   program.command('update').description('update svc to the newest version of its channel, or --target VER; --check only checks; --rollback switches back')
     .option('--check', 'only check', false).option('--channel <channel>', 'switch the channel (stable or nightly) and keep it')
-    .option('--target <version>', 'a version to go to (also an older one)').option('--rollback', 'switch back to the previous version', false).addOption(json())
+    .option('--target <version>', 'a version to go to').option('--allow-downgrade', 'let --target name a version older than the running one', false)
+    .option('--rollback', 'switch back to the previous version', false).addOption(json())
     .action(async (o) => (await import('./commands/update.js')).updateCommand(client(), o));
 
   const doctorCommands = () => import('./commands/doctor.js');

@@ -16,6 +16,9 @@ export const ERROR_CODES = {
   'request.unsupported_media_type': { status: 415, when: 'The Content-Type is not one this route accepts.' },
   'request.unknown_route': { status: 404, when: 'No route has this path.' },
   'request.method_not_allowed': { status: 405, when: 'The path exists but not with this method.' },
+  'request.unknown_host': { status: 421, when: 'The Host header is not one of the gateway\'s names (loopback or local IP, localhost, *.localhost, the auth-mode hostname, [api].public_hostnames), or is empty: a web page may be reaching svc by DNS rebinding. Every method, reads included.' },
+  'request.cross_site': { status: 403, when: 'A mutation (or a CORS preflight) from a web page on another origin (Origin, or Sec-Fetch-Site: cross-site) that is not in [api].allowed_origins.' },
+  'request.form_post': { status: 403, when: 'A POST without Content-Type: application/json (or another non-simple type), Authorization or an X-* header: a web form or a no-cors fetch could send it, so svc refuses it.' },
   'request.context_exceeded': { status: 400, when: "The prompt (or an embedding or rerank input) is longer than the engine's context; details carry n_prompt_tokens and n_ctx." },
   'request.not_supported': { status: 501, when: 'The engine does not serve this route in the mode it runs in (e.g. chat on an embedding engine).' },
 
@@ -74,6 +77,7 @@ export const ERROR_CODES = {
   'update.job_not_found': { status: 404, when: 'No update job has this id.' },
   'update.version_not_found': { status: 404, when: 'The registry has no such version of the package (apply with a version, --target).' },
   'update.up_to_date': { status: 409, when: 'Apply without a version, and the channel offers nothing newer than the running version.' },
+  'update.downgrade_refused': { status: 409, when: 'Apply names a version older than the running one without allow_downgrade: true (svc update --allow-downgrade); an older build may lack a security fix. Rollback needs no flag.' },
   'update.no_previous': { status: 409, when: 'A rollback, but svc.previous records no tree, or the tree it records is gone.' },
   'update.integrity_failed': { status: 502, when: 'The registry gave no sha512 integrity for the version, the tarball did not match it, or its URL is not on the registry.' },
   'update.install_failed': { status: 500, when: 'Unpacking the version or installing its dependencies (npm) failed; details.log is the job log.' },
@@ -120,7 +124,7 @@ export const ERROR_CODES = {
   'config.not_writable': { status: 500, when: 'The configuration or state directory cannot be written by this process.' },
   'config.write_failed': { status: 500, when: 'Writing a configuration file failed; the previous file is unchanged.' },
   'config.migration_failed': { status: 500, when: 'A schema migration could not be applied; the file is unchanged.' },
-  'config.host_only': { status: 403, when: 'The change sets a key that names a program, a host path or how a program loads; only a loopback client or an admin token may set it over HTTP. details.keys names each key.' },
+  'config.host_only': { status: 403, when: 'The change sets a key that names a program, a host path or how a program loads; only a loopback client or an admin token may set it over HTTP. details.keys names each key. Also an update apply or rollback from anyone else (details.keys names the route).' },
 
   'auth.required': { status: 401, when: 'Auth mode, a protected route, and no Authorization header (and no trusted forwarded identity). The answer carries WWW-Authenticate: Bearer.' },
   'auth.invalid': { status: 401, when: 'The bearer token is malformed, unknown, does not match, or was revoked. The answer carries WWW-Authenticate: Bearer.' },
@@ -133,6 +137,7 @@ export const ERROR_CODES = {
   'system.internal': { status: 500, when: 'An unexpected error; the server log has the stack.' },
   'system.unavailable': { status: 503, when: 'A subsystem the route needs (e.g. the activity database) is not available.' },
   'system.shutting_down': { status: 503, when: 'The server is shutting down and takes no new work.' },
+  'system.too_many_streams': { status: 503, when: 'A new event stream (events, a followed log, pull progress) past the cap on open streams, for the gateway or for this client address; details carry scope and limit, and retry_after_s (also the Retry-After header).' },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

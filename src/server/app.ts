@@ -5,6 +5,7 @@ import { type RouteAccess, routeAccess } from '../protocol/access.js';
 import type { Decision } from '../auth/guard.js';
 import { RequestError, SvcError } from '../protocol/errors.js';
 import { Admission } from './admission.js';
+import { browserRulesOf } from './browser-rules.js';
 import type { ServerContext } from './context.js';
 import { sendError } from './errors.js';
 import { type DirectHandler, FrontDoor } from './front-door.js';
@@ -64,7 +65,7 @@ export function registeredRoutes(app: FastifyInstance): readonly RegisteredRoute
 const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 
 export function buildApp(ctx: ServerContext): FastifyInstance {
-  const admission = new Admission(ctx.auth.guard);
+  const admission = new Admission(ctx.auth.guard, () => browserRulesOf(ctx.config));
   const bodyLimit = ctx.config.svc.api.max_body_mb * MiB;
   const front = new FrontDoor(admission, bodyLimit);
   const app = Fastify({
@@ -106,7 +107,7 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
       setIdentity(request, decision);
       done();
     };
-    const decision = admission.admit(request.routeOptions.config.access ?? 'public', request.headers, request.socket.remoteAddress);
+    const decision = admission.admit(request.routeOptions.config.access ?? 'public', request.raw);
     if (decision instanceof Promise) decision.then(settle, done);
     else settle(decision);
   });
@@ -119,7 +120,8 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     try {
-      done(null, parseJsonBody(body as string));
+      // No body at all is no body, whatever Content-Type says (clients send it on DELETE).
+      done(null, body === '' ? undefined : parseJsonBody(body as string));
     } catch (error) {
       done(error as Error, undefined);
     }

@@ -16,6 +16,7 @@ import { bodyTooLarge, contentLengthMismatch, renderError, unsupportedMediaType 
 import { serverTiming } from '../dispatch/server-timing.js';
 import { parseJsonBody } from './json-body.js';
 import { arrivalOf, asObject, notAnObject } from './request.js';
+import { crossOrigin } from './cors.js';
 
 /** One request on a direct route, its body read and parsed once. */
 export interface DirectRequest {
@@ -54,10 +55,11 @@ export class FrontDoor {
 
   /** The server's request listener: a direct route is answered here, anything else by `next` (Fastify). */
   handle(req: IncomingMessage, res: ServerResponse, next: Next): void {
+    if (req.headers.origin !== undefined && crossOrigin(req, res, this.admission)) return;
     const route = req.method === 'POST' ? this.routes.get(routePath(req.url ?? '/')) : undefined;
     if (!route) return next(req, res);
     const arrivedAt = performance.now();
-    const decision = this.admission.admit(route.access, req.headers, req.socket.remoteAddress);
+    const decision = this.admission.admit(route.access, req);
     // The body stays unread (paused) while a first-seen token is verified.
     if (decision instanceof Promise) {
       decision.then((settled) => this.admitted(req, res, route, settled, arrivedAt), (error: unknown) => fail(req, res, error, arrivedAt));
@@ -69,7 +71,8 @@ export class FrontDoor {
   private admitted(req: IncomingMessage, res: ServerResponse, route: DirectRoute, decision: Decision, arrivedAt: number): void {
     if (decision instanceof SvcError) return fail(req, res, decision, arrivedAt);
     const type = req.headers['content-type'];
-    if (type === undefined && req.headers['transfer-encoding'] === undefined && (req.headers['content-length'] ?? '0') === '0') {
+    // No body at all (whatever Content-Type says: some clients send application/json with none).
+    if (!hasBody(req)) {
       return fail(req, res, notAnObject(undefined), arrivedAt);
     }
     if (type === undefined || !isJson(type)) return fail(req, res, unsupportedMediaType(req as RequestLineOf), arrivedAt);
@@ -132,6 +135,11 @@ function fail(req: IncomingMessage, res: ServerResponse, error: unknown, arrived
   const answer = renderError(error, req as RequestLineOf);
   answer.headers['server-timing'] = serverTiming(arrivedAt);
   res.writeHead(answer.status, answer.headers).end(answer.body);
+}
+
+/** Whether a request says it carries a body. */
+function hasBody(req: IncomingMessage): boolean {
+  return req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
 }
 
 /**

@@ -2,6 +2,7 @@
 // error), open the activity log, listen; close() shuts down gracefully (the bin calls it on
 // SIGTERM, SIGINT and SIGHUP).
 import { mkdirSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import type { ActivityLog } from '../activity/store.js';
 import { removeStaleTempFiles } from '../config/atomic.js';
@@ -15,6 +16,7 @@ import { EXIT_CONFIG_INVALID, EXIT_LISTEN_FAILED, EXIT_NOT_WRITABLE } from './ex
 import { loadUndici } from '../dispatch/forward.js';
 import { activityOptions, ServerContext } from './context.js';
 import { autoScanModels } from './routes/models.js';
+import { resumePullsAtBoot } from './routes/pulls.js';
 
 export interface ServeOptions {
   host: string;
@@ -88,6 +90,8 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
     }
     // [slot].enabled means "start at startup": in the background, never evicting.
     void ctx.supervisor.startEnabled();
+    // Pulls cut off by a crash or a shutdown go on by themselves (docs/models.md, Jobs).
+    await resumePullsAtBoot(ctx).catch((error: unknown) => log(`svc: warning: unfinished pulls not resumed: ${(error as Error).message}`));
     // An update that restarted this gateway is still being health-checked by its worker.
     await (await ctx.updates()).resume();
   })().catch((error: unknown) => log(`svc: warning: start-up after listen failed: ${(error as Error)?.stack ?? String(error)}`));
@@ -120,6 +124,9 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
   log(`  state:  ${paths.stateRoot}`);
   log(`  API:    ${url}/api/status   OpenAI base URL: ${url}/v1`);
   log(`  auth:   ${outcome.config.env.authEnabled ? `on (bearer tokens; ${ctx.auth.store.list().length} in ${paths.tokensToml})` : 'off (default mode: LAN trusted; see docs/auth.md)'}`);
+  if (!isLoopbackAddress(options.host) && outcome.config.svc.api.public_hostnames.length === 0) {
+    log(`  names:  LAN clients reach it by IP address; a name (http://${hostname()}:${port}) needs [api].public_hostnames (docs/auth.md, "Default mode on a network")`);
+  }
   if (outcome.config.env.authEnabled && !isLoopbackAddress(options.host)) {
     log(`svc: warning: auth mode, but the API listens on ${options.host}: clients on the network can reach it without the proxy's TLS; bind 127.0.0.1 (the default of --host) and let the proxy face the network`);
   }

@@ -54,11 +54,11 @@ describe('shutdown', () => {
     const socket = connect(port, '127.0.0.1');
     let received = '';
     socket.on('data', (chunk) => (received += chunk.toString()));
-    socket.write('GET /api/features HTTP/1.1\r\nHost: x\r\n\r\n');
+    socket.write('GET /api/features HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
     await entered.done;
     const closed = app.close();
     await closing.done;
-    socket.write('GET /api/status HTTP/1.1\r\nHost: x\r\n\r\n');
+    socket.write('GET /api/status HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
     await answered.done;
     events.push('slow released');
     held.fire();

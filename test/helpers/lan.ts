@@ -26,7 +26,7 @@ export interface LanRequest {
   method?: string;
   /** Sent exactly as given (a `host` here replaces the one derived from the URL). */
   headers?: Record<string, string>;
-  /** An object is sent as JSON (with content-type application/json unless headers name one). */
+  /** An object is sent as JSON (with content-type application/json unless headers name one, as a POST without a body is too). */
   body?: unknown;
   raw?: string;
   /** One of the client's own addresses to send from (an IPv6 one of `clientAddresses6`). */
@@ -124,10 +124,10 @@ export async function openLan(): Promise<Lan> {
       const id = next++;
       const headers: Record<string, string> = { ...init.headers };
       let body = init.raw;
-      if (init.body !== undefined) {
-        body = JSON.stringify(init.body);
-        if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
-      }
+      const typed = Object.keys(headers).some((name) => name.toLowerCase() === 'content-type');
+      if (init.body !== undefined) body = JSON.stringify(init.body);
+      // An API client's POST says JSON even without a body (else it looks like a web form: request.form_post).
+      if (!typed && (init.body !== undefined || (init.method === 'POST' && body === undefined))) headers['content-type'] = 'application/json';
       return new Promise<LanAnswer>((done, fail) => {
         pending.set(id, (answer) => {
           if (typeof answer.error === 'string') return fail(new Error(`LAN request ${init.method ?? 'GET'} ${url}: ${answer.error}`));

@@ -11,9 +11,9 @@ import { httpUrl, MEMORY_ENGINES, slotName, UPDATE_CHANNELS } from './common.js'
 export const LATEST_SCHEMA_VERSION = 2;
 
 const key = <T extends z.ZodType>(schema: T, meta: KeyMeta) => schema.meta({ ...meta });
-const section = <S extends z.ZodRawShape>(shape: S, description: string) =>
+const section = <S extends z.ZodRawShape>(shape: S, description: string, meta: Pick<KeyMeta, 'unread'> = {}) =>
   // Every key of a section has a default, so an absent section is an empty one.
-  z.strictObject(shape).prefault({} as never).meta({ description });
+  z.strictObject(shape).prefault({} as never).meta({ description, ...meta });
 
 const count = (min: number) => z.int().min(min);
 
@@ -75,8 +75,8 @@ export const dispatcherSection = section({
 }, 'Request routing to slots and remote upstreams.');
 
 export const telemetrySection = section({
-  enabled: key(z.boolean().default(false), { description: 'Opt-in anonymous telemetry.', apply: 'live' }),
-  channel: key(z.enum(UPDATE_CHANNELS).default('stable'), { description: 'Update channel.', apply: 'live' }),
+  enabled: key(z.boolean().default(false), { description: 'Opt-in anonymous telemetry.', apply: 'live', unread: true }),
+  channel: key(z.enum(UPDATE_CHANNELS).default('stable'), { description: 'Update channel: `stable` follows the package\'s `latest` dist-tag on the npm registry, `nightly` its `nightly` tag (`svc update`, /api/updates).', apply: 'live' }),
 }, 'Telemetry and update channel.');
 
 const absolutePath = z.string().refine(isAbsolute, { message: 'expected an absolute path' });
@@ -140,7 +140,7 @@ export const memorySection = section({
       apply: 'restart:svc-memory',
     }),
   }, 'Memory graph extraction.'),
-}, 'Memory subsystem.');
+}, 'Memory subsystem.', { unread: true });
 
 export const activitySection = section({
   enabled: key(z.boolean().default(true), { description: 'Record every config change and system state change in the activity log.', apply: 'live' }),
@@ -155,10 +155,22 @@ export const activitySection = section({
   }),
 }, 'Activity log.');
 
+/** A Host name svc may answer to: a DNS name, optionally "*." for its subdomains, or an IP literal. */
+const HOST_NAME = /^(?:(?:\*\.)?[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}))*\.?|\d{1,3}(?:\.\d{1,3}){3}|[0-9A-Fa-f:]+)$/;
+const ORIGIN = /^https?:\/\/(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:]+\])(?::\d{1,5})?\/?$/;
+
 export const apiSection = section({
   max_body_mb: key(z.int().min(1).max(4096).default(64), {
     description: 'Largest request body the API accepts, in MiB; larger bodies get 413 request.too_large.',
     apply: 'restart:svc-api',
+  }),
+  public_hostnames: key(z.array(z.string().regex(HOST_NAME, { message: 'expected a host name ("svc.lan", "*.svc.lan") or an IP address, without scheme or port' })).default([]), {
+    description: 'Names (and IP addresses) clients reach this gateway by, besides localhost, *.localhost, loopback and the address a connection arrives on, and the auth-mode hostname. A request with any other Host is refused (421 request.unknown_host), so no web page can reach svc by rebinding a name of its own to this host. "*.example.org" allows every subdomain.',
+    apply: 'live',
+  }),
+  allowed_origins: key(z.array(z.string().regex(ORIGIN, { message: 'expected an origin: http(s)://host[:port], no path' })).default([]), {
+    description: 'Web origins whose pages may call this gateway (CORS), e.g. "http://localhost:3000". Pages on any other origin cannot change anything (403 request.cross_site) nor read answers.',
+    apply: 'live',
   }),
 }, 'The HTTP API itself (not in the original spec).');
 

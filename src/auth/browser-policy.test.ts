@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { browserRefusal, compileBrowserRules, normalizeOrigin } from './browser-policy.js';
+
+const rules = compileBrowserRules(['svc.lan', '*.home.arpa', 'FD00::0:1'], ['http://localhost:3000', 'https://chat.example.org:443/'], 'svc.local');
+const refusal = (method: string, headers: Record<string, string>, localAddress = '127.0.0.1') => browserRefusal({ method, headers, localAddress }, rules)?.code;
+const json = { 'content-type': 'application/json' };
+
+describe('Host', () => {
+  it.each([
+    '127.0.0.1:8080', '127.9.9.9', '[::1]:8080', 'localhost:8080', 'LOCALHOST', 'app.localhost:8080', 'localhost.', 'svc.lan', 'SVC.LAN:8080',
+    'a.home.arpa', 'b.c.home.arpa:80', 'svc.local', '[fd00::1]:8080',
+  ])('answers to %s', (host) => {
+    expect(refusal('GET', { host })).toBeUndefined();
+  });
+
+  it.each([
+    'attacker.example:8080', 'svc.lan.attacker.example', 'home.arpa', 'xhome.arpa', '10.0.0.9:8080', '', ' ', 'a@svc.lan', 'svc.lan/x', '[fd00::2]',
+  ])('refuses %j on every method, reads included', (host) => {
+    for (const method of ['GET', 'HEAD', 'OPTIONS', 'POST', 'DELETE']) expect(refusal(method, { host, ...json }), `${method} ${host}`).toBe('request.unknown_host');
+  });
+
+  it('refuses a request with no Host at all', () => {
+    expect(refusal('GET', {})).toBe('request.unknown_host');
+  });
+
+  it('answers to the address the connection arrived on, and only that one', () => {
+    expect(refusal('GET', { host: '10.0.0.9:8080' }, '10.0.0.9')).toBeUndefined();
+    expect(refusal('GET', { host: '10.0.0.9:8080' }, '::ffff:10.0.0.9')).toBeUndefined();
+    expect(refusal('GET', { host: '10.0.0.8:8080' }, '10.0.0.9')).toBe('request.unknown_host');
+  });
+
+  it('takes the auth-mode hostname only when one is given', () => {
+    const none = compileBrowserRules([], [], undefined);
+    expect(browserRefusal({ method: 'GET', headers: { host: 'svc.local' }, localAddress: '127.0.0.1' }, none)?.code).toBe('request.unknown_host');
+  });
+});
+
+describe('cross-site mutations', () => {
+  const host = '127.0.0.1:8080';
+  it('lets the same origin and clients without Origin through', () => {
+    expect(refusal('POST', { host, ...json })).toBeUndefined();
+    expect(refusal('POST', { host, origin: 'http://127.0.0.1:8080', ...json })).toBeUndefined();
+    expect(refusal('POST', { host: 'svc.local', origin: 'https://svc.local', ...json })).toBeUndefined();
+    expect(refusal('POST', { host, 'sec-fetch-site': 'same-origin', ...json })).toBeUndefined();
+  });
+
+  it.each([
+    ['another site', { origin: 'http://attacker.example' }],
+    ['another port of this host', { origin: 'http://127.0.0.1:3001' }],
+    ['an opaque origin', { origin: 'null' }],
+    ['Sec-Fetch-Site alone', { 'sec-fetch-site': 'cross-site' }],
+  ])('refuses a mutation from %s', (_label, headers) => {
+    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) expect(refusal(method, { host, ...json, ...headers })).toBe('request.cross_site');
+  });
+
+  it('does not refuse reads from another origin (CORS keeps their answers from the page)', () => {
+    expect(refusal('GET', { host, origin: 'http://attacker.example' })).toBeUndefined();
+  });
+
+  it('lets listed origins through, in any spelling of the same origin', () => {
+    expect(refusal('POST', { host, origin: 'http://localhost:3000', ...json })).toBeUndefined();
+    expect(refusal('POST', { host, origin: 'https://chat.example.org', 'sec-fetch-site': 'cross-site', ...json })).toBeUndefined();
+    expect(refusal('POST', { host, origin: 'http://localhost:3001', ...json })).toBe('request.cross_site');
+  });
+});
+
+describe('form-like mutations', () => {
+  const host = 'localhost:8080';
+  it.each([
+    ['no Content-Type', {}],
+    ['a form', { 'content-type': 'application/x-www-form-urlencoded' }],
+    ['a multipart form', { 'content-type': 'multipart/form-data; boundary=x' }],
+    ['text/plain', { 'content-type': 'text/plain;charset=UTF-8' }],
+    ['only headers a browser sets itself', { 'user-agent': 'Mozilla/5.0', accept: '*/*', 'sec-fetch-mode': 'no-cors', referer: 'http://localhost:8080/' }],
+  ])('refuses a POST with %s', (_label, headers) => {
+    expect(refusal('POST', { host, ...headers })).toBe('request.form_post');
+  });
+
+  it('lets PUT, DELETE and PATCH through without one: no page can send them without a preflight', () => {
+    for (const method of ['PUT', 'DELETE', 'PATCH']) expect(refusal(method, { host })).toBeUndefined();
+  });
+
+  it.each([
+    ['JSON', { 'content-type': 'application/json; charset=utf-8' }],
+    ['another non-simple type', { 'content-type': 'application/octet-stream' }],
+    ['a bearer token', { authorization: 'Bearer x' }],
+    ['an X- header', { 'x-svc-actor': 'cli' }],
+    ['multipart with a bearer (OpenAI clients)', { 'content-type': 'multipart/form-data; boundary=x', authorization: 'Bearer sk-x' }],
+  ])('lets %s through', (_label, headers) => {
+    expect(refusal('POST', { host, ...headers })).toBeUndefined();
+  });
+});
+
+describe('normalizeOrigin', () => {
+  it('keeps scheme, host and a non-default port', () => {
+    expect(normalizeOrigin('HTTPS://Chat.Example.org:443/')).toBe('https://chat.example.org');
+    expect(normalizeOrigin('http://localhost:3000')).toBe('http://localhost:3000');
+    expect(normalizeOrigin('null')).toBeUndefined();
+    expect(normalizeOrigin('file:///etc')).toBeUndefined();
+  });
+});

@@ -1,0 +1,148 @@
+// What a web browser may make svc do (docs/auth.md, "Default mode on a network"). In default
+// mode svc asks no credentials, so a page the user opens could drive a gateway it can reach:
+// by DNS rebinding (a name the attacker controls, pointed at this host: the browser then
+// sends the attacker's name as Host) or by a cross-site request (a form, or fetch with
+// mode "no-cors", which needs no preflight). Three checks stop both, before any route runs:
+//   1. Host must be one of the gateway's names: a loopback or local IP literal, localhost or
+//      *.localhost (RFC 6761: browsers resolve them to loopback themselves, so they cannot be
+//      rebound), the auth-mode hostname, or a name in [api].public_hostnames. Every method.
+//   2. A mutation whose Origin is another origin (or "null"), or whose Sec-Fetch-Site says
+//      cross-site, is refused unless the origin is in [api].allowed_origins.
+//   3. A POST must carry what no form and no no-cors fetch can: Content-Type
+//      application/json (or another non-simple type), Authorization, or an X-* header.
+//      (PUT, DELETE and PATCH are never simple requests: a page needs a preflight for them.)
+// Pure: the request's parts in, a refusal or undefined out.
+import { isIP } from 'node:net';
+import { RequestError } from '../protocol/errors.js';
+import { isLoopbackAddress } from './addresses.js';
+
+export interface BrowserRules {
+  /** [api].public_hostnames plus the auth-mode hostname, lower-case; "*.example.org" matches any subdomain. */
+  readonly names: readonly string[];
+  /** [api].allowed_origins, as `scheme://host[:port]`, lower-case, default ports dropped. */
+  readonly origins: ReadonlySet<string>;
+  /** Host headers already decided, by the local address they arrived on. */
+  readonly decided: Map<string, Map<string, boolean>>;
+}
+
+export interface BrowserRequest {
+  readonly method: string;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The address the connection arrived on (socket.localAddress). */
+  readonly localAddress: string | undefined;
+}
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Content types a form or a no-cors fetch may send (Fetch standard, CORS-safelisted). */
+const SIMPLE_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain']);
+
+export function compileBrowserRules(publicHostnames: readonly string[], allowedOrigins: readonly string[], authHostname?: string): BrowserRules {
+  const names = [...publicHostnames, ...(authHostname ? [authHostname] : [])].map((name) => canonicalName(stripDot(name.toLowerCase())));
+  const origins = new Set(allowedOrigins.map((origin) => normalizeOrigin(origin)).filter((o): o is string => o !== undefined));
+  return { names, origins, decided: new Map() };
+}
+
+/** The refusal for a request a browser should not be able to make, or undefined. */
+export function browserRefusal(request: BrowserRequest, rules: BrowserRules): RequestError | undefined {
+  const host = first(request.headers.host);
+  if (!answersTo(host, request.localAddress, rules)) {
+    return new RequestError('request.unknown_host', `svc does not answer to the name ${JSON.stringify(host ?? '')}: a web page could reach it by rebinding that name to this host. If you use that name, add it to [api].public_hostnames on the host (svc config edit)`, { host: host ?? '' });
+  }
+  if (READS.has(request.method)) return undefined;
+  const origin = first(request.headers.origin);
+  const site = first(request.headers['sec-fetch-site']);
+  const fromElsewhere = origin !== undefined ? !sameOrigin(origin, host!) : site === 'cross-site';
+  if (fromElsewhere && !(origin !== undefined && rules.origins.has(normalizeOrigin(origin) ?? ''))) {
+    return new RequestError('request.cross_site', `a page on ${origin ?? 'another site'} may not change svc. If you trust that origin, add it to [api].allowed_origins on the host (svc config edit)`, { origin: origin ?? null, sec_fetch_site: site ?? null });
+  }
+  // Only POST: a form or a no-cors fetch can send no other mutation (PUT, DELETE, PATCH always take a preflight).
+  if (request.method === 'POST' && !provesNonBrowser(request.headers)) {
+    return new RequestError('request.form_post', `POST needs Content-Type: application/json (or an Authorization or X-* header): without one it looks like a web form or a no-cors fetch, which svc refuses. With curl: -H 'content-type: application/json'`, { method: request.method });
+  }
+  return undefined;
+}
+
+/** Whether the allowed origin list names `origin` (for CORS answers). */
+export function allowedOrigin(origin: string | undefined, rules: BrowserRules): boolean {
+  return origin !== undefined && rules.origins.has(normalizeOrigin(origin) ?? '');
+}
+
+/** Enough for every name and address a host is reached by; a client spraying names only empties it. */
+const MAX_DECIDED = 256;
+
+/** Whether svc answers to a Host header; decided once per header and local address (parsing one costs microseconds). */
+function answersTo(host: string | undefined, localAddress: string | undefined, rules: BrowserRules): boolean {
+  if (host === undefined) return false;
+  const local = localAddress ?? '';
+  let byHost = rules.decided.get(local);
+  if (!byHost) rules.decided.set(local, (byHost = new Map()));
+  let known = byHost.get(host);
+  if (known === undefined) {
+    const name = hostnameOf(host);
+    known = name !== undefined && knownHost(name, localAddress, rules);
+    if (byHost.size >= MAX_DECIDED) byHost.clear();
+    byHost.set(host, known);
+  }
+  return known;
+}
+
+function knownHost(name: string, localAddress: string | undefined, rules: BrowserRules): boolean {
+  if (name === 'localhost' || name.endsWith('.localhost')) return true;
+  const literal = name.startsWith('[') ? name.slice(1, -1) : name;
+  if (isIP(literal)) return isLoopbackAddress(literal) || sameAddress(literal, localAddress) || rules.names.includes(literal);
+  return rules.names.some((known) => known === name || (known.startsWith('*.') && name.endsWith(known.slice(1))));
+}
+
+/** A header a page cannot set on a request that skips the CORS preflight. */
+function provesNonBrowser(headers: BrowserRequest['headers']): boolean {
+  const type = first(headers['content-type']);
+  if (type !== undefined && (type.startsWith('application/json') || !SIMPLE_TYPES.has(type.split(';')[0]!.trim().toLowerCase()))) return true;
+  if (headers.authorization !== undefined) return true;
+  return Object.keys(headers).some((name) => name.startsWith('x-'));
+}
+
+/** Origin and Host name the same scheme-less authority (an absent port is the scheme's default). */
+function sameOrigin(origin: string, host: string): boolean {
+  const normalized = normalizeOrigin(origin);
+  if (!normalized) return false;
+  const url = new URL(normalized);
+  const hostUrl = safeUrl(`${url.protocol}//${host}`);
+  return hostUrl !== undefined && hostUrl.host === url.host;
+}
+
+/** `scheme://host[:port]` in URL's canonical form, or undefined for "null" and garbage. */
+export function normalizeOrigin(origin: string): string | undefined {
+  const url = safeUrl(origin.trim());
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) return undefined;
+  return `${url.protocol}//${url.host}`;
+}
+
+/** The host part of a Host header, lower-case, without port or trailing dot; undefined when empty or malformed. */
+function hostnameOf(host: string): string | undefined {
+  const url = safeUrl(`http://${host.trim()}`);
+  if (!url || url.username || url.password || url.pathname !== '/' || url.search || url.hash) return undefined;
+  return stripDot(url.hostname) || undefined;
+}
+
+function sameAddress(literal: string, local: string | undefined): boolean {
+  if (!local) return false;
+  const unmapped = local.startsWith('::ffff:') ? local.slice('::ffff:'.length) : local;
+  return unmapped.toLowerCase() === literal.toLowerCase();
+}
+
+function safeUrl(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** IP literals as URL writes them (IPv6 compressed), so a listed address matches a Host header. */
+function canonicalName(name: string): string {
+  if (isIP(name) !== 6) return name;
+  return safeUrl(`http://[${name}]`)?.hostname.slice(1, -1) ?? name;
+}
+
+const stripDot = (name: string) => (name.endsWith('.') ? name.slice(0, -1) : name);
+const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
