@@ -18,7 +18,7 @@ import { ConfigError, SvcError } from '../../protocol/errors.js';
 import { InstallApplyRequestSchema, type InstallApplyPayload, type InstallSlotOutcome } from '../../protocol/install.js';
 import { parseRequest } from '../../protocol/validate.js';
 import type { ServerContext } from '../context.js';
-import { hostAuthority } from '../host-authority.js';
+import { requireHostAuthority } from '../host-authority.js';
 import { actorOf, objectBody } from '../request.js';
 import { completeInstall } from './install.js';
 
@@ -28,7 +28,7 @@ export function registerInstallApplyRoute(app: FastifyInstance, ctx: ServerConte
   app.post('/api/install/apply', async (request: FastifyRequest): Promise<InstallApplyPayload> => {
     const body = parseRequest(InstallApplyRequestSchema, objectBody(request));
     // It names a directory svc writes into and registers files: a host-only change, as POST /api/models is.
-    if (!(await hostAuthority(ctx, request))) throw new ConfigError('config.host_only', 'setup writes model files and names host paths; over HTTP only this host or an admin token may apply it', { keys: ['storage_dir', 'slots'] });
+    await requireHostAuthority(ctx, request, 'install.apply', 'setup', ['storage_dir', 'slots'], 'setup writes model files and names host paths');
     if (body.storage_dir && resolve(body.storage_dir) !== resolve(storeOf(ctx))) await persistStore(ctx, body.storage_dir, actorOf(request));
     const store = storeOf(ctx);
     const modelsAdded: string[] = [];

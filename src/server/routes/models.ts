@@ -7,13 +7,13 @@ import { effectiveStore, scanRoots } from '../../models/scan.js';
 import {
   assignModel, listModels, registerModel, removeModel, resolveModelRef, scanModels, scanSummaryLine, viewModel, type ScanResult,
 } from '../../models/service.js';
-import { ConfigError, SvcError } from '../../protocol/errors.js';
+import { SvcError } from '../../protocol/errors.js';
 import { HOST_ONLY_MODEL_PATH } from '../../protocol/host-only.js';
 import { AssignModelRequestSchema, RegisterModelRequestSchema } from '../../protocol/models.js';
 import { parseRequest } from '../../protocol/validate.js';
 import { actorOf, booleanQuery, objectBody } from '../request.js';
 import type { ServerContext } from '../context.js';
-import { hostAuthority } from '../host-authority.js';
+import { requireHostAuthority } from '../host-authority.js';
 
 export function registerModelRoutes(app: FastifyInstance, ctx: ServerContext): void {
   /** Run a registry mutation in the writer queue; a failure is recorded before it is rethrown. */
@@ -48,9 +48,7 @@ export function registerModelRoutes(app: FastifyInstance, ctx: ServerContext): v
     const body = parseRequest(RegisterModelRequestSchema, objectBody(request));
     const id = body.id;
     // The path names a host file svc will read (and hand to an engine): a host-only key.
-    if (!(await hostAuthority(ctx, request))) {
-      throw new ConfigError('config.host_only', 'registering a model names a host file; over HTTP only this host or an admin token may do it (or drop the file in a scanned root and run a scan)', { keys: [HOST_ONLY_MODEL_PATH] });
-    }
+    await requireHostAuthority(ctx, request, 'model.register', id, [HOST_ONLY_MODEL_PATH], 'registering a model names a host file (or drop the file in a scanned root and run a scan)');
     const result = await mutate(request, 'model.register', id, async () => {
       const registered = await registerModel(ctx.config, id, { path: body.path, name: body.name, license: body.license });
       ctx.replaceConfig(withRegistry(ctx.config, registered.registry));
