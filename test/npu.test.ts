@@ -87,7 +87,7 @@ describe.skipIf(MISSING)('NPU slots on the FLM fixture engine', () => {
     const form = new FormData();
     form.append('model', 'npu-stt');
     form.append('file', new Blob([wav], { type: 'audio/wav' }), 'clip.wav');
-    const response = await fetch(`${gw.url}/v1/audio/transcriptions`, { method: 'POST', body: form });
+    const response = await fetch(`${gw.url}/v1/audio/transcriptions`, { method: 'POST', headers: { authorization: 'Bearer sk-anything' }, body: form });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ text: 'whisper-v3:turbo on the NPU heard 2.00 seconds of audio.' });
     expect(await served(gw, 'npu')).toBe(1);

@@ -41,7 +41,8 @@ async function multipart(fields: Record<string, string | { bytes: Buffer; name: 
 }
 
 async function transcribe(gw: Gateway, body: { bytes: Buffer; contentType: string }) {
-  const response = await fetch(`${gw.url}/v1/audio/transcriptions`, { method: 'POST', headers: { 'content-type': body.contentType }, body: body.bytes });
+  // As an OpenAI client sends it: a bearer (any value in default mode) beside the multipart body.
+  const response = await fetch(`${gw.url}/v1/audio/transcriptions`, { method: 'POST', headers: { 'content-type': body.contentType, authorization: 'Bearer sk-anything' }, body: body.bytes });
   return { status: response.status, type: response.headers.get('content-type'), text: await response.text() };
 }
 
