@@ -1,31 +1,76 @@
-// Lint config. Besides the usual rules it enforces the layer map in DESIGN.md:
-// each folder under src/ may import only from the layers below it.
+// Lint config. Besides the usual rules it enforces the layer map (docs/development.md, "The
+// layer map", which a test holds to these lists): each folder under src/ may import only
+// the layers below it, and the CLI only what it is allowed.
+import { dirname, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-// stacks (apply) sits on slots; setup and doctor are host-side tools the CLI runs without a
-// server (first-run provisioning and updates, a preflight check), so the CLI may import them;
-// doctor reads what setup installed (the update layout), so it sits above it.
-const LAYERS = ['protocol', 'config', 'activity', 'events', 'host', 'auth', 'engines', 'models', 'slots', 'dispatch', 'stacks', 'setup', 'doctor', 'server', 'cli'];
+/**
+ * The layers, bottom to top. Where each sits, and why:
+ * - lib: general helpers several layers use (a queue, process and port helpers, tar, shell
+ *   words, where svc's own files are); it imports nothing of the project.
+ * - protocol: wire types and pure wire logic, shared by the server, the CLI and the dashboard.
+ * - update sits low: its arrows point only at config, events and activity. The server exposes
+ *   it (/api/updates, through a narrow UpdateHost) and its worker runs as its own process.
+ * - setup and doctor are the host's operations that run without a gateway (first-run
+ *   provisioning, service units, uninstall; the preflight checks). They sit above what they
+ *   install or inspect (host, auth's proxy, engines, models, update) and below slots: they
+ *   never reach the runtime that a live gateway owns, so the CLI may use them.
+ * - server exposes everything below it; the CLI talks to it over HTTP (CLI_MAY_IMPORT).
+ */
+export const LAYERS = ['lib', 'protocol', 'config', 'activity', 'events', 'update', 'host', 'auth', 'engines', 'models', 'setup', 'doctor', 'slots', 'dispatch', 'stacks', 'server', 'cli'];
 
-// Layers that sit beside the one before them rather than above it: events is a peer of
-// activity (DESIGN.md, "Where wave 2 goes"), so it may import only protocol and config.
-const BESIDE = { events: ['activity'] };
+/**
+ * Layers that sit beside one below them rather than above it, and may not import it: events
+ * is a peer of activity (both are records slots and the server write to), and doctor of setup
+ * (it checks what setup installed through the files, not through setup's code).
+ */
+export const BESIDE = { events: ['activity'], doctor: ['setup'] };
 
-function layerRule(layer) {
-  const above = LAYERS.slice(LAYERS.indexOf(layer) + 1).concat(['bin', 'web'], BESIDE[layer] ?? []);
-  return {
-    files: [`src/${layer}/**/*.ts`],
-    rules: {
-      'no-restricted-imports': ['error', {
-        patterns: above.map((name) => ({
-          group: [`**/${name}/*`, `../${name}/*`, `./${name}/*`],
-          message: `src/${layer} sits below src/${name}; arrows point down (DESIGN.md, Architecture).`,
-        })),
-      }],
-    },
-  };
+/**
+ * The CLI talks to the gateway through its typed HTTP client (src/cli/client.ts). Besides
+ * that it may use the wire types and libraries made for use without a gateway, never another
+ * layer's internals: the configuration files (`svc config`, `svc registry` edit them offline),
+ * setup and doctor, the auth proxy's deployment (`svc auth enable|disable`), and the activity
+ * inbox, which leaves a row for the gateway to record instead of opening the database.
+ */
+export const CLI_MAY_IMPORT = ['lib', 'protocol', 'config', 'setup', 'doctor', 'auth/proxy', 'activity/inbox'];
+
+/** What src/<layer>/ may import: itself, and for the CLI its list, else every layer below but its peers. */
+export function mayImport(layer) {
+  if (layer === 'cli') return CLI_MAY_IMPORT;
+  return LAYERS.slice(0, LAYERS.indexOf(layer)).filter((below) => !(BESIDE[layer] ?? []).includes(below));
 }
+
+const SRC = resolve(dirname(fileURLToPath(import.meta.url)), 'src');
+
+/** One rule for the whole map; it reads relative imports, dynamic import() included. */
+const layerImports = {
+  meta: { type: 'problem', schema: [] },
+  create(context) {
+    const from = relative(SRC, context.filename).split(sep);
+    const layer = from[0];
+    if (from.length < 2 || !LAYERS.includes(layer)) return {}; // outside the map: bin/, tests under test/
+    const allowed = mayImport(layer);
+    const check = (source) => {
+      if (typeof source?.value !== 'string' || !source.value.startsWith('.')) return;
+      const target = relative(SRC, resolve(dirname(context.filename), source.value)).split(sep).join('/').replace(/\.(js|ts)$/, '');
+      const into = target.split('/')[0];
+      if (target.startsWith('..') || into === layer) return;
+      if (allowed.some((entry) => target === entry || target.startsWith(`${entry}/`))) return;
+      const why = layer === 'cli' ? `the CLI may import only ${CLI_MAY_IMPORT.join(', ')} and its own files`
+        : allowed.length === 0 ? `src/${layer} imports nothing else of src/` : `src/${layer} may import only ${allowed.join(', ')}`;
+      context.report({ node: source, message: `${why}, not src/${target} (docs/development.md, "The layer map").` });
+    };
+    return {
+      ImportDeclaration: (node) => check(node.source),
+      ExportNamedDeclaration: (node) => check(node.source),
+      ExportAllDeclaration: (node) => check(node.source),
+      ImportExpression: (node) => check(node.source),
+    };
+  },
+};
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', '.svc-home/'] },
@@ -39,12 +84,8 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/cli/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [{ group: ['**/server/*', '**/slots/*', '**/dispatch/*', '**/engines/*', '**/models/*', '**/host/*'], message: 'The CLI is a thin layer over the HTTP client; it must not import server-side code.' }],
-      }],
-    },
+    files: ['src/**/*.ts'],
+    plugins: { svc: { rules: { 'layer-imports': layerImports } } },
+    rules: { 'svc/layer-imports': 'error' },
   },
-  ...LAYERS.filter((l) => l !== 'cli').map(layerRule),
 );

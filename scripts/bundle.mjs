@@ -35,7 +35,7 @@ const result = await build({
   target: 'node20',
   external: EXTERNAL,
   // Each module's import.meta.url becomes the bundle's own URL, which launch.ts passes in;
-  // src/protocol/code-dir.ts resolves svc's files from it the same way as from dist/<layer>/.
+  // src/lib/code-dir.ts resolves svc's files from it the same way as from dist/<layer>/.
   define: { 'import.meta.url': '__svc_import_meta_url' },
   // import() becomes require(): Node 20 loses a vm.Script's dynamic-import callback when the
   // script comes from a code cache (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), so the bundle

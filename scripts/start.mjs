@@ -86,7 +86,7 @@ function banner(base) {
 /** Engines the gateway left running in its home (none after a graceful stop), stopped. */
 async function stopLeftoverEngines() {
   const { resolvePaths, hostFacts } = await dist('config/paths.js');
-  const { stopLeftoverEngines: stop } = await dist('slots/leftover-engines.js');
+  const { stopLeftoverEngines: stop } = await dist('setup/leftover-engines.js');
   const { engines } = await stop(resolvePaths(hostFacts(env)).stateRoot);
   for (const engine of engines) {
     say(`${engine.stopped ? 'stopped' : 'could not stop'} the engine of slot ${engine.slot} (pid ${engine.pid}) that the gateway left running${engine.escalated ? ' (SIGKILL)' : ''}`);

@@ -16,7 +16,7 @@ const SECRET = 'bench-proxy-secret-0123456789abcdef';
  */
 async function guardCheckMicroseconds(home, token) {
   const { AuthService } = await import('../../dist/auth/service.js');
-  const { SerialQueue } = await import('../../dist/config/serial-queue.js');
+  const { SerialQueue } = await import('../../dist/lib/serial-queue.js');
   const { resolvePaths } = await import('../../dist/config/paths.js');
   const paths = resolvePaths({ env: { SVC_HOME: home }, isRoot: false, homeDir: home, exists: () => false });
   const auth = new AuthService(paths, new SerialQueue(), () => true, () => undefined);

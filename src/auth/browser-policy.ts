@@ -14,7 +14,7 @@
 // Pure: the request's parts in, a refusal or undefined out.
 import { isIP } from 'node:net';
 import { RequestError } from '../protocol/errors.js';
-import { isLoopbackAddress } from './addresses.js';
+import { isLoopbackAddress } from '../lib/addresses.js';
 
 export interface BrowserRules {
   /** [api].public_hostnames plus the auth-mode hostname, lower-case; "*.example.org" matches any subdomain. */

@@ -3,7 +3,7 @@
 // Valid tokens already verified never reach this (the verifier's cache answers first).
 // Failures count against the exact address and, for IPv6, against its /64 as well: one
 // host may hold the whole /64 and rotate through it (issue 22), so the /64 has a budget too.
-import { clientKeys } from './addresses.js';
+import { clientKeys } from '../lib/addresses.js';
 
 export interface FailureLimitOptions {
   /** Failures allowed from one address in one window before it is refused. */

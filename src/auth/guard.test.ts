@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolvePaths } from '../config/paths.js';
-import { SerialQueue } from '../config/serial-queue.js';
+import { SerialQueue } from '../lib/serial-queue.js';
 import type { RouteAccess } from '../protocol/access.js';
 import { SvcError } from '../protocol/errors.js';
 import type { Decision } from './guard.js';

@@ -5,7 +5,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { type RouteAccess, scopeGrants } from '../protocol/access.js';
 import { AuthError, type SvcError } from '../protocol/errors.js';
-import { isLoopbackAddress } from './addresses.js';
+import { isLoopbackAddress } from '../lib/addresses.js';
 import { ANONYMOUS, type Identity, scopeOf } from './identity.js';
 import { type ProxySecret, proxyIdentity } from './proxy-identity.js';
 import { bearerOf } from './token-format.js';

@@ -6,8 +6,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { readFile } from 'node:fs/promises';
-import { isLoopbackAddress } from './addresses.js';
-import { proxyProof } from './proxy-proof.js';
+import { isLoopbackAddress } from '../lib/addresses.js';
+import { proxyProof } from '../protocol/proxy-proof.js';
 import type { Identity } from './identity.js';
 
 /** As Node reads them (lower case) and as the Caddyfile writes them. */
@@ -45,7 +45,7 @@ export class ProxySecret {
     return this.digest !== undefined && timingSafeEqual(sha256(value), this.digest);
   }
 
-  /** The answer to the CLI's challenge (proxy-proof.ts); null without a secret. */
+  /** The answer to the CLI's challenge (protocol/proxy-proof.ts); null without a secret. */
   prove(nonce: string): string | null {
     return this.secret === undefined ? null : proxyProof(this.secret, nonce);
   }

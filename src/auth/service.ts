@@ -3,7 +3,7 @@
 import { type FSWatcher, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { SvcPaths } from '../config/paths.js';
-import type { SerialQueue } from '../config/serial-queue.js';
+import type { SerialQueue } from '../lib/serial-queue.js';
 import { AuthGuard } from './guard.js';
 import { ProxySecret } from './proxy-identity.js';
 import { TokenStore } from './token-store.js';

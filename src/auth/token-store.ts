@@ -7,7 +7,7 @@ import { writeFileAtomic } from '../config/atomic.js';
 import { formatProblem } from '../config/problems.js';
 import { tokenRules } from '../config/rules.js';
 import { TokensFileSchema, type TokenRow, type TokensFile } from '../config/schema/tokens.js';
-import type { SerialQueue } from '../config/serial-queue.js';
+import type { SerialQueue } from '../lib/serial-queue.js';
 import { readTomlFile, stringifyToml } from '../config/toml.js';
 import { validateDocument } from '../config/validate.js';
 import { AuthError, ConfigError } from '../protocol/errors.js';

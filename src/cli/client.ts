@@ -15,7 +15,7 @@ import type { UpdateCheckPayload, UpdateJob, UpdateStatePayload } from '../proto
 import type { StackActivePayload, StackApplyPayload, StackImportPayload, StackPayload } from '../protocol/stacks.js';
 import type { CreateProfileRequest, ProfileChangePayload, ProfilePayload, UpdateProfileRequest } from '../protocol/profiles.js';
 import type { PullJobPayload, PullListPayload, PullPlanPayload, PullRequest, SearchResultPayload } from '../protocol/pulls.js';
-import { VERSION } from '../protocol/version.js';
+import { VERSION } from '../lib/version.js';
 
 /** The API could not be reached at all (refused, DNS, timeout). */
 export class ApiUnreachableError extends Error {

@@ -3,11 +3,11 @@
 // the svc user's) speaks as the proxy does for a signed-in admin: whoever reads that file
 // could already edit tokens.toml, so it grants nothing new, and it lets the host's admin
 // create the first token without a browser. The secret goes only to a listener that first
-// proves it holds it (auth/proxy-proof.ts): while the gateway is down, any local process
+// proves it holds it (protocol/proxy-proof.ts): while the gateway is down, any local process
 // may be listening on its port.
 import { readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
-import { newProofNonce, PROOF_PATH, proofMatches } from '../auth/proxy-proof.js';
+import { newProofNonce, PROOF_PATH, proofMatches } from '../protocol/proxy-proof.js';
 import type { SvcPaths } from '../config/paths.js';
 import type { Credentials } from './client.js';
 

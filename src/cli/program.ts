@@ -5,7 +5,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { apiBaseUrl, readEnv } from '../config/env.js';
 import { resolvePaths } from '../config/paths.js';
 import { formatProblem, suggest } from '../config/problems.js';
-import { VERSION } from '../protocol/version.js';
+import { VERSION } from '../lib/version.js';
 import { TOKEN_SCOPES } from '../protocol/vocabulary.js';
 import { ApiClient } from './client.js';
 import { cliCredentials } from './credentials.js';

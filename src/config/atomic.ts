@@ -82,12 +82,14 @@ export const PAUSE_BEFORE_RENAME_ENV = 'SVC_TEST_PAUSE_BEFORE_RENAME';
 export const PAUSED_SUFFIX = '.paused';
 
 /**
- * TEST HOOK, for the crash tests only (test/crash-write.test.ts); ignored unless the variable
- * is set. When SVC_TEST_PAUSE_BEFORE_RENAME is set and `target` ends with its value, the temp
- * file is complete and synced at this point: announce it with a marker `<temp>.paused`, then
- * wait (without blocking the event loop) until the marker is removed, so a test can SIGKILL
- * the process between the write and the rename. Unset, it costs one environment lookup per
- * write (config writes are rare and never on the /v1 path).
+ * TEST HOOK, for tests that act between the write and the rename (test/crash-write.test.ts,
+ * src/auth/token-store.test.ts); ignored unless the variable is set. When
+ * SVC_TEST_PAUSE_BEFORE_RENAME is set and `target` ends with its value, the temp file is
+ * complete and synced at this point: announce it with a marker `<temp>.paused`, then wait
+ * (without blocking the event loop) until the marker is removed, so a test can SIGKILL the
+ * process between the write and the rename, or edit the target there as a hand would.
+ * Unset, it costs one environment lookup per write (config writes are rare and never on the
+ * /v1 path).
  */
 async function pauseBeforeRenameForTests(target: string, temp: string): Promise<void> {
   const suffix = process.env[PAUSE_BEFORE_RENAME_ENV];

@@ -9,7 +9,7 @@ import type { SvcPaths } from './paths.js';
 import { errorsOf, formatProblem, type ConfigProblem } from './problems.js';
 import { SEED_PROFILES } from './profiles.js';
 import { ProfileSchema, ProfilesFileSchema, type Profile, type ProfilesFile } from './schema/profiles.js';
-import { tokenize } from './shell-words.js';
+import { tokenize } from '../lib/shell-words.js';
 import { readTomlFile, stringifyToml, type TomlDoc } from './toml.js';
 import { validateDocument } from './validate.js';
 import { join } from 'node:path';

@@ -9,7 +9,7 @@ import { ModelError } from '../protocol/errors.js';
 import { writeFileAtomic } from './atomic.js';
 import { errorsOf, formatProblem } from './problems.js';
 import { RegistryFileSchema } from './schema/registry.js';
-import { readTar, TarError, writeTar } from './tar.js';
+import { readTar, TarError, writeTar } from '../lib/tar.js';
 import { parseToml } from './toml.js';
 import { validateDocument } from './validate.js';
 

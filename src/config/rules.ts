@@ -1,7 +1,7 @@
 // Rules that span fields or files. They read the raw documents (checking types as they go)
 // so that they report alongside schema errors in the same pass, not after them.
 import type { ConfigProblem } from './problems.js';
-import { ArgvSyntaxError, tokenize, wordsOrNone } from './shell-words.js';
+import { ArgvSyntaxError, tokenize, wordsOrNone } from '../lib/shell-words.js';
 import { ownedFlagsIn, ownedFlagsMessage } from '../protocol/host-only.js';
 import { SLOT_NAME_PATTERN, SLOT_NAME_RULE } from './schema/common.js';
 import { TTS_ONLY_KEYS } from './schema/slot.js';

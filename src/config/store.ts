@@ -3,7 +3,7 @@
 // just loaded from disk, and the one writer queue for configuration files.
 import type { ResolvedConfig } from './load.js';
 import type { SvcPaths } from './paths.js';
-import type { SerialQueue } from './serial-queue.js';
+import type { SerialQueue } from '../lib/serial-queue.js';
 
 export interface ConfigHolder {
   readonly paths: SvcPaths;

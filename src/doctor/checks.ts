@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm, statfs, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { codeFile } from '../protocol/code-dir.js';
+import { codeFile } from '../lib/code-dir.js';
 import { liveHolder } from '../config/instance-lock.js';
 import { loadConfig, type ResolvedConfig } from '../config/load.js';
 import type { SvcPaths } from '../config/paths.js';
@@ -13,7 +13,7 @@ import { findLlamaServer } from '../engines/llama-server/binary.js';
 import { probeHardware } from '../host/hardware.js';
 import { estimateFit } from '../models/pull/fit.js';
 import { modelStoreOf } from '../models/scan.js';
-import { readSlotState } from '../slots/state-file.js';
+import { readSlotState } from '../config/slot-state-file.js';
 import { ancestry, portOwner } from './port-owner.js';
 import { clockCheck, proxyCheck, serviceCheck } from './host-checks.js';
 import { run } from './run.js';

@@ -3,8 +3,8 @@
 // failure (a service starting it would not start); the rest are warnings.
 import { existsSync } from 'node:fs';
 import type { SvcPaths } from '../config/paths.js';
-import { listJobs } from '../setup/update-jobs.js';
-import { installPrefix, readCurrent, readPrevious, runningTree, treeBin, treeVersion } from '../setup/update-layout.js';
+import { listJobs } from '../update/jobs.js';
+import { installPrefix, readCurrent, readPrevious, runningTree, treeBin, treeVersion } from '../update/layout.js';
 import type { CheckResult } from './types.js';
 
 export async function updateCheck(paths: SvcPaths, env: NodeJS.ProcessEnv): Promise<CheckResult> {

@@ -7,7 +7,7 @@
 //   - the last occurrence wins, in its own position and spelling;
 //   - repeatable flags (--lora, --override-kv, ...) are never deduplicated.
 
-export { ArgvSyntaxError, tokenize } from '../config/shell-words.js';
+export { ArgvSyntaxError, tokenize } from '../lib/shell-words.js';
 
 /** Short spellings folded onto the long flag they mean, for llama.cpp servers. */
 const LONG_FORM: Readonly<Record<string, string>> = {

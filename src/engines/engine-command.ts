@@ -7,7 +7,7 @@
 // fall-through, so a typo never runs some other program (as for llama-server).
 import { isAbsolute } from 'node:path';
 import { ENGINE_COMMAND_KEYS } from '../config/schema/svc-toml.js';
-import { ArgvSyntaxError, tokenize } from '../config/shell-words.js';
+import { ArgvSyntaxError, tokenize } from '../lib/shell-words.js';
 import { SlotError } from '../protocol/errors.js';
 import { isExecutableFile, searchPath } from './llama-server/binary.js';
 

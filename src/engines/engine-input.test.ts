@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SEED_PROFILES } from '../config/profiles.js';
-import { tokenize } from '../config/shell-words.js';
+import { tokenize } from '../lib/shell-words.js';
 import { dialectFor, hostOnlyProfileChanges, hostOnlySlotChanges, profileDialect, type SlotEngineInput } from './engine-input.js';
 import { readEngineArgs } from './flag-rules.js';
 

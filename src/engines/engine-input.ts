@@ -6,7 +6,7 @@
 import { loaderEnvIn } from '../protocol/host-only.js';
 import type { Profile } from '../config/schema/profiles.js';
 import { profileServes } from '../config/profiles.js';
-import { tokenize } from '../config/shell-words.js';
+import { tokenize } from '../lib/shell-words.js';
 import { comfyUiDialect } from './comfyui/flag-dialect.js';
 import { addedHostOnly, type EngineArg, type FlagDialect, readEngineArgs, showArg } from './flag-rules.js';
 import { flmDialect } from './flm/flag-dialect.js';

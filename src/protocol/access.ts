@@ -20,7 +20,7 @@ export type RouteAccess = (typeof ROUTE_ACCESS)[number];
 export const PUBLIC_PATHS: readonly string[] = [
   '/api/health/system', '/api/status', '/api/metrics', '/api/features', '/api/install/state', '/api/install/complete',
   '/api/config/urls', '/api/auth/status', '/api/auth/login', '/v1/models',
-  // Not in the spec's list: the gateway's proof for the CLI (auth/proxy-proof.ts), which must
+  // Not in the spec's list: the gateway's proof for the CLI (protocol/proxy-proof.ts), which must
   // answer before the CLI sends any credential and reveals nothing.
   '/api/auth/proof',
 ];

@@ -13,9 +13,6 @@ export const HARDWARE_DEVICE: Readonly<Record<HardwareFlag, 'gpu-vulkan' | 'gpu-
   cpu: 'cpu',
 };
 
-/** The default `--hardware` when there is no probe (SPEC, CLI table: "`vulkan` if no probe"). */
-export const FALLBACK_HARDWARE: HardwareFlag = 'vulkan';
-
 export type GpuVendor = 'amd' | 'nvidia' | 'intel' | 'other' | 'unknown';
 /** Slot device values a GPU suits. */
 export type GpuDeviceValue = 'gpu-rocm' | 'gpu-cuda' | 'gpu-vulkan';
@@ -105,28 +102,6 @@ export interface HardwareProbe {
 
 export function isHardwareFlag(value: unknown): value is HardwareFlag {
   return typeof value === 'string' && (HARDWARE_FLAGS as readonly string[]).includes(value);
-}
-
-/** What `svc slot create --hardware` defaults to: the probe's recommendation, else `vulkan`. */
-export function defaultHardware(probe: HardwareProbe | null): HardwareFlag {
-  return probe && isHardwareFlag(probe.recommended) ? probe.recommended : FALLBACK_HARDWARE;
-}
-
-/**
- * The recommendation rule: `rocm` for an AMD GPU with ROCm present (rocm-smi on PATH or
- * /dev/kfd), else `vulkan` for any GPU an engine can use, else `cpu`.
- */
-export function recommendHardware(facts: { gpus: readonly GpuProbe[]; rocmSmi: boolean; kfd: boolean }): { flag: HardwareFlag; reason: string } {
-  const usable = facts.gpus.filter((gpu) => gpu.devices.length > 0);
-  const amd = usable.find((gpu) => gpu.vendor === 'amd');
-  if (amd && (facts.rocmSmi || facts.kfd)) {
-    const via = [facts.kfd && '/dev/kfd', facts.rocmSmi && 'rocm-smi'].filter(Boolean).join(' and ');
-    return { flag: 'rocm', reason: `AMD GPU ${amd.card} with ROCm present (${via})` };
-  }
-  if (amd) return { flag: 'vulkan', reason: `AMD GPU ${amd.card} without ROCm (no rocm-smi, no /dev/kfd)` };
-  const first = usable[0];
-  if (first) return { flag: 'vulkan', reason: `${first.vendor_name} GPU ${first.card}` };
-  return { flag: 'cpu', reason: 'no GPU an engine can use' };
 }
 
 /** A cached probe as read back: the current schema and the fields every reader uses. */

@@ -6,7 +6,7 @@ import { AuthService } from '../auth/service.js';
 import type { ActivityInput, ActivityLog, ActivityOptions } from '../activity/store.js';
 import type { ResolvedConfig } from '../config/load.js';
 import type { SvcPaths } from '../config/paths.js';
-import { SerialQueue } from '../config/serial-queue.js';
+import { SerialQueue } from '../lib/serial-queue.js';
 import { Dispatcher } from '../dispatch/dispatcher.js';
 import { ImageCache } from '../dispatch/images/cache.js';
 import { SlotMetrics } from '../dispatch/metrics.js';
@@ -18,11 +18,11 @@ import { GpuArbiter } from '../slots/gpu-arbiter.js';
 import type { Transition } from '../slots/slot-runtime.js';
 import { SlotConfigService } from '../slots/slot-config.js';
 import { SlotSupervisor } from '../slots/supervisor.js';
-import { VERSION } from '../protocol/version.js';
+import { VERSION } from '../lib/version.js';
 import { activityEvent, gpuModeEvent, slotEvictedEvent, slotStateEvent } from './event-sources.js';
 import { SlotMetricsEvents } from './metrics-events.js';
 import { StreamLimit } from './stream-limit.js';
-import type { UpdateService } from './update-service.js';
+import type { UpdateService } from '../update/service.js';
 
 export interface ListenAddress {
   host: string;
@@ -131,7 +131,7 @@ export class ServerContext {
   }
 
   updates(): Promise<UpdateService> {
-    return (this.updateService ??= import('./update-service.js').then((m) => new m.UpdateService(this)));
+    return (this.updateService ??= import('../update/service.js').then((m) => new m.UpdateService(this)));
   }
 
   uptimeSeconds(): number {

@@ -3,7 +3,7 @@
 // client on this host or an admin may set them, so a LAN client in default mode cannot turn
 // svc into a shell. Every route that takes engine input or a host-only setting asks here.
 import type { FastifyRequest } from 'fastify';
-import { isLoopbackAddress } from '../auth/addresses.js';
+import { isLoopbackAddress } from '../lib/addresses.js';
 import { scopeOf } from '../auth/identity.js';
 import { ConfigError } from '../protocol/errors.js';
 import type { ServerContext } from './context.js';

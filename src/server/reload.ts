@@ -2,7 +2,7 @@
 // built code (dist/) or the configuration changes. For development only.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, watch } from 'node:fs';
-import { CODE_DIR } from '../protocol/code-dir.js';
+import { CODE_DIR } from '../lib/code-dir.js';
 import { resolvePaths } from '../config/paths.js';
 
 const DEBOUNCE_MS = 300;

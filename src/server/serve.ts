@@ -4,13 +4,14 @@
 import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
+import { foldInbox } from '../activity/inbox.js';
 import type { ActivityLog } from '../activity/store.js';
 import { removeStaleTempFiles } from '../config/atomic.js';
 import { recoverChangeSet } from '../config/change-set.js';
 import { loadConfig } from '../config/load.js';
 import { notWritableHint, type SvcPaths } from '../config/paths.js';
 import { errorsOf, formatProblem, warningsOf } from '../config/problems.js';
-import { isLoopbackAddress } from '../auth/addresses.js';
+import { isLoopbackAddress } from '../lib/addresses.js';
 import { buildApp } from './app.js';
 import { EXIT_CONFIG_INVALID, EXIT_LISTEN_FAILED, EXIT_NOT_WRITABLE } from './exit-codes.js';
 import { loadUndici } from '../dispatch/forward.js';
@@ -82,6 +83,8 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
   const afterListen = (async () => {
     try {
       ctx.activity = await openActivityLog(paths.activityDb, outcome.config, log);
+      // Rows the CLI left while no gateway ran come before this start, as they happened.
+      if (ctx.activity) await foldInbox(paths.stateRoot, ctx.activity).catch((error: Error) => log(`svc: warning: activity rows the CLI left not recorded: ${error.message}`));
       ctx.record({ action: 'system.start', kind: 'event', details: { version: ctx.version, host: options.host, port } });
       void loadUndici();
       await autoScanModels(ctx, log);

@@ -4,7 +4,7 @@
 // memory ran out (issue 22). One cap for the gateway and a smaller one per client address,
 // so one client cannot take every stream; a new stream past either is a 503 with
 // Retry-After, and the streams already open are never cut.
-import { clientKeys } from '../auth/addresses.js';
+import { clientKeys } from '../lib/addresses.js';
 import { SystemError } from '../protocol/errors.js';
 
 export interface StreamLimitOptions {

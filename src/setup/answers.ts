@@ -1,7 +1,7 @@
 // The answers of `svc setup`: what the TUI asks, what --auto picks, what --answers reads and
 // --emit-answers writes. Pure: the defaults come from the hardware probe and the flags.
 import { z } from 'zod';
-import type { HardwareProbe } from '../host/hardware.js';
+import type { HardwareProbe } from '../protocol/hardware.js';
 import { CATALOGUE } from '../models/catalogue.js';
 import { isAbsolute } from 'node:path';
 import { TINY_MODEL_ID, TINY_RERANKER_ID } from '../engines/gguf/tiny-model.js';

@@ -6,7 +6,7 @@ import { mkdir } from 'node:fs/promises';
 import { API_UNIT, installUnit, systemdRunning } from '../auth/proxy/service.js';
 import type { SvcPaths } from '../config/paths.js';
 import { renderApiUnit } from './units.js';
-import { currentLink, installPrefix, readCurrent, runningTree, switchCurrent, treeBin } from './update-layout.js';
+import { currentLink, installPrefix, readCurrent, runningTree, switchCurrent, treeBin } from '../update/layout.js';
 
 export const SERVICE_USER = 'svc';
 

@@ -10,10 +10,11 @@ import { join, relative, isAbsolute } from 'node:path';
 import { API_UNIT, MDNS_UNIT, PROXY_UNIT, stopUnit, unitPath } from '../auth/proxy/service.js';
 import { liveHolder } from '../config/instance-lock.js';
 import type { SvcPaths } from '../config/paths.js';
-import { stopLeftoverEngines } from '../slots/leftover-engines.js';
-import { isAlive } from '../slots/process.js';
+import { stopLeftoverEngines } from './leftover-engines.js';
+import { isAlive, sleep } from '../lib/process.js';
 import { effectiveStore } from '../models/scan.js';
 import type { ResolvedConfig } from '../config/load.js';
+import { installPrefix } from '../update/layout.js';
 
 /** The model store when one is configured ([models].store or a root); null for the default under the state root. */
 export const configuredStore = (config: ResolvedConfig | null): string | null => (config ? effectiveStore(config.svc.models) : null);
@@ -27,8 +28,8 @@ export interface UninstallStep {
 export interface UninstallOptions {
   purge: boolean;
   keepData: boolean;
-  /** Where `svc update` installs versions (versions/<v>/, current); absent until it has. */
-  prefix: string;
+  /** Where `svc update` installs versions (versions/<v>/, current); absent until it has. Default: installPrefix(). */
+  prefix?: string;
   /** The model store, when it is configured outside the state root (kept). */
   store: string | null;
 }
@@ -85,7 +86,7 @@ export async function uninstall(paths: SvcPaths, options: UninstallOptions): Pro
     const holder = liveHolder(paths.stateRoot);
     if (!holder) return { status: 'skipped', detail: 'no gateway serves this home' };
     process.kill(holder.pid, 'SIGTERM');
-    for (let i = 0; i < 300 && isAlive(holder.pid); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 300 && isAlive(holder.pid); i++) await sleep(50);
     if (isAlive(holder.pid)) throw new Error(`the gateway (pid ${holder.pid}) did not stop within 15 s`);
     return { status: 'done', detail: `stopped the gateway (pid ${holder.pid}) and with it its engines` };
   });
@@ -105,8 +106,9 @@ export async function uninstall(paths: SvcPaths, options: UninstallOptions): Pro
     });
   }
   await attempt('remove installed versions', async () => {
-    const trees = ['versions', 'current'].map((n) => join(options.prefix, n)).filter((p) => existsSync(p));
-    if (trees.length === 0) return { status: 'skipped', detail: `none under ${options.prefix}` };
+    const prefix = options.prefix ?? installPrefix();
+    const trees = ['versions', 'current'].map((n) => join(prefix, n)).filter((p) => existsSync(p));
+    if (trees.length === 0) return { status: 'skipped', detail: `none under ${prefix}` };
     for (const tree of trees) await rm(tree, { recursive: true, force: true });
     return { status: 'done', detail: `removed ${trees.join(', ')}` };
   });

@@ -4,7 +4,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SvcError } from '../protocol/errors.js';
-import { setup, stopSupervisors, until } from '../../test/helpers/supervisor.js';
+import { setup, stopSupervisors } from '../../test/helpers/supervisor.js';
+import { waitFor } from '../../test/helpers/wait.js';
 import { GpuArbiter, type GpuArbiterView } from './gpu-arbiter.js';
 
 afterEach(stopSupervisors);
@@ -65,7 +66,7 @@ describe('GpuArbiter', () => {
     await arbiter.tick();
     expect(arbiter.view()).toMatchObject({ mode: 'inference', stopped_slots: [] });
     expect(supervisor.view('img').state).toBe('stopped');
-    await until(() => supervisor.view('chat').state === 'ready', 'chat restored');
+    await waitFor(() => supervisor.view('chat'), { what: 'chat restored', until: (view) => view.state === 'ready' });
   });
 
   it('an inference request takes the GPU back unless the image slot is busy; busy inference slots hold image mode off', async () => {
@@ -85,6 +86,6 @@ describe('GpuArbiter', () => {
     imageBusy();
     await arbiter.beforeInference('chat');
     expect(arbiter.mode).toBe('inference');
-    await until(() => supervisor.view('chat').state === 'ready', 'chat restored');
+    await waitFor(() => supervisor.view('chat'), { what: 'chat restored', until: (view) => view.state === 'ready' });
   });
 });

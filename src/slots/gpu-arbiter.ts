@@ -14,7 +14,7 @@
 // Every switch is one operation on one queue, so two requests cannot switch at once.
 // Decisions come from gpu-policy.ts; this class only applies them.
 import type { ResolvedConfig } from '../config/load.js';
-import { SerialQueue } from '../config/serial-queue.js';
+import { SerialQueue } from '../lib/serial-queue.js';
 import { ImageError } from '../protocol/errors.js';
 import type { GpuModeView } from '../protocol/events.js';
 import { competesWithImage, onGpu, otherImageSlotsToStop, restoreDueAt, slotsToStopForImage, type GpuSlotFacts } from './gpu-policy.js';

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { portFreeWithin, portIsFree } from './process.js';
+import { portFreeWithin, portIsFree } from '../lib/process.js';
 
 const listen = () => new Promise<{ port: number; close: () => Promise<void> }>((resolve) => {
   const server = createServer().listen(0, '127.0.0.1', () => resolve({ port: (server.address() as { port: number }).port, close: () => new Promise((done) => server.close(() => done())) }));

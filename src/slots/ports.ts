@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { ResolvedConfig } from '../config/load.js';
 import { readTomlFile, type TomlDoc } from '../config/toml.js';
 import { SlotError } from '../protocol/errors.js';
-import { portIsFree } from './process.js';
+import { portIsFree } from '../lib/process.js';
 
 /** Ports of every slot file on disk. */
 async function portsOnDisk(slotsDir: string): Promise<Set<number>> {

@@ -7,7 +7,8 @@ import type { SvcToml } from '../config/schema/svc-toml.js';
 import { BUILTIN_PROVIDER } from '../engines/builtin/adapter.js';
 import { findLlamaServer } from '../engines/llama-server/binary.js';
 import { readHardwareJson } from '../host/hardware.js';
-import { defaultHardware, HARDWARE_DEVICE, type HardwareFlag } from '../protocol/hardware.js';
+import { HARDWARE_DEVICE, type HardwareFlag } from '../protocol/hardware.js';
+import { defaultHardware } from '../host/recommend.js';
 import type { FieldProblem } from '../protocol/issues.js';
 import { IMAGE_PROVIDER, type Device } from '../protocol/vocabulary.js';
 

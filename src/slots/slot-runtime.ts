@@ -5,7 +5,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SerialQueue } from '../config/serial-queue.js';
+import { SerialQueue } from '../lib/serial-queue.js';
 import { HEALTH_TIMEOUT_MS } from '../engines/llama-server/health.js';
 import type { EngineAdapter, EngineRuntimeInfo, LaunchSpec } from '../engines/types.js';
 import { SlotError, type SvcError } from '../protocol/errors.js';
@@ -13,9 +13,11 @@ import type { SlotFailurePayload } from '../protocol/slots.js';
 import { EngineLog } from './engine-log.js';
 import { LogWaker } from './log-waker.js';
 import { HealthWatch, type HealthWatchSettings, type UnhealthyReport } from './health-watch.js';
-import { isRunning, residentMemoryMb, signalGroup, spawnEngine, stopProcessGroup, waitForExit } from './process.js';
+import { isRunning, residentMemoryMb, signalGroup, stopProcessGroup, waitForExit } from '../lib/process.js';
+import { spawnEngine } from './engine-spawn.js';
 import { decideRestart, type RestartPolicy } from './restart-policy.js';
-import { slotStateDir, SlotStateWriter } from './state-file.js';
+import { slotStateDir } from '../config/slot-state-file.js';
+import { SlotStateWriter } from './state-file.js';
 import { assertTransition, isLive, type SlotState } from './state-machine.js';
 
 /** The last failure of a slot, as the API shows it. */

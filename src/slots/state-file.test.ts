@@ -2,7 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readSlotState, slotStateDir, SlotStateWriter, type SlotStateFile } from './state-file.js';
+import { readSlotState, slotStateDir, type SlotStateFile } from '../config/slot-state-file.js';
+import { SlotStateWriter } from './state-file.js';
 import { SLOT_STATES } from './state-machine.js';
 
 let root: string;

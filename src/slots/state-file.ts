@@ -1,25 +1,5 @@
-// state.json per slot: what the supervisor knows about a running engine, so a restarted
-// gateway can re-adopt it (same pid, port still healthy) instead of losing track of it.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { writeFileAtomic } from '../config/atomic.js';
-import type { SlotState } from './state-machine.js';
-
-export interface SlotStateFile {
-  name: string;
-  state: SlotState;
-  pid: number | null;
-  port: number;
-  model_id: string | null;
-  base_url: string | null;
-  /** The engine's argv, to recognise the process when adopting it. */
-  command: string[] | null;
-  started_at: string | null;
-  updated_at: string;
-  message: string | null;
-}
-
-export const slotStateDir = (stateRoot: string, name: string) => join(stateRoot, 'slots', name);
+// The gateway's writer of each slot's state.json (the record itself: config/slot-state-file.ts).
+import { writeSlotState, type SlotStateFile } from '../config/slot-state-file.js';
 
 /**
  * One slot's state.json writer. Transitions happen while requests flow, so writes are
@@ -55,21 +35,5 @@ export class SlotStateWriter {
     } finally {
       this.draining = null;
     }
-  }
-}
-
-export async function writeSlotState(stateRoot: string, state: SlotStateFile): Promise<void> {
-  // Not durable: a host crash takes the engine with it, so only a process crash matters, and
-  // write-then-rename already leaves a whole file then (config/atomic.ts).
-  await writeFileAtomic(join(slotStateDir(stateRoot, state.name), 'state.json'), `${JSON.stringify(state, null, 2)}\n`, { durable: false });
-}
-
-/** Synchronous: read once per slot at gateway start, before the API listens. */
-export function readSlotState(stateRoot: string, name: string): SlotStateFile | undefined {
-  try {
-    const parsed = JSON.parse(readFileSync(join(slotStateDir(stateRoot, name), 'state.json'), 'utf8')) as SlotStateFile;
-    return parsed.name === name ? parsed : undefined;
-  } catch {
-    return undefined;
   }
 }

@@ -4,8 +4,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SlotError } from '../protocol/errors.js';
-import { setup, stopSupervisors, supervisors, until } from '../../test/helpers/supervisor.js';
-import { isAlive, sameCommand } from './process.js';
+import { setup, stopSupervisors, supervisors } from '../../test/helpers/supervisor.js';
+import { waitFor } from '../../test/helpers/wait.js';
+import { isAlive, sameCommand } from '../lib/process.js';
 
 afterEach(stopSupervisors);
 
@@ -34,11 +35,11 @@ describe('SlotSupervisor', () => {
     const { supervisor, transitions } = await setup({ chat: '[server]\nextra_args = "--say hello-from-the-engine"' });
     const first = (await supervisor.ensureReady('chat'), supervisor.view('chat').pid!);
     process.kill(first, 'SIGKILL');
-    await until(() => supervisor.view('chat').state === 'error', 'error state');
+    await waitFor(() => supervisor.view('chat'), { what: 'error state', until: (view) => view.state === 'error' });
     const failed = supervisor.view('chat').last_error!;
     expect(failed).toMatchObject({ signal: 'SIGKILL' });
     expect(failed.stderr_tail).toContain('hello-from-the-engine');
-    await until(() => supervisor.view('chat').state === 'ready' && supervisor.view('chat').pid !== first, 'automatic restart');
+    await waitFor(() => supervisor.view('chat'), { what: 'automatic restart', until: (view) => view.state === 'ready' && view.pid !== first });
     expect(supervisor.view('chat').restarts).toBe(1);
     expect(transitions.map((t) => t.to)).toContain('error');
   });
@@ -49,7 +50,7 @@ describe('SlotSupervisor', () => {
     const policy = { backoffBaseMs: 400, backoffMaxMs: 400, crashLoopCount: 3, crashLoopWindowMs: 60_000 };
     const { supervisor, transitions } = await setup({ chat: '[server]\nextra_args = "--exit-after-ms 50 --exit-code 3 --load-ms 100000"', b: '' }, '', { policy });
     await expect(supervisor.ensureReady('chat')).rejects.toMatchObject({ code: 'slot.load_failed' });
-    await until(() => supervisor.view('chat').last_error?.code === 'slot.crash_loop', 'crash loop', 20_000);
+    await waitFor(() => supervisor.view('chat'), { what: 'crash loop', until: (view) => view.last_error?.code === 'slot.crash_loop', timeout: 20_000 });
     const view = supervisor.view('chat');
     expect(view.state).toBe('error');
     expect(view.last_error).toMatchObject({ exit_code: 3 });
@@ -59,7 +60,7 @@ describe('SlotSupervisor', () => {
     // b crashes after chat gave up; once b's restart (same backoff) has come, chat's would have too.
     await supervisor.ensureReady('b');
     process.kill(supervisor.view('b').pid!, 'SIGKILL');
-    await until(() => starts('b') === 2, 'slot b restarted after its crash');
+    await waitFor(() => starts('b'), { what: 'slot b restarted after its crash', until: (count) => count === 2 });
     expect(starts('chat')).toBe(3);
     expect(supervisor.view('chat')).toMatchObject({ state: 'error', restarts: view.restarts });
   });
@@ -94,7 +95,7 @@ describe('SlotSupervisor', () => {
   it('evicts a slot idle past idle_timeout_s and wakes it on the next request', async () => {
     const { supervisor, transitions } = await setup({ chat: 'idle_timeout_s = 1' });
     await supervisor.ensureReady('chat');
-    await until(() => supervisor.view('chat').state === 'stopped', 'idle eviction', 10_000);
+    await waitFor(() => supervisor.view('chat'), { what: 'idle eviction', until: (view) => view.state === 'stopped', timeout: 10_000 });
     expect(transitions.find((t) => t.to === 'stopping')?.reason).toBe('evicted: idle');
     await supervisor.ensureReady('chat');
     expect(supervisor.view('chat').state).toBe('ready');
@@ -107,12 +108,12 @@ describe('SlotSupervisor', () => {
     // other was last used after chat, with the same idle timeout: by the tick that evicts it,
     // chat has been idle past its timeout too, and only its request in flight keeps it.
     await supervisor.ensureReady('other');
-    await until(() => supervisor.view('other').state === 'stopped', 'idle eviction of the other slot', 10_000);
+    await waitFor(() => supervisor.view('other'), { what: 'idle eviction of the other slot', until: (view) => view.state === 'stopped', timeout: 10_000 });
     expect(transitions.find((t) => t.slot === 'other' && t.to === 'stopping')?.reason).toBe('evicted: idle');
     expect(supervisor.view('chat')).toMatchObject({ state: 'ready', in_flight: 1 });
     expect(transitions.filter((t) => t.slot === 'chat' && t.to === 'stopping')).toEqual([]);
     release();
-    await until(() => supervisor.view('chat').state === 'stopped', 'eviction after release', 10_000);
+    await waitFor(() => supervisor.view('chat'), { what: 'eviction after release', until: (view) => view.state === 'stopped', timeout: 10_000 });
   });
 
   it('max_slots: a new slot evicts the LRU idle one, or fails with slot.capacity when all are busy', async () => {
@@ -128,17 +129,17 @@ describe('SlotSupervisor', () => {
   it('evicts idle slots under memory pressure', async () => {
     const { supervisor } = await setup({ chat: '' }, '[slots]\nevict_pressure_mb = 1000\n', { memAvailableMb: () => 10 });
     await supervisor.ensureReady('chat');
-    await until(() => supervisor.view('chat').state === 'stopped', 'pressure eviction');
+    await waitFor(() => supervisor.view('chat'), { what: 'pressure eviction', until: (view) => view.state === 'stopped' });
   });
 
   it('a ready engine that stops answering (its process alive) goes to error with slot.unhealthy, is killed and restarted', async () => {
     const { supervisor, transitions } = await setup({ chat: '[server]\nextra_args = "--hang-after 200"' }, '[slots]\nhealth_interval_s = 0.1\nhealth_failures = 2\n');
     await supervisor.ensureReady('chat');
     const first = supervisor.view('chat').pid!;
-    await until(() => supervisor.view('chat').last_error?.code === 'slot.unhealthy', 'slot.unhealthy', 20_000);
+    await waitFor(() => supervisor.view('chat'), { what: 'slot.unhealthy', until: (view) => view.last_error?.code === 'slot.unhealthy', timeout: 20_000 });
     expect(supervisor.view('chat').last_error?.message).toMatch(/2 health probe\(s\) in a row failed \(last: down/);
     expect(supervisor.view('chat').last_error?.stderr_tail).toContain('fault-engine: hanging');
-    await until(() => supervisor.view('chat').state === 'ready' && supervisor.view('chat').pid !== first, 'restart after unhealthy', 20_000);
+    await waitFor(() => supervisor.view('chat'), { what: 'restart after unhealthy', until: (view) => view.state === 'ready' && view.pid !== first, timeout: 20_000 });
     expect(isAlive(first)).toBe(false);
     expect(supervisor.view('chat').restarts).toBe(1);
     const moves = transitions.map((t) => `${t.from}>${t.to}`);
@@ -163,7 +164,7 @@ describe('SlotSupervisor', () => {
     await second.init();
     expect(second.view('chat')).toMatchObject({ state: 'ready', pid });
     process.kill(pid, 'SIGKILL');
-    await until(() => second.view('chat').state !== 'ready' || second.view('chat').pid !== pid, 'adopted engine death noticed');
+    await waitFor(() => second.view('chat'), { what: 'adopted engine death noticed', until: (view) => view.state !== 'ready' || view.pid !== pid });
   });
 });
 

@@ -13,10 +13,10 @@ import { backendWarnings } from './backend.js';
 import { startEnabledSlots } from './boot-start.js';
 import { planEviction, type EvictionReason, type SlotUsage } from './eviction.js';
 import { resolveSlotModel, slotModelId } from './model.js';
-import { commandLine, isRunning, portFreeWithin, sameCommand, signalGroup } from './process.js';
+import { commandLine, isRunning, portFreeWithin, sameCommand, signalGroup } from '../lib/process.js';
 import { DEFAULT_RESTART_POLICY, type RestartPolicy } from './restart-policy.js';
 import { SlotRuntime, type StartPlan, type Transition } from './slot-runtime.js';
-import { readSlotState, slotStateDir } from './state-file.js';
+import { readSlotState, slotStateDir } from '../config/slot-state-file.js';
 import { isLive } from './state-machine.js';
 import { slotRouting, type SlotRouting, slotView, type SlotView } from './view.js';
 

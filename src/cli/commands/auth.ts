@@ -8,7 +8,7 @@ import type { SvcPaths } from '../../config/paths.js';
 import { TokensFileSchema } from '../../config/schema/tokens.js';
 import { readTomlFile } from '../../config/toml.js';
 import { validateDocument } from '../../config/validate.js';
-import { isLoopbackAddress } from '../../auth/addresses.js';
+import { isLoopbackAddress } from '../../lib/addresses.js';
 import { caddyfileHostname, rootCertificatePath, writeAuthDisabled, writeAuthEnabled } from '../../auth/proxy/deploy.js';
 import { installUnit, lanAddress, MDNS_UNIT, PROXY_UNIT, proxyRun, renderUnit, shellLine, stopUnit, systemdRunning, unitState, findProgram } from '../../auth/proxy/service.js';
 import { ApiUnreachableError, type ApiClient } from '../client.js';

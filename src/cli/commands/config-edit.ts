@@ -11,7 +11,7 @@ import { EDITABLE_FILE_PATTERN, loadConfig, validateFileText } from '../../confi
 import type { SvcPaths } from '../../config/paths.js';
 import { errorsOf, formatProblem } from '../../config/problems.js';
 import { CliExit, EXIT, print } from '../output.js';
-import { recordLocally } from './config.js';
+import { recordCliChange } from './config.js';
 
 export function editorCommand(env: NodeJS.ProcessEnv = process.env): string {
   return env.EDITOR?.trim() || env.VISUAL?.trim() || 'vi';
@@ -48,7 +48,7 @@ export async function configEdit(paths: SvcPaths, file = 'svc.toml'): Promise<vo
     if (errors.length === 0) {
       await writeFileAtomic(target, edited);
       rmSync(workDir, { recursive: true, force: true });
-      await recordLocally(paths, 'config.edit', file, { file });
+      await recordCliChange(paths, 'config.edit', file, { file });
       return reportSaved(paths, file);
     }
     for (const problem of errors) print(formatProblem(problem));

@@ -2,7 +2,7 @@
 // on the files directly (they must work with no server running); reload and hardware ask
 // the running server.
 import { copyFileSync, existsSync } from 'node:fs';
-import { ActivityLog } from '../../activity/store.js';
+import { leaveActivityRow } from '../../activity/inbox.js';
 import { writeFileAtomic } from '../../config/atomic.js';
 import { loadConfig, validateSvcToml, type ResolvedConfig } from '../../config/load.js';
 import { migrateDocument, schemaVersionOf } from '../../config/migrate.js';
@@ -57,7 +57,7 @@ export async function configMigrate(paths: SvcPaths, options: Json & { dryRun?: 
   const backup = backupPath(paths.svcToml, result.from);
   copyFileSync(paths.svcToml, backup);
   await writeFileAtomic(paths.svcToml, stringifyToml(result.doc));
-  await recordLocally(paths, 'config.migrate', 'svc.toml', { from: result.from, to: result.to, changes: result.changes, backup });
+  await recordCliChange(paths, 'config.migrate', 'svc.toml', { from: result.from, to: result.to, changes: result.changes, backup });
   report(options, { migrated: true, from: result.from, to: result.to, changes: result.changes, backup });
 }
 
@@ -108,16 +108,13 @@ function backupPath(file: string, version: number): string {
   return existsSync(base) ? `${base}.${Date.now()}` : base;
 }
 
-/** Config changes made by the CLI while no server records them; best effort, honouring [activity]. */
-export async function recordLocally(paths: SvcPaths, action: string, target: string, details: Record<string, unknown>): Promise<void> {
+/**
+ * A change the CLI made to the files by itself, for the activity log; best effort, honouring
+ * [activity]. The gateway writes the log: the row waits in its inbox (activity/inbox.ts).
+ */
+export async function recordCliChange(paths: SvcPaths, action: string, target: string, details: Record<string, unknown>): Promise<void> {
   const outcome = await loadConfig(paths);
-  const activity = outcome.ok ? outcome.config.svc.activity : undefined;
-  if (activity && !activity.enabled) return;
-  try {
-    const log = ActivityLog.open(paths.activityDb, { enabled: true, retentionDays: activity?.retention_days ?? 30, maxRows: activity?.max_rows ?? 50_000 });
-    log.record({ action, actor: 'cli', target, details });
-    log.close();
-  } catch {
-    // No state directory or no permission: the change itself succeeded.
-  }
+  if (outcome.ok && !outcome.config.svc.activity.enabled) return;
+  // No state directory or no permission: the change itself succeeded.
+  await leaveActivityRow(paths.stateRoot, { action, target, actor: 'cli', ts: new Date().toISOString(), details }).catch(() => undefined);
 }

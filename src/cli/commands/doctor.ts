@@ -3,7 +3,7 @@
 // svc doctor toolbox-pull asks the registries for the pinned images' digests; svc doctor
 // perms audits owners and modes.
 import { join } from 'node:path';
-import { PACKAGE_ROOT } from '../../protocol/code-dir.js';
+import { PACKAGE_ROOT } from '../../lib/code-dir.js';
 import { readEnvFile } from '../../config/env-file.js';
 import { readEnv } from '../../config/env.js';
 import type { SvcPaths } from '../../config/paths.js';

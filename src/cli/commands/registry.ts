@@ -14,7 +14,7 @@ import { readTomlFile, stringifyToml } from '../../config/toml.js';
 import { validateDocument } from '../../config/validate.js';
 import { SvcError } from '../../protocol/errors.js';
 import { CliExit, EXIT, print, printJson, table } from '../output.js';
-import { problemsExit, recordLocally } from './config.js';
+import { problemsExit, recordCliChange } from './config.js';
 
 type Json = { json?: boolean };
 
@@ -37,7 +37,7 @@ export async function registryExport(paths: SvcPaths, tarball: string, options: 
 export async function registryImport(paths: SvcPaths, tarball: string, options: Json & { force?: boolean; dest?: string }): Promise<void> {
   const dest = options.dest ?? paths.registryToml;
   const result = await local(() => importRegistry(tarball, dest, options.force ?? false), (code) => (code === 'model.backup_exists' ? EXIT.failed : EXIT.usage));
-  await recordLocally(paths, 'registry.import', dest, { tarball, from: result.from, models: result.models, replaced: result.replaced });
+  await recordCliChange(paths, 'registry.import', dest, { tarball, from: result.from, models: result.models, replaced: result.replaced });
   if (options.json) return printJson({ dest, ...result });
   print(`restored ${dest} from ${tarball} (${result.from}, ${result.models} model(s))${result.replaced ? ', replacing the one there' : ''}`);
   print('a running gateway reads it on `svc config reload`');
@@ -72,7 +72,7 @@ export async function capabilitiesMigrate(paths: SvcPaths, options: Json & { dry
   const write = changes.length > 0 && !options.dryRun;
   if (write) {
     await writeFileAtomic(file, stringifyToml(applyCapabilityChanges(read.doc, changes)));
-    await recordLocally(paths, 'capabilities.migrate', 'capabilities.toml', { changes });
+    await recordCliChange(paths, 'capabilities.migrate', 'capabilities.toml', { changes });
   }
   if (options.json) return printJson({ changes, written: write });
   if (changes.length === 0) return print('nothing to migrate');

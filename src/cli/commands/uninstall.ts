@@ -8,7 +8,6 @@ import { createInterface } from 'node:readline/promises';
 import { loadConfig } from '../../config/load.js';
 import { hostFacts, resolvePaths, type SvcPaths } from '../../config/paths.js';
 import { configuredStore, uninstall } from '../../setup/uninstall.js';
-import { installPrefix } from '../../setup/update-layout.js';
 import { CliExit, EXIT, print, printJson } from '../output.js';
 
 export interface UninstallCommandOptions {
@@ -38,7 +37,7 @@ export async function uninstallCommand(paths: SvcPaths, options: UninstallComman
   if (purge && !options.force && process.env.SVC_FORCE !== '1') await confirmPurge(home);
   const outcome = await loadConfig(home).catch(() => null);
   const store = configuredStore(outcome?.ok ? outcome.config : null);
-  const steps = await uninstall(home, { purge, keepData: options.keepData === true, prefix: installPrefix(), store });
+  const steps = await uninstall(home, { purge, keepData: options.keepData === true, store });
   const failed = steps.filter((s) => s.status === 'failed');
   if (options.json) printJson({ home: { config: home.configRoot, state: home.stateRoot }, purge, steps });
   else for (const s of steps) print(`${s.status.padEnd(7)} ${s.step}: ${s.detail}`);

@@ -1,7 +1,7 @@
 // stacks.toml: named, portable bundles of slot assignments (SPEC.md, "Stack").
 import { z } from 'zod';
 import { ownedFlagsIn, ownedFlagsMessage } from '../../protocol/host-only.js';
-import { wordsOrNone } from '../shell-words.js';
+import { wordsOrNone } from '../../lib/shell-words.js';
 import { DEVICES, PROVIDERS, slotName } from './common.js';
 import { CAPABILITIES } from './capabilities.js';
 

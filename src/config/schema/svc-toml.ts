@@ -3,7 +3,7 @@
 // apply class, which /api/settings/schema and docs/configuration.md are generated from.
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
-import { tokenize } from '../shell-words.js';
+import { tokenize } from '../../lib/shell-words.js';
 import type { KeyMeta } from './common.js';
 import { httpUrl, MEMORY_ENGINES, slotName, UPDATE_CHANNELS } from './common.js';
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../../test/helpers/gateway.js';
 import { freePort } from '../../../test/helpers/ports.js';
+import { waitFor } from '../../../test/helpers/wait.js';
 import { SvcError } from '../../protocol/errors.js';
 import { runComfyWorkflow } from './comfy-client.js';
 import { normaliseImageRequest } from './request.js';
@@ -18,11 +19,8 @@ async function engine(...flags: string[]): Promise<string> {
   const child = spawn(process.execPath, [join(REPO_ROOT, 'test/fixtures/comfyui-engine.mjs'), '--listen', '127.0.0.1', '--port', String(port), ...flags], { stdio: 'ignore' });
   engines.push(child);
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
-    if ((await fetch(`${url}/system_stats`).catch(() => undefined))?.ok) return url;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('comfyui fixture did not start');
+  await waitFor(async () => (await fetch(`${url}/system_stats`)).ok, { what: 'the comfyui fixture to listen', interval: 25 });
+  return url;
 }
 
 const graph = (over: Record<string, unknown> = {}): ComfyWorkflow =>
@@ -75,21 +73,11 @@ describe('runComfyWorkflow', () => {
     const url = await engine('--step-ms', '2000');
     const abort = new AbortController();
     const run = runComfyWorkflow(url, graph(), options(abort.signal)).catch((e: unknown) => e);
-    let queued = 0;
-    for (let i = 0; i < 200 && queued === 0; i++) {
-      const q = (await (await fetch(`${url}/queue`)).json()) as { queue_running: unknown[] };
-      queued = q.queue_running.length;
-      if (!queued) await new Promise((r) => setTimeout(r, 10));
-    }
-    expect(queued).toBe(1);
+    const queue = async () => (await (await fetch(`${url}/queue`)).json()) as { queue_running: unknown[]; queue_pending: unknown[] };
+    const running = await waitFor(queue, { what: 'the prompt to run on the engine', until: (q) => q.queue_running.length > 0, interval: 10 });
+    expect(running.queue_running).toHaveLength(1);
     abort.abort();
     await run;
-    let left = 1;
-    for (let i = 0; i < 200 && left > 0; i++) {
-      const q = (await (await fetch(`${url}/queue`)).json()) as { queue_running: unknown[]; queue_pending: unknown[] };
-      left = q.queue_running.length + q.queue_pending.length;
-      if (left) await new Promise((r) => setTimeout(r, 10));
-    }
-    expect(left).toBe(0);
+    await waitFor(queue, { what: 'the engine queue to empty after the abort', until: (q) => q.queue_running.length + q.queue_pending.length === 0, interval: 10 });
   });
 });

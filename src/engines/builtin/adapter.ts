@@ -10,7 +10,7 @@
 import { statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { SlotType } from '../../config/schema/common.js';
-import { codeFile } from '../../protocol/code-dir.js';
+import { codeFile } from '../../lib/code-dir.js';
 import { SlotError } from '../../protocol/errors.js';
 import { flagValue, normalizeArgv } from '../argv.js';
 import { ggufContextLength, reachableUrl } from '../llama-server/adapter.js';

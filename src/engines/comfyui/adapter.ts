@@ -11,7 +11,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SlotType } from '../../config/schema/common.js';
-import { quoteWord } from '../../config/shell-words.js';
+import { quoteWord } from '../../lib/shell-words.js';
 import { normalizeArgv } from '../argv.js';
 import type { HostDevices, Volume } from '../container.js';
 import { defineEngine } from '../engine-launch.js';

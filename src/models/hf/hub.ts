@@ -4,7 +4,7 @@
 // the token goes to the endpoint's host alone: a redirect to a CDN drops it.
 import { request, type Dispatcher } from 'undici';
 import { ModelError } from '../../protocol/errors.js';
-import { VERSION } from '../../protocol/version.js';
+import { VERSION } from '../../lib/version.js';
 import type { RepoFile } from './pick.js';
 import { safeRepoPath } from '../../protocol/pull-ref.js';
 

@@ -1,5 +1,6 @@
 // GET /api/activity: the activity log, filtered, with keyset pagination.
 import type { FastifyInstance } from 'fastify';
+import { foldInbox } from '../../activity/inbox.js';
 import { parseActivityQuery } from '../../activity/query.js';
 import { RequestError, SystemError } from '../../protocol/errors.js';
 import type { ServerContext } from '../context.js';
@@ -11,6 +12,8 @@ export function registerActivityRoutes(app: FastifyInstance, ctx: ServerContext)
     if ('problems' in parsed) {
       throw new RequestError('request.invalid', `invalid query: ${parsed.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, { problems: parsed.problems });
     }
+    // Rows the CLI left since (activity/inbox.ts) are in the log before it is read.
+    await foldInbox(ctx.paths.stateRoot, ctx.activity);
     return ctx.activity.query(parsed.query);
   });
 }

@@ -4,7 +4,7 @@
 // activity rows and logs carry its id and label only.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Identity } from '../../auth/identity.js';
-import { PROOF_NONCE, PROOF_PATH, type ProofPayload } from '../../auth/proxy-proof.js';
+import { PROOF_NONCE, PROOF_PATH, type ProofPayload } from '../../protocol/proxy-proof.js';
 import type { TokenRow } from '../../config/schema/tokens.js';
 import { type AuthStatusPayload, type CreatedTokenPayload, CreateTokenRequestSchema, isTokenScope, TOKEN_WARNING, type TokenInfo } from '../../protocol/auth.js';
 import { AuthError, SvcError } from '../../protocol/errors.js';
@@ -44,7 +44,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ServerContext): vo
       : 'auth mode is off: no login is needed',
   }));
 
-  // Public: the CLI asks it before it sends the proxy secret (auth/proxy-proof.ts).
+  // Public: the CLI asks it before it sends the proxy secret (protocol/proxy-proof.ts).
   app.get(PROOF_PATH, async (request, reply): Promise<ProofPayload> => {
     const nonce = queryValue(request, 'nonce') ?? '';
     if (!PROOF_NONCE.test(nonce)) queryProblem('nonce', 'expected 32 to 128 lower-case hex digits');

@@ -4,14 +4,14 @@
 // served as JSON or as a server-sent event stream.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LaunchSpec } from '../../engines/types.js';
-import { quoteWord } from '../../config/shell-words.js';
+import { quoteWord } from '../../lib/shell-words.js';
 import { SlotError, SvcError } from '../../protocol/errors.js';
 import {
   AssignSlotModelRequestSchema, CreateSlotRequestSchema, DEFAULT_LOG_LINES, EditSlotRequestSchema, LoadSlotRequestSchema, LOG_RING_LINES, SwapSlotRequestSchema,
 } from '../../protocol/slot-requests.js';
 import { parseRequest } from '../../protocol/validate.js';
 import type { CreateSlotPayload, SlotDetailPayload, SlotLaunchPayload } from '../../protocol/slots.js';
-import { slotStateDir } from '../../slots/state-file.js';
+import { slotStateDir } from '../../config/slot-state-file.js';
 import type { SlotView } from '../../slots/view.js';
 import type { ServerContext } from '../context.js';
 import { openEventStream } from '../sse.js';

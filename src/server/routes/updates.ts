@@ -1,6 +1,6 @@
 // /api/updates: which version runs and which one its channel offers (GET check), the channel
 // itself ([telemetry].channel: stable follows the package's `latest` dist-tag, nightly its
-// `nightly` tag), and the jobs that apply an update or roll one back (server/update-service.ts).
+// `nightly` tag), and the jobs that apply an update or roll one back (update/service.ts).
 // Apply and rollback are host-only (issue 22): they choose the code svc runs next, so a LAN
 // client in default mode must not start them. The channel stays open: it installs nothing by
 // itself, it only picks which dist-tag of the configured registry a host's `svc update` follows.
@@ -10,10 +10,10 @@ import { errorsOf, formatProblem } from '../../config/problems.js';
 import { updateSvcToml } from '../../config/settings.js';
 import { ConfigError } from '../../protocol/errors.js';
 import { ApplyUpdateRequestSchema, CHANNEL_TAG, PutChannelRequestSchema, type UpdateCheckPayload } from '../../protocol/updates.js';
-import { PACKAGE_NAME } from '../../protocol/version.js';
+import { PACKAGE_NAME } from '../../lib/version.js';
 import { parseRequest } from '../../protocol/validate.js';
-import { packageInfo, registryUrl } from '../../setup/npm-registry.js';
-import { compareVersions } from '../../setup/semver.js';
+import { packageInfo, registryUrl } from '../../update/npm-registry.js';
+import { compareVersions } from '../../update/semver.js';
 import type { ServerContext } from '../context.js';
 import { requireHostAuthority } from '../host-authority.js';
 import { actorOf, objectBody } from '../request.js';

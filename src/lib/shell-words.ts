@@ -1,5 +1,6 @@
 // Shell-like splitting of free-form flag strings ([server].extra_args, profile flags).
-// It lives in config so a bad string is a load-time problem, never a launch-time one.
+// config's schemas split them at load, so a bad string is a load-time problem, never a
+// launch-time one; engines split them again to build the argv.
 
 export class ArgvSyntaxError extends Error {}
 

@@ -12,10 +12,10 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { writeFileAtomic } from '../config/atomic.js';
-import { readTar } from '../config/tar.js';
+import { readTar } from '../lib/tar.js';
 import { SvcError } from '../protocol/errors.js';
 import type { UpdateJob } from '../protocol/updates.js';
-import { INSTALL_MARKER, treeBin, versionDir, versionsDir } from './update-layout.js';
+import { INSTALL_MARKER, treeBin, versionDir, versionsDir } from './layout.js';
 
 const MAX_TARBALL_BYTES = 256 * 1024 * 1024;
 const NPM_TIMEOUT_MS = 20 * 60_000;

@@ -9,7 +9,7 @@ import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { writeFileAtomic } from '../config/atomic.js';
 import type { SvcPaths } from '../config/paths.js';
-import { PACKAGE_ROOT } from '../protocol/code-dir.js';
+import { PACKAGE_ROOT } from '../lib/code-dir.js';
 import type { InstalledTree } from '../protocol/updates.js';
 
 /** Written into a version directory once its install finished: a directory without it is unfinished. */

@@ -1,7 +1,8 @@
 // A small tar (ustar, with pax and GNU long names) reader and writer over buffers: enough
-// for registry backups, and strict where it matters. Reading refuses the whole archive when
-// any entry is a link, a device or a fifo, or names an absolute path or a ".." part, so an
-// archive can never place or point anything outside where it is read into.
+// for registry backups and the package tarballs `svc update` installs, and strict where it
+// matters. Reading refuses the whole archive when any entry is a link, a device or a fifo,
+// or names an absolute path or a ".." part, so an archive can never place or point anything
+// outside where it is read into.
 
 export interface TarEntry {
   readonly path: string;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hostFacts, resolvePaths } from '../config/paths.js';
-import { activeJob, advance, listJobs, newJob, pruneJobs, readJob, writeJob } from './update-jobs.js';
+import { activeJob, advance, listJobs, newJob, pruneJobs, readJob, writeJob } from './jobs.js';
 
 const home = () => resolvePaths(hostFacts({ SVC_HOME: mkdtempSync(join(tmpdir(), 'svc-jobs-')) }));
 const trees = { from: { version: '1.0.0', path: '/a' }, to: { version: '1.1.0', path: '/b' } };

@@ -1,13 +1,15 @@
 // Engines a dead gateway left running in its home. Engines live in their own process groups
-// so that a crashed gateway's successor can re-adopt them (supervisor.ts); a foreground run
-// (`npm start`) has no successor, so when its gateway dies without stopping them, it stops
-// them itself with this. Only processes still recognisable as the engine its state.json
-// names are touched, and nothing at all while a live gateway holds the home.
+// so that a crashed gateway's successor can re-adopt them (slots/supervisor.ts); a foreground
+// run (`npm start`) has no successor, so when its gateway dies without stopping them, it stops
+// them itself with this, and so does `svc uninstall`. Only processes still recognisable as the
+// engine its state.json names are touched, and nothing at all while a live gateway holds the
+// home. It runs without a gateway, so it reads the state records (config/slot-state-file.ts),
+// never the slot supervisor.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { liveHolder, type InstanceLockInfo } from '../config/instance-lock.js';
-import { commandLine, isAlive, sameCommand, stopProcessGroup } from './process.js';
-import { readSlotState, writeSlotState, type SlotStateFile } from './state-file.js';
+import { commandLine, isAlive, sameCommand, stopProcessGroup } from '../lib/process.js';
+import { readSlotState, writeSlotState, type SlotStateFile } from '../config/slot-state-file.js';
 
 export interface StoppedEngine {
   slot: string;

@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lockFileOf } from '../config/instance-lock.js';
-import { isAlive, waitForExit } from './process.js';
+import { isAlive, waitForExit } from '../lib/process.js';
 import { stopLeftoverEngines } from './leftover-engines.js';
-import { readSlotState, writeSlotState } from './state-file.js';
+import { readSlotState, writeSlotState } from '../config/slot-state-file.js';
 
 const dirs: string[] = [];
 const children: ChildProcess[] = [];

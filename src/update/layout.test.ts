@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hostFacts, resolvePaths } from '../config/paths.js';
-import { INSTALL_MARKER, installedVersions, pruneVersions, readCurrent, readPrevious, switchCurrent, versionDir, writePrevious } from './update-layout.js';
+import { INSTALL_MARKER, installedVersions, pruneVersions, readCurrent, readPrevious, switchCurrent, versionDir, writePrevious } from './layout.js';
 
 const scratch = () => mkdtempSync(join(tmpdir(), 'svc-layout-'));
 const version = (prefix: string, v: string, finished = true) => {

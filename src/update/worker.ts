@@ -6,21 +6,20 @@
 // or the new gateway exits, everything is put back as it was (current, svc.previous, the
 // config a migration changed) and the previous version is started again: state rolled_back.
 //
-// Run as `node <tree>/dist/setup/update-worker.js <job id>`, with the gateway's environment.
+// Run as `node <tree>/dist/update/worker.js <job id>`, with the gateway's environment.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { openSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { resolvePaths, type SvcPaths } from '../config/paths.js';
 import type { UpdateHandover, UpdateJob } from '../protocol/updates.js';
-import { isAlive } from '../slots/process.js';
-import { undoMigration } from './update-install.js';
-import { advance, readJob } from './update-jobs.js';
-import { currentLink, pruneVersions, switchCurrent, treeBin, writePrevious } from './update-layout.js';
+import { isAlive, sleep } from '../lib/process.js';
+import { undoMigration } from './install.js';
+import { advance, readJob } from './jobs.js';
+import { currentLink, pruneVersions, switchCurrent, treeBin, writePrevious } from './layout.js';
 
 const STOP_WAIT_MS = 30_000;
 /** `svc serve`'s exit code when another svc serves the home (server/exit-codes.ts, EXIT_HOME_IN_USE). */
 const HOME_IN_USE_EXIT = 7;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A running gateway this worker started (self mode), or the unit systemd restarts. */
 interface Restarted {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../config/atomic.js';
 import type { SvcPaths } from '../config/paths.js';
 import { TERMINAL_UPDATE_STATES, type InstalledTree, type UpdateChannel, type UpdateJob, type UpdateJobState } from '../protocol/updates.js';
-import { isAlive } from '../slots/process.js';
+import { isAlive } from '../lib/process.js';
 
 const ID = /^[0-9a-f]{12}$/;
 

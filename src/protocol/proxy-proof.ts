@@ -5,6 +5,7 @@
 // answer is bound to the nonce (no replay) and says nothing of the secret (HMAC-SHA256 is a
 // PRF), which is why the route may be public. An HMAC works across users and containers,
 // where the CLI could not check who owns the listening socket.
+// Wire logic, so in protocol/: the route's path and payload, and the HMAC both ends compute.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const PROOF_PATH = '/api/auth/proof';

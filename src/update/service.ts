@@ -1,27 +1,28 @@
 // Update and rollback jobs, the gateway's half (docs/updates.md). The gateway resolves the
 // version, then in the background downloads and verifies it, installs it into its version
 // directory, runs its config migrations (keeping backups) and checks it reads this config,
-// all while serving. Then it hands the job to a detached worker (src/setup/update-worker.ts)
-// that switches `current`, restarts the gateway and health-checks the new one, switching
-// back by itself when it is not healthy. A gateway that starts while a worker holds a job
-// watches the job file and publishes how it ended.
+// all while serving. Then it hands the job to a detached worker (worker.ts) that switches
+// `current`, restarts the gateway and health-checks the new one, switching back by itself
+// when it is not healthy. A gateway that starts while a worker holds a job watches the job
+// file and publishes how it ended. The server exposes it (/api/updates); it knows the server
+// only through UpdateHost, so it sits below it in the layer map (docs/development.md).
 import { constants, existsSync } from 'node:fs';
 import { access, mkdir } from 'node:fs/promises';
 import { SvcError } from '../protocol/errors.js';
 import { CHANNEL_TAG, HANDED_OVER_STATES, type ApplyUpdateRequest, type InstalledTree, type UpdateJob, type UpdateJobState, type UpdateStatePayload } from '../protocol/updates.js';
-import { PACKAGE_NAME } from '../protocol/version.js';
-import { packageInfo, registryUrl } from '../setup/npm-registry.js';
-import { compareVersions } from '../setup/semver.js';
-import { checkConfig, installVersion, versionDist, type VersionDist } from '../setup/update-install.js';
-import { activeJob, advance, isTerminal, jobLog, newJob, pruneJobs, readJob, writeJob } from '../setup/update-jobs.js';
-import { installedVersions, installPrefix, readCurrent, readPrevious, runningTree, treeBin, treeVersion, versionDir, versionsDir } from '../setup/update-layout.js';
-import { prepareHandover, refuseUnderUnprivilegedService, spawnWorker } from './update-handover.js';
+import { PACKAGE_NAME } from '../lib/version.js';
+import { packageInfo, registryUrl } from './npm-registry.js';
+import { compareVersions } from './semver.js';
+import { checkConfig, installVersion, versionDist, type VersionDist } from './install.js';
+import { activeJob, advance, isTerminal, jobLog, newJob, pruneJobs, readJob, writeJob } from './jobs.js';
+import { installedVersions, installPrefix, readCurrent, readPrevious, runningTree, treeBin, treeVersion, versionDir, versionsDir } from './layout.js';
+import { prepareHandover, refuseUnderUnprivilegedService, spawnWorker } from './handover.js';
 import type { SvcPaths } from '../config/paths.js';
 import type { ResolvedConfig } from '../config/load.js';
 import type { EventBus } from '../events/bus.js';
 import type { ActivityInput } from '../activity/store.js';
 
-/** What the service needs of the server context (a narrow view: the context constructs it). */
+/** What the service needs of the gateway that runs it (server/context.ts passes itself). */
 export interface UpdateHost {
   readonly version: string;
   readonly paths: SvcPaths;
@@ -170,7 +171,7 @@ export class UpdateService {
     }
   }
 
-  /** Give the job to a detached worker (server/update-handover.ts), then follow it. */
+  /** Give the job to a detached worker (handover.ts), then follow it. */
   private async handOver(job: UpdateJob): Promise<void> {
     const handover = await prepareHandover(this.ctx.paths, this.ctx.listening);
     // Not a state of its own: the worker's first write (switching) says it took the job.

@@ -1,25 +1,11 @@
-// Engine processes: spawned detached in their own process group (so a stop reaches every
-// child they fork, and a gateway crash does not take them down), stopped with SIGTERM, a
-// grace period, then SIGKILL to the whole group. Every wait is bounded.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, readFileSync } from 'node:fs';
+// Processes and ports, from /proc and signals: is a pid alive (and not a zombie), what is its
+// command line, stop a whole process group with SIGTERM, a grace period, then SIGKILL, is a
+// port free. Every wait is bounded. Used by the slot supervisor for engines (each spawned
+// detached in its own process group, slots/engine-spawn.ts), by the update worker for the
+// gateway it restarts, by stacks for ports, and by uninstall for what a dead gateway left.
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-
-export interface SpawnedEngine {
-  child: ChildProcess;
-  pid: number;
-}
-
-export function spawnEngine(command: string, args: string[], env: Record<string, string>, logFd: number, cwd?: string): SpawnedEngine {
-  const child = spawn(command, args, { env, cwd, detached: true, stdio: ['ignore', logFd, logFd] });
-  closeSync(logFd); // the child holds its own copy
-  if (child.pid === undefined) {
-    // spawn reports ENOENT/EACCES asynchronously through 'error'; the caller listens for it.
-    return { child, pid: -1 };
-  }
-  return { child, pid: child.pid };
-}
 
 /** Synchronous: for the boot (before the API listens) and for tests. */
 export function isAlive(pid: number): boolean {
@@ -55,7 +41,7 @@ function readProcSync(pid: number, file: string): string | undefined {
 
 const readProc = (pid: number, file: string): Promise<string | undefined> => readFile(`/proc/${pid}/${file}`, 'utf8').catch(() => undefined);
 
-/** Signal a whole process group (the engine and anything it forked). */
+/** Signal a whole process group (the process and anything it forked). */
 export function signalGroup(pid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pid, signal);
@@ -116,7 +102,7 @@ export async function portFreeWithin(port: number, graceMs: number, host = '127.
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** The command line of a process, for checking an adopted pid is still our engine. */
+/** The command line of a process, for checking a pid read from a file is still the process it names. */
 export async function commandLine(pid: number): Promise<string[] | undefined> {
   return (await readProc(pid, 'cmdline'))?.split('\0').filter(Boolean);
 }

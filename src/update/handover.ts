@@ -1,4 +1,4 @@
-// The hand-over of an update job to its worker (src/setup/update-worker.ts): what the worker
+// The hand-over of an update job to its worker (worker.ts): what the worker
 // needs to restart this gateway and to put everything back, and the detached process itself.
 // It must survive the gateway it restarts: under svc.service that means its own transient
 // unit, since a child in the service's cgroup would die with the restart it asks for.
@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import type { SvcPaths } from '../config/paths.js';
 import { SvcError } from '../protocol/errors.js';
 import type { UpdateHandover, UpdateJob } from '../protocol/updates.js';
-import { PACKAGE_NAME } from '../protocol/version.js';
-import { jobLog } from '../setup/update-jobs.js';
-import { installPrefix, readCurrent, readPrevious, runningTree } from '../setup/update-layout.js';
+import { PACKAGE_NAME } from '../lib/version.js';
+import { jobLog } from './jobs.js';
+import { installPrefix, readCurrent, readPrevious, runningTree } from './layout.js';
 
 const HEALTH_TIMEOUT_S = 60;
 
@@ -29,7 +29,7 @@ export async function prepareHandover(paths: SvcPaths, listening: { host: string
 
 /** Start the worker detached; `onExit` runs when it ends (to catch one that never took the job). */
 export function spawnWorker(paths: SvcPaths, job: UpdateJob, onExit: () => void): void {
-  const worker = join(runningTree(), 'dist/setup/update-worker.js');
+  const worker = join(runningTree(), 'dist/update/worker.js');
   const log = openSync(jobLog(paths, job.id), 'a');
   const [command, args] = job.restart_mode === 'systemd'
     ? ['systemd-run', ['--collect', '--quiet', `--unit=svc-update-${job.id}`, ...forwardedEnv(), process.execPath, worker, job.id]]
