@@ -11,9 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rootCertificatePath } from '../src/auth/proxy/deploy.js';
 import { findProgram, proxyRun } from '../src/auth/proxy/service.js';
 import { resolvePaths } from '../src/config/paths.js';
-import { eventually } from './helpers/faults.js';
 import { type Gateway, runSvc, runSvcAsync, startGateway, svcEnv, tempHome, type TempHome } from './helpers/gateway.js';
 import { freePort } from './helpers/ports.js';
+import { waitFor } from './helpers/wait.js';
 
 const caddy = findProgram('caddy');
 if (!caddy && process.env.CI === 'true') throw new Error('caddy is not installed; CI must install it (.ci/run)');
@@ -43,9 +43,9 @@ function enable() {
 async function startProxy(): Promise<void> {
   const run = proxyRun(paths(), caddy!);
   proxy = spawn(run.argv[0]!, run.argv.slice(1), { env: { ...svcEnv(home.home), ...run.env }, stdio: 'ignore' });
-  expect(await eventually(() => existsSync(rootCertificatePath(paths())), 200, 50)).toBe(true);
+  await waitFor(() => existsSync(rootCertificatePath(paths())), { what: 'caddy to write its root certificate' });
   agent = new Agent({ connect: { ca: readFileSync(rootCertificatePath(paths())) } });
-  expect(await eventually(async () => (await get('/api/health/system').catch(() => undefined))?.status === 200, 200, 50)).toBe(true);
+  await waitFor(async () => (await get('/api/health/system')).status, { what: 'the gateway to answer through caddy', until: (status) => status === 200 });
 }
 
 async function stopProxy(): Promise<void> {

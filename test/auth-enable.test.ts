@@ -3,10 +3,10 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runSvc, useTempGateways } from './helpers/gateway.js';
-import { nonLoopbackAddress } from './helpers/network.js';
+import { lanSkipReason, openLan } from './helpers/lan.js';
 
 const { home: newHome, gateway: newGateway } = useTempGateways(afterEach);
-const lan = nonLoopbackAddress();
+const lanSkip = lanSkipReason();
 
 describe('svc auth enable', () => {
   it('needs a password when nobody can type one, and writes nothing without it', () => {
@@ -44,16 +44,22 @@ describe('svc auth enable', () => {
   });
 });
 
-describe.skipIf(!lan)('SVC_HOST in api.env', () => {
+describe.skipIf(lanSkip)(`SVC_HOST in api.env ${lanSkip ?? ''}`, () => {
   it('is the bind address of svc serve, and auth enable makes it loopback', async () => {
-    const home = newHome({ 'api.env': 'SVC_HOST=0.0.0.0\n' });
-    const open = await newGateway(home);
-    expect((await fetch(`http://${lan}:${open.port}/api/status`)).status).toBe(200);
-    const enabled = runSvc(['auth', 'enable', '--no-start'], { home: home.home, env: { SVC_PORT: String(open.port), SVC_ADMIN_PASSWORD: 'long-enough-password' } });
-    expect(enabled.stdout).toMatch(/restart svc: it listens on 0\.0\.0\.0/);
-    await open.stop();
-    const closed = await newGateway(home);
-    expect((await fetch(`${closed.url}/api/status`)).status).toBe(200);
-    await expect(fetch(`http://${lan}:${closed.port}/api/status`)).rejects.toThrow();
+    // A client on another host: a network namespace of this test's own.
+    const lan = await openLan();
+    try {
+      const home = newHome({ 'api.env': 'SVC_HOST=0.0.0.0\n' });
+      const open = await newGateway(home);
+      expect((await lan.request(`${lan.url(open.port)}/api/status`)).status).toBe(200);
+      const enabled = runSvc(['auth', 'enable', '--no-start'], { home: home.home, env: { SVC_PORT: String(open.port), SVC_ADMIN_PASSWORD: 'long-enough-password' } });
+      expect(enabled.stdout).toMatch(/restart svc: it listens on 0\.0\.0\.0/);
+      await open.stop();
+      const closed = await newGateway(home);
+      expect((await fetch(`${closed.url}/api/status`)).status).toBe(200);
+      await expect(lan.request(`${lan.url(closed.port)}/api/status`)).rejects.toThrow(/ECONNREFUSED/);
+    } finally {
+      lan.close();
+    }
   });
 });

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { hash } from '@node-rs/argon2';
 import { afterEach, describe, expect, it } from 'vitest';
 import { api, runSvc, useTempGateways } from './helpers/gateway.js';
-import { eventually } from './helpers/faults.js';
 import { lanSkipReason, openLan } from './helpers/lan.js';
+import { waitFor } from './helpers/wait.js';
 
 const SECRET = 'tokens-test-proxy-secret-0123456789';
 const proxy = { 'x-forwarded-email': 'admin@example.test', 'x-svc-proxy-secret': SECRET };
@@ -85,9 +85,10 @@ describe('auth mode tokens', () => {
     expect([duplicate.status, duplicate.json.error.code]).toEqual([409, 'auth.duplicate_label']);
     const scope = await api(gateway.url, '/api/auth/tokens', { method: 'POST', headers: proxy, body: { label: 'two', scope: 'root' } });
     expect([scope.status, scope.json.error.code]).toEqual([400, 'auth.invalid_scope']);
-    await eventually(async () => (await api(gateway.url, '/api/auth/tokens', { headers: proxy })).json.tokens[0].last_used_at === null);
+    const lastUsed = async () => (await api(gateway.url, '/api/auth/tokens', { headers: proxy })).json.tokens[0].last_used_at as string | null;
+    expect(await lastUsed()).toBeNull();
     await api(gateway.url, '/api/slots', { headers: { authorization: `Bearer ${token}` } });
-    expect(await eventually(async () => typeof (await api(gateway.url, '/api/auth/tokens', { headers: proxy })).json.tokens[0].last_used_at === 'string')).toBe(true);
+    await waitFor(lastUsed, { what: 'the token use to be recorded', until: (at) => typeof at === 'string' });
   });
 
   it('picks up tokens.toml edited by hand without a restart', async () => {
@@ -97,12 +98,12 @@ describe('auth mode tokens', () => {
     const bearer = { authorization: `Bearer svc_0badc0de.${secret}` };
     expect((await api(gateway.url, '/api/slots', { headers: bearer })).status).toBe(401);
     writeFileSync(join(home.configRoot, 'tokens.toml'), `schema_version = 1\n\n${row}`);
-    expect(await eventually(async () => (await api(gateway.url, '/api/slots', { headers: bearer })).status === 200)).toBe(true);
+    await waitFor(async () => (await api(gateway.url, '/api/slots', { headers: bearer })).status, { what: 'the token added by hand to be accepted', until: (status) => status === 200 });
     // The use is recorded (last_used_at, written to tokens.toml) before the next hand edit:
     // this test is about edits being picked up, not about racing svc's own write.
-    expect(await eventually(async () => readFileSync(join(home.configRoot, 'tokens.toml'), 'utf8').includes('last_used_at'))).toBe(true);
+    await waitFor(() => readFileSync(join(home.configRoot, 'tokens.toml'), 'utf8'), { what: 'last_used_at in tokens.toml', until: (text) => text.includes('last_used_at') });
     writeFileSync(join(home.configRoot, 'tokens.toml'), 'schema_version = 1\n');
-    expect(await eventually(async () => (await api(gateway.url, '/api/slots', { headers: bearer })).status === 401)).toBe(true);
+    await waitFor(async () => (await api(gateway.url, '/api/slots', { headers: bearer })).status, { what: 'the token removed by hand to be refused', until: (status) => status === 401 });
   });
 
   it('shows token events to admins only', async () => {

@@ -4,9 +4,9 @@
 // (The llama-server side, parsed from its log, is in test/slot-api.test.ts.)
 import { afterEach, describe, expect, it } from 'vitest';
 import { api, runSvc, useTempGateways, type Gateway } from './helpers/gateway.js';
-import { until } from './helpers/fixture-engines.js';
 import { homeWithTinySlots } from './helpers/llama.js';
 import { freeSlotPort } from './helpers/ports.js';
+import { waitFor } from './helpers/wait.js';
 
 const { gateway: start } = useTempGateways(afterEach);
 const slot = async (gw: Gateway, name: string) => (await api(gw.url, `/api/slots/${name}`)).json;
@@ -17,12 +17,12 @@ describe('the backend a built-in slot really uses', () => {
     home.write('slots/vk.toml', `[slot]\nname = "vk"\nprovider = "builtin"\nport = ${await freeSlotPort()}\ndevice = "gpu-vulkan"\n\n[model]\ndefault = "tiny"\ncontext_size = 512\n`);
     home.write('svc.toml', '[slots]\nevict_pressure_mb = 0\n');
     const gw = await start(home, { env: { PATH: '/usr/bin:/bin' } });
-    const vk = await until(() => slot(gw, 'vk'), (s) => s.state === 'ready', 'vk ready', 90_000);
+    const vk = await waitFor(() => slot(gw, 'vk'), { what: 'vk ready', until: (s) => s.state === 'ready', timeout: 90_000 });
     expect(vk).toMatchObject({ device: 'gpu-vulkan', backend: 'cpu', gpu_layers: { offloaded: 0, total: expect.any(Number) } });
     expect(vk.gpu_layers.total).toBeGreaterThan(0);
     expect(vk.warnings).toEqual([expect.stringMatching(/^device is gpu-vulkan, but the engine runs on the CPU \(0 of \d+ layers on a GPU\)/)]);
 
-    const plain = await until(() => slot(gw, 'plain'), (s) => s.state === 'ready', 'plain ready', 90_000);
+    const plain = await waitFor(() => slot(gw, 'plain'), { what: 'plain ready', until: (s) => s.state === 'ready', timeout: 90_000 });
     expect(plain).toMatchObject({ device: 'cpu', backend: 'cpu', gpu_layers: { offloaded: 0 }, warnings: [] });
 
     const rows = (await api(gw.url, '/api/activity?action=slot.backend_mismatch')).json.items as Array<{ target: string; message: string; details: Record<string, unknown> }>;

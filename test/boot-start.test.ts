@@ -5,8 +5,8 @@ import { writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { homeWithFaultSlots } from './helpers/faults.js';
 import { api, runSvc, useTempGateways, type Gateway } from './helpers/gateway.js';
-import { until } from './helpers/fixture-engines.js';
 import { homeWithTinySlots, processAlive } from './helpers/llama.js';
+import { waitFor } from './helpers/wait.js';
 
 const { gateway: start } = useTempGateways(afterEach);
 
@@ -16,7 +16,7 @@ const slots = async (gw: Gateway): Promise<Record<string, View>> =>
 const states = (all: Record<string, View>) => Object.fromEntries(Object.entries(all).map(([name, s]) => [name, s.state]));
 
 /** No request goes to /v1: only /api/slots is read while waiting. */
-const settle = (gw: Gateway, check: (all: Record<string, View>) => boolean, what: string) => until(() => slots(gw), check, what, 60_000);
+const settle = (gw: Gateway, check: (all: Record<string, View>) => boolean, what: string) => waitFor(() => slots(gw), { what, until: check, timeout: 60_000 });
 
 describe('enabled slots start with the gateway', () => {
   it('two enabled built-in slots reach ready without a request; the disabled one stays down; a graceful restart brings both back', async () => {

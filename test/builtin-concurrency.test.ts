@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startGateway, type Gateway } from './helpers/gateway.js';
 import { homeWithTinySlots } from './helpers/llama.js';
 import { EventReader } from './helpers/sse.js';
+import { waitFor } from './helpers/wait.js';
 
 let gw: Gateway;
 let client: OpenAI;
@@ -25,16 +26,6 @@ afterAll(async () => {
 
 const hi = [{ role: 'user' as const, content: 'hello there' }];
 const engineLog = async () => ((await api(gw.url, '/api/slots/pair/logs?lines=500')).json.lines as string[]).filter((l) => /^(chat|completion|chat\/completions): /.test(l));
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** The engine's line for a request that found every sequence busy, logged after `before` lines. */
 const queuedLine = async (before: number) => (await engineLog()).slice(before).find((l) => l.includes('sequences busy; waiting in the queue'));
@@ -73,7 +64,7 @@ describe('--parallel sequences and the queue behind them', () => {
     let thirdDone = false;
     // ignore_eos: exactly 4 tokens, so its log line is known by them.
     const third = client.chat.completions.create({ model: 'pair', messages: hi, max_tokens: 4, ignore_eos: true } as never).finally(() => (thirdDone = true)) as Promise<OpenAI.ChatCompletion>;
-    await until('the engine to queue the third request', () => queuedLine(before));
+    await waitFor(() => queuedLine(before), { what: 'the engine to queue the third request', timeout: 20_000 });
     // Both streams keep producing while the third request is held in the engine's queue.
     for (let i = 0; i < 20; i++) {
       await first.events.nextContent();
@@ -86,10 +77,7 @@ describe('--parallel sequences and the queue behind them', () => {
     expect(answer.choices[0]!.message.content).toMatch(/\S/);
     second.leave();
 
-    const lines = await until('both streams to be logged as cancelled', async () => {
-      const all = (await engineLog()).slice(before);
-      return all.filter((l) => l.includes('cancelled by the client')).length === 2 ? all : undefined;
-    });
+    const lines = await waitFor(async () => (await engineLog()).slice(before), { what: 'both streams to be logged as cancelled', until: (all) => all.filter((l) => l.includes('cancelled by the client')).length === 2, timeout: 20_000 });
     const cancelled = lines.filter((l) => l.includes('cancelled by the client'));
     for (const line of cancelled) {
       const generated = Number(/after (\d+) generated tokens/.exec(line)![1]);
@@ -98,7 +86,7 @@ describe('--parallel sequences and the queue behind them', () => {
     }
     const thirdLine = lines.find((l) => / 4 generated /.test(l));
     expect(thirdLine).toMatch(/after waiting [\d.]+ ms for a free sequence/);
-    await until('the slot to have no request in flight', async () => ((await api(gw.url, '/api/slots/pair')).json.in_flight === 0 ? true : undefined));
+    await waitFor(async () => (await api(gw.url, '/api/slots/pair')).json.in_flight, { what: 'the slot to have no request in flight', until: (inFlight) => inFlight === 0, timeout: 20_000 });
   }, 60_000);
 
   it('a client that leaves while queued gives up its place without generating', async () => {
@@ -112,14 +100,14 @@ describe('--parallel sequences and the queue behind them', () => {
       method: 'POST', headers: { 'content-type': 'application/json' }, signal: queued.signal,
       body: JSON.stringify({ model: 'pair', messages: hi, max_tokens: 4, ignore_eos: true }),
     }).catch((error: Error) => error);
-    await until('the engine to queue the request', () => queuedLine(before));
+    await waitFor(() => queuedLine(before), { what: 'the engine to queue the request', timeout: 20_000 });
     queued.abort();
     expect(await waiting).toBeInstanceOf(Error);
     // The engine notices the queued client is gone while both sequences are still busy.
-    await until('the engine to drop the queued request', async () => ((await engineLog()).slice(before).includes('chat/completions: the client left before it was served') ? true : undefined));
+    await waitFor(async () => (await engineLog()).slice(before), { what: 'the engine to drop the queued request', until: (lines) => lines.includes('chat/completions: the client left before it was served'), timeout: 20_000 });
     first.leave();
     second.leave();
-    await until('both streams to be logged as cancelled', async () => ((await engineLog()).slice(before).filter((l) => l.includes('cancelled')).length === 2 ? true : undefined));
+    await waitFor(async () => (await engineLog()).slice(before), { what: 'both streams to be logged as cancelled', until: (lines) => lines.filter((l) => l.includes('cancelled')).length === 2, timeout: 20_000 });
     // Nothing was generated for the request that left the queue.
     expect((await engineLog()).slice(before).filter((l) => / 4 generated /.test(l))).toEqual([]);
   }, 60_000);

@@ -9,17 +9,15 @@ import { join } from 'node:path';
 import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { PAUSE_BEFORE_RENAME_ENV, PAUSED_SUFFIX, removeStaleTempFiles } from '../src/config/atomic.js';
-import { eventually } from './helpers/faults.js';
 import { api, REPO_ROOT, startGateway, tempHome } from './helpers/gateway.js';
+import { waitFor } from './helpers/wait.js';
 
 const TEMP_MARK = '.svc-tmp-';
 
 /** Wait for a writer to pause before its rename; returns the temp file's path. */
 async function pausedTempFile(dir: string): Promise<string> {
-  let marker: string | undefined;
-  const paused = await eventually(() => (marker = readdirSync(dir).find((name) => name.endsWith(PAUSED_SUFFIX))) !== undefined, 400);
-  expect(paused, `no ${PAUSED_SUFFIX} marker appeared in ${dir}: ${readdirSync(dir).join(', ')}`).toBe(true);
-  return join(dir, marker!.slice(0, -PAUSED_SUFFIX.length));
+  const marker = await waitFor(() => readdirSync(dir), { what: `a ${PAUSED_SUFFIX} marker in ${dir}`, until: (names) => names.some((name) => name.endsWith(PAUSED_SUFFIX)), timeout: 20_000 });
+  return join(dir, marker.find((name) => name.endsWith(PAUSED_SUFFIX))!.slice(0, -PAUSED_SUFFIX.length));
 }
 
 const tempNames = (dir: string) => readdirSync(dir).filter((name) => name.includes(TEMP_MARK));

@@ -14,6 +14,7 @@ import { findProgram } from '../src/auth/proxy/service.js';
 import { api, runSvcAsync, startGateway, type Gateway, type TempHome } from './helpers/gateway.js';
 import { homeWithTinySlots } from './helpers/llama.js';
 import { freePort, freeSlotPort } from './helpers/ports.js';
+import { waitFor } from './helpers/wait.js';
 
 const registryBin = findProgram('docker-registry');
 if (!registryBin && process.env.CI === 'true') throw new Error('docker-registry is not installed; CI must install it (.ci/run)');
@@ -116,7 +117,7 @@ describe.skipIf(!registryBin)('svc doctor toolbox-pull against a real registry',
     base = `http://${host}`;
     writeFileSync(join(dir, 'config.yml'), `version: 0.1\nlog:\n  level: error\nstorage:\n  filesystem:\n    rootdirectory: ${join(dir, 'data')}\nhttp:\n  addr: ${host}\n`);
     registry = spawn(registryBin!, ['serve', join(dir, 'config.yml')], { stdio: 'ignore' });
-    for (let i = 0; i < 200 && !(await fetch(`${base}/v2/`).then((r) => r.ok, () => false)); i++) await new Promise((r) => setTimeout(r, 50));
+    await waitFor(async () => (await fetch(`${base}/v2/`)).ok, { what: 'the OCI registry to listen' });
     pushed = await push('tools/engine', 'v1');
   }, 30_000);
   afterAll(() => {

@@ -6,8 +6,8 @@
 import { request, type IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_STREAM_LIMIT } from '../src/server/stream-limit.js';
-import { eventually } from './helpers/faults.js';
 import { useTempGateways } from './helpers/gateway.js';
+import { waitFor } from './helpers/wait.js';
 
 interface Answer {
   status: number;
@@ -66,7 +66,7 @@ describe('the cap on open event streams', () => {
     expect((await events('127.0.0.2')).status).toBe(200);
     mine[0]!.close();
     // The gateway counts a stream until it sees its socket close.
-    expect(await eventually(async () => (await events('127.0.0.1')).status === 200)).toBe(true);
+    await waitFor(async () => (await events('127.0.0.1')).status, { what: 'the closed stream to stop counting', until: (status) => status === 200 });
   }, 60_000);
 
   it('refuses every client once the gateway holds its total', async () => {

@@ -3,9 +3,10 @@
 // a client too slow to read, and a stream open at shutdown.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SvcEvent } from '../src/protocol/events.js';
-import { eventually, homeWithFaultSlots } from './helpers/faults.js';
+import { homeWithFaultSlots } from './helpers/faults.js';
 import { api, useTempGateways, type Gateway } from './helpers/gateway.js';
 import { EventReader } from './helpers/sse.js';
+import { waitFor } from './helpers/wait.js';
 
 const { home: tempHome, gateway: start } = useTempGateways(afterEach);
 
@@ -108,14 +109,13 @@ describe('GET /api/events/stream', () => {
     const big = 'm'.repeat(15 * 1024);
     const dropped = async () => Number(/^svc_events_dropped_total (\d+)$/m.exec((await api(gw.url, '/api/metrics')).text)?.[1]);
     let puts = 0;
-    const overflowed = await eventually(async () => {
+    await waitFor(async () => {
       for (let i = 0; i < 16; i++) {
         const put = await api(gw.url, '/api/settings', { method: 'PUT', body: { memory: { embedding: { rerank_model: `${big}${puts++ % 2}` } } } });
         expect(put.status).toBe(200);
       }
-      return (await dropped()) > 0;
-    }, 400, 0);
-    expect(overflowed).toBe(true);
+      return dropped();
+    }, { what: 'the unread stream to drop events', until: (count) => count > 0, interval: 0, timeout: 20_000 });
 
     // Reading the gap means the queue behind it has room again: the next setting gets through.
     const read = await stream.until((e) => e.type === 'events.gap');
@@ -171,9 +171,8 @@ describe('GET /api/events', () => {
     const gw = await faultGateway();
     const chat = await api(gw.url, '/v1/chat/completions', { method: 'POST', body: { model: 'chat', messages: [{ role: 'user', content: 'hi' }], max_tokens: 3 } });
     expect(chat.status).toBe(200);
-    let metrics: SvcEvent[] = [];
     // The sampler runs every 2 s: wait for its next round.
-    expect(await eventually(async () => (metrics = (await api(gw.url, '/api/events?type=metrics.slot')).json.events).length > 0, 100, 100)).toBe(true);
+    const metrics = await waitFor(async () => (await api(gw.url, '/api/events?type=metrics.slot')).json.events as SvcEvent[], { what: 'a metrics.slot event', until: (events) => events.length > 0, interval: 100 });
     expect(metrics[0]).toMatchObject({ type: 'metrics.slot', source: 'slot:chat', data: { slot: 'chat', in_flight: 0, requests: { ok: 1, error: 0, cancelled: 0 } } });
   }, 30_000);
 

@@ -5,10 +5,11 @@
 import { chmodSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { portIsFree } from '../src/slots/process.js';
-import { homeWithFaultSlots, eventually } from './helpers/faults.js';
+import { portIsFree } from '../src/lib/process.js';
+import { homeWithFaultSlots } from './helpers/faults.js';
 import { api, useTempGateways, type Gateway } from './helpers/gateway.js';
 import { homeWithTinySlots, llamaServerPath, llamaServerSkipReason, processAlive } from './helpers/llama.js';
+import { waitFor } from './helpers/wait.js';
 
 const LLAMA_SERVER = llamaServerPath();
 if (!LLAMA_SERVER) console.warn(llamaServerSkipReason());
@@ -42,7 +43,7 @@ describe.skipIf(!LLAMA_SERVER)('an engine killed with SIGKILL mid-stream', () =>
     expect(text).not.toContain('data: [DONE]');
 
     // The supervisor restarts it on its own: a new engine, ready.
-    expect(await eventually(async () => { const s = await slot(gw, 'victim'); return s.state === 'ready' && s.pid !== victimPid; }, 200, 100)).toBe(true);
+    await waitFor(() => slot(gw, 'victim'), { what: 'the victim restarted and ready', until: (s) => s.state === 'ready' && s.pid !== victimPid, timeout: 20_000 });
     expect((await slot(gw, 'victim')).restarts).toBeGreaterThanOrEqual(1);
     const bystander = await slot(gw, 'bystander');
     expect([bystander.state, bystander.pid, bystander.restarts]).toEqual(['ready', bystanderPid, 0]);
@@ -62,7 +63,7 @@ describe('an engine that never becomes healthy', () => {
     const view = await slot(gw, 'stuck');
     expect(view.state).toBe('error');
     expect([view.pid, view.in_flight]).toEqual([null, 0]);
-    expect(await eventually(() => portIsFree(view.port as number))).toBe(true);
+    await waitFor(() => portIsFree(view.port as number), { what: `the stuck engine's port ${view.port} to be free` });
     expect((await api(gw.url, '/api/health/system')).status).toBe(200);
   }, 30_000);
 });
@@ -77,7 +78,7 @@ describe('an engine that ignores SIGTERM', () => {
     const unloaded = await api(gw.url, '/api/slots/stubborn/unload', { method: 'POST' });
     expect(unloaded.status).toBe(200);
     expect(unloaded.json.state).toBe('stopped');
-    expect(await eventually(() => !processAlive(pid))).toBe(true);
+    await waitFor(() => !processAlive(pid), { what: 'the stubborn engine to be killed' });
     const logs = (await api(gw.url, '/api/slots/stubborn/logs?lines=50')).json.lines as string[];
     expect(logs.some((l) => l.includes('ignoring SIGTERM'))).toBe(true);
   }, 60_000);
@@ -96,8 +97,8 @@ describe('a client that disconnects mid-stream', () => {
     abort.abort();
 
     const closedAtEngine = async () => ((await api(gw.url, '/api/slots/streamer/logs?lines=50')).json.lines as string[]).some((l) => /client closed after \d+ chunks/.test(l));
-    expect(await eventually(closedAtEngine, 100, 50)).toBe(true);
-    expect(await eventually(async () => (await slot(gw, 'streamer')).in_flight === 0)).toBe(true);
+    await waitFor(closedAtEngine, { what: 'the engine to log the closed stream' });
+    await waitFor(() => slot(gw, 'streamer'), { what: 'the slot to have no request in flight', until: (s) => s.in_flight === 0 });
     // Still serving.
     expect((await chat(gw, { model: 'streamer', messages: [], max_tokens: 2 })).status).toBe(200);
   }, 30_000);
@@ -136,11 +137,11 @@ describe('an engine that hangs while ready (its process alive)', () => {
     const gw = await start(home, { env: home.env });
     expect((await api(gw.url, '/api/slots/hung/load', { method: 'POST' })).status).toBe(200);
     const first = (await slot(gw, 'hung')).pid as number;
-    expect(await eventually(async () => (await slot(gw, 'hung')).last_error?.code === 'slot.unhealthy', 300, 100)).toBe(true);
+    await waitFor(() => slot(gw, 'hung'), { what: 'the hung engine to be found unhealthy', until: (s) => s.last_error?.code === 'slot.unhealthy', timeout: 30_000 });
     const failed = (await slot(gw, 'hung')).last_error;
     expect(failed.message).toMatch(/health probe/);
     expect(failed.stderr_tail).toContain('fault-engine: hanging');
-    expect(await eventually(async () => { const s = await slot(gw, 'hung'); return s.state === 'ready' && s.pid !== first; }, 300, 100)).toBe(true);
+    await waitFor(() => slot(gw, 'hung'), { what: 'the hung engine restarted and ready', until: (s) => s.state === 'ready' && s.pid !== first, timeout: 30_000 });
     expect((await slot(gw, 'hung')).restarts).toBeGreaterThanOrEqual(1);
     expect(processAlive(first)).toBe(false);
     const rows = (await api(gw.url, '/api/activity?target=hung&limit=50')).json;

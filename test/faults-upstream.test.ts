@@ -7,9 +7,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../src/protocol/errors.js';
-import { eventually } from './helpers/faults.js';
 import { api, REPO_ROOT, startGateway, tempHome, type Gateway } from './helpers/gateway.js';
 import { freePort } from './helpers/ports.js';
+import { waitFor } from './helpers/wait.js';
 import { HOSTILE_ROUTES, hostileBodies } from './fixtures/hostile-bodies.mjs';
 
 let upstream: ChildProcess;
@@ -18,7 +18,7 @@ let gw: Gateway;
 beforeAll(async () => {
   const port = await freePort();
   upstream = spawn(process.execPath, [join(REPO_ROOT, 'test/fixtures/bad-upstream.mjs'), '--port', String(port)], { stdio: 'ignore' });
-  expect(await eventually(async () => (await fetch(`http://127.0.0.1:${port}/v1/models`).catch(() => undefined))?.ok === true)).toBe(true);
+  await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/v1/models`)).ok, { what: 'the bad upstream to listen' });
   const home = tempHome({ 'upstreams.toml': `[upstreams.bad]\nbase_url = "http://127.0.0.1:${port}/v1"\n` });
   gw = await startGateway(home.home);
 }, 30_000);

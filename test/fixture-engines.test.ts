@@ -10,9 +10,10 @@ import { kokoroAdapter } from '../src/engines/kokoro/adapter.js';
 import { moonshineAdapter } from '../src/engines/moonshine/adapter.js';
 import { qwen3TtsAdapter } from '../src/engines/qwen3tts/adapter.js';
 import type { EngineAdapter, EngineRoute } from '../src/engines/types.js';
-import { audioToolsMissing, fixtureCommand, until } from './helpers/fixture-engines.js';
+import { audioToolsMissing, fixtureCommand } from './helpers/fixture-engines.js';
 import { launchContext } from './helpers/launch-context.js';
 import { freeSlotPort } from './helpers/ports.js';
+import { waitFor } from './helpers/wait.js';
 
 const MISSING = audioToolsMissing();
 const children: ChildProcess[] = [];
@@ -59,7 +60,7 @@ describe.skipIf(MISSING)('fixture engines speak what their adapters declare', ()
       children.push(child);
       let stderr = '';
       child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      await until(async () => (child.exitCode === null ? c.adapter.health(spec.baseUrl, AbortSignal.timeout(3_000)) : `exited: ${stderr}`), (h) => h === 'ready', `${c.adapter.provider} to turn healthy`, 15_000);
+      await waitFor(async () => (child.exitCode === null ? c.adapter.health(spec.baseUrl, AbortSignal.timeout(3_000)) : `exited: ${stderr}`), { what: `${c.adapter.provider} to turn healthy`, until: (h) => h === 'ready', timeout: 15_000 });
       for (const [purpose, route] of Object.entries(c.adapter.routes ?? {})) {
         const response = await fetch(`${spec.baseUrl}${route.path}`, requestFor(purpose, route));
         expect({ purpose, status: response.status }).toEqual({ purpose, status: 200 });

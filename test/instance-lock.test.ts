@@ -7,11 +7,12 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventually, homeWithFaultSlots } from './helpers/faults.js';
+import { homeWithFaultSlots } from './helpers/faults.js';
 import { api, REPO_ROOT, SVC_BIN, svcEnv, tempHome, useTempGateways, type TempHome } from './helpers/gateway.js';
 import { processAlive, tinyModel } from './helpers/llama.js';
 import { freeSlotPort } from './helpers/ports.js';
 import { EventReader } from './helpers/sse.js';
+import { waitFor } from './helpers/wait.js';
 
 const spawned: ChildProcess[] = [];
 const homes: TempHome[] = [];
@@ -112,9 +113,9 @@ describe('the lock file', () => {
     const home = tempHome();
     homes.push(home);
     const gateway = serve(home, ['--port', '0']);
-    await eventually(() => /listening on/.test(gateway.output()), 200, 100);
+    await waitFor(() => /listening on/.test(gateway.output()), { what: 'the gateway to listen', timeout: 20_000 });
     const url = /listening on (http:\/\/\S+)/.exec(gateway.output())![1];
-    expect(await eventually(() => existsSync(lockFile(home)) && readLock(home).url !== null)).toBe(true);
+    await waitFor(() => existsSync(lockFile(home)) && readLock(home).url !== null, { what: 'the lock file to name the URL' });
     expect(readLock(home)).toMatchObject({ pid: gateway.child.pid, url, home: home.home });
     gateway.child.kill('SIGTERM');
     expect(await gateway.exited).toBe(0);
@@ -127,7 +128,7 @@ describe('the lock file', () => {
     plantLock(home, await deadPid());
     const gateway = await start(home);
     // The URL is written just after the "listening on" line the helper waits for.
-    expect(await eventually(() => readLock(home).url !== null)).toBe(true);
+    await waitFor(() => readLock(home).url !== null, { what: 'the lock file to name the URL' });
     expect(readLock(home)).toMatchObject({ pid: gateway.process.pid, url: gateway.url });
     expect((await api(gateway.url, '/api/health/system')).status).toBe(200);
   });
@@ -149,8 +150,7 @@ describe('the lock file', () => {
     plantLock(home, await deadPid());
     const racers = Array.from({ length: 4 }, () => serve(home, ['--port', '0']));
     const outcomes = await Promise.all(racers.map(async (racer) => {
-      const settled = await eventually(() => racer.child.exitCode !== null || /listening on/.test(racer.output()), 300, 100);
-      expect(settled).toBe(true);
+      await waitFor(() => racer.child.exitCode !== null || /listening on/.test(racer.output()), { what: 'the racer to exit or listen', timeout: 30_000 });
       return racer.child.exitCode ?? 'serving';
     }));
     expect(outcomes.filter((o) => o === 'serving')).toHaveLength(1);
@@ -189,9 +189,9 @@ describe('the lock file', () => {
     const outs = Array.from({ length: 8 }, (_, i) => join(dir, `out-${i}`));
     const racers = outs.map((out) => spawn(process.execPath, [script, 'serve', go, out, done], { env: svcEnv(home.home), stdio: 'inherit' }));
     spawned.push(...racers);
-    expect(await eventually(() => outs.every((out) => existsSync(`${out}.ready`)), 300, 50)).toBe(true);
+    await waitFor(() => outs.every((out) => existsSync(`${out}.ready`)), { what: 'every racer to be ready' });
     writeFileSync(go, '');
-    expect(await eventually(() => outs.every((out) => existsSync(out)), 300, 50)).toBe(true);
+    await waitFor(() => outs.every((out) => existsSync(out)), { what: 'every racer to write its result' });
     const results = outs.map((out) => readFileSync(out, 'utf8'));
     writeFileSync(done, '');
     expect(results.filter((r) => r === 'won')).toHaveLength(1);
@@ -230,14 +230,14 @@ describe('svc serve --reload', () => {
     const home = tempHome();
     homes.push(home);
     const parent = serve(home, ['--port', '0', '--reload']);
-    expect(await eventually(() => /listening on/.test(parent.output()), 200, 100)).toBe(true);
-    expect(await eventually(() => existsSync(lockFile(home)) && readLock(home).url !== null)).toBe(true);
+    await waitFor(() => /listening on/.test(parent.output()), { what: 'the first child to listen', timeout: 20_000 });
+    await waitFor(() => existsSync(lockFile(home)) && readLock(home).url !== null, { what: 'the lock file to name the URL' });
     const firstChild = readLock(home).pid;
     expect(firstChild).not.toBe(parent.child.pid);
 
     home.write('svc.toml', '[slots]\nidle_timeout_s = 42\n');
-    expect(await eventually(() => (parent.output().match(/listening on/g) ?? []).length >= 2, 200, 100)).toBe(true);
-    expect(await eventually(() => existsSync(lockFile(home)) && readLock(home).url !== null && readLock(home).pid !== firstChild)).toBe(true);
+    await waitFor(() => (parent.output().match(/listening on/g) ?? []).length >= 2, { what: 'the second child to listen', timeout: 20_000 });
+    await waitFor(() => existsSync(lockFile(home)) && readLock(home).url !== null && readLock(home).pid !== firstChild, { what: 'the lock file to name the second child' });
     expect(readLock(home).pid).not.toBe(parent.child.pid);
     expect(processAlive(firstChild)).toBe(false);
     expect(parent.output()).not.toContain('already serves');

@@ -1,9 +1,9 @@
 // GET /api/metrics and the metrics block of /api/status, after real requests through the
 // gateway to a llama-server slot on the tiny model.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from './helpers/faults.js';
 import { api, startGateway, type Gateway } from './helpers/gateway.js';
 import { homeWithTinySlots, llamaServerPath, llamaServerSkipReason } from './helpers/llama.js';
+import { waitFor } from './helpers/wait.js';
 
 const LLAMA_SERVER = llamaServerPath();
 if (!LLAMA_SERVER) console.warn(llamaServerSkipReason());
@@ -29,7 +29,7 @@ const chat = (stream: boolean) =>
 describe.skipIf(!LLAMA_SERVER)('metrics', () => {
   it('before any request: slot state and in-flight gauges, no requests yet', async () => {
     // The enabled slot starts with the gateway, with no request.
-    expect(await eventually(async () => (await api(gw.url, '/api/slots/chat')).json.state === 'ready', 300, 100)).toBe(true);
+    await waitFor(async () => (await api(gw.url, '/api/slots/chat')).json.state, { what: 'the chat slot to be ready', until: (state) => state === 'ready', timeout: 30_000 });
     const scrape = await api(gw.url, '/api/metrics');
     expect(scrape.status).toBe(200);
     expect(scrape.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');

@@ -10,8 +10,8 @@ import { bytesOnDisk } from '../src/models/pull/parts.js';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { api, startGateway, SVC_BIN, svcEnv, tempHome, type Gateway, type TempHome } from './helpers/gateway.js';
-import { eventually } from './helpers/faults.js';
 import { commitOf, paddedGguf, pull, settled, startHf, TINY, type HfEndpoint } from './helpers/hf.js';
+import { waitFor } from './helpers/wait.js';
 
 // Six parts of 8 MiB, fetched four at a time: more parts than connections, as a big model has.
 const SIZE = 48 * 1024 * 1024;
@@ -46,12 +46,14 @@ const blobs = (home: TempHome) => join(home.stateRoot, 'models/models--org--big-
 const partBytes = (home: TempHome) => bytesOnDisk({ url: '', size: SIZE, sha256: null, gitOid: null, target: join(blobs(home), sha) });
 const partFiles = (home: TempHome) => (existsSync(blobs(home)) ? readdirSync(blobs(home)).filter((f) => f.includes('.part')) : []);
 const status = async (gw: Gateway) => (await api(gw.url, '/api/models/big/pull/status')).json;
-/** Wait until the fixture has stopped counting bytes for connections that are gone. */
-const quiet = () => eventually(async () => {
-  const before = hf.stats.bytesServed;
-  await new Promise((r) => setTimeout(r, 300));
-  return hf.stats.bytesServed === before;
-});
+/**
+ * Wait until the fixture has stopped counting bytes for a gateway that is gone: it counts a
+ * piece when it writes it, and writes to a connection until it sees that connection close.
+ * A stopped gateway holds no connection at all.
+ */
+const gone = () => waitFor(() => hf.cdnConnections(), { what: 'the CDN to see every connection of the stopped gateway close', until: (open) => open === 0 });
+/** The same for a cancelled pull, whose gateway lives on (with idle keep-alive connections): no answer is being written. */
+const quiet = () => waitFor(() => hf.answersInFlight(), { what: 'the CDN to stop writing the cancelled downloads', until: (writing) => writing === 0 });
 const complete = (home: TempHome) => {
   const file = join(blobs(home), sha);
   expect(readFileSync(file).equals(big)).toBe(true);
@@ -64,9 +66,9 @@ describe('an interrupted pull resumes', () => {
     const first = await gateway(home);
     hf.faults.bytesPerSecond = 2 * 1024 * 1024;
     await pull(first, 'big', { ref: 'org/big-GGUF' });
-    expect(await eventually(async () => (await status(first)).bytes_done > SIZE / 4, 600, 50)).toBe(true);
+    await waitFor(() => status(first), { what: 'a quarter of the pull fetched', until: (job) => job.bytes_done > SIZE / 4, timeout: 30_000 });
     await first.kill();
-    await quiet();
+    await gone();
     const onDisk = await partBytes(home);
     expect(onDisk).toBeGreaterThan(SIZE / 4);
     expect(onDisk).toBeLessThan(SIZE);
@@ -111,14 +113,14 @@ describe('an interrupted pull resumes', () => {
     const gw = await gateway(home);
     hf.faults.bytesPerSecond = 512 * 1024;
     await pull(gw, 'big', { ref: 'org/big-GGUF' });
-    expect(await eventually(async () => (await status(gw)).bytes_done > 0, 600, 50)).toBe(true);
+    await waitFor(() => status(gw), { what: 'the first bytes of the pull', until: (job) => job.bytes_done > 0, timeout: 30_000 });
     const cancelled = await api(gw.url, '/api/models/big/pull', { method: 'DELETE' });
     expect(cancelled.json).toMatchObject({ state: 'cancelled' });
     await quiet();
     const onDisk = await partBytes(home);
     expect(onDisk).toBeGreaterThan(0);
     await pull(gw, 'big', { ref: 'org/big-GGUF' });
-    expect(await eventually(async () => (await status(gw)).state === 'downloading', 600, 50)).toBe(true);
+    await waitFor(() => status(gw), { what: 'the pull to download again', until: (job) => job.state === 'downloading', timeout: 30_000 });
     expect((await status(gw)).resumed).toBe(true);
     const discarded = await api(gw.url, '/api/models/big/pull?discard=true', { method: 'DELETE' });
     expect(discarded.json).toMatchObject({ state: 'cancelled' });
@@ -136,7 +138,7 @@ describe('an interrupted pull resumes', () => {
     let stderr = '';
     cli.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => cli.once('close', resolve));
-    expect(await eventually(() => /big: downloading/.test(stderr), 600, 50)).toBe(true);
+    await waitFor(() => stderr, { what: '`svc model pull` to report the download', until: (text) => /big: downloading/.test(text), timeout: 30_000 });
     cli.kill('SIGINT');
     expect(await exited).toBe(130);
     expect(stderr).toMatch(/pull of big cancelled; the .* on disk are kept: `svc model pull org\/big-GGUF` again resumes/);
@@ -151,9 +153,9 @@ describe('a pull survives a restart', () => {
     const first = await gateway(home);
     hf.faults.bytesPerSecond = 2 * 1024 * 1024;
     await pull(first, 'big', { ref: 'org/big-GGUF' });
-    expect(await eventually(async () => (await status(first)).bytes_done > SIZE / 4, 600, 50)).toBe(true);
+    await waitFor(() => status(first), { what: 'a quarter of the pull fetched', until: (job) => job.bytes_done > SIZE / 4, timeout: 30_000 });
     await stop(first);
-    await quiet();
+    await gone();
     const onDisk = await partBytes(home);
     expect(onDisk).toBeGreaterThan(0);
     expect(onDisk).toBeLessThan(SIZE);
@@ -161,7 +163,7 @@ describe('a pull survives a restart', () => {
     const served = hf.stats.bytesServed;
     const second = await gateway(home);
     // Only a route that never opens the pull manager, until the model is registered.
-    expect(await eventually(async () => (await api(second.url, '/api/models/big')).status === 200, 1200, 50)).toBe(true);
+    await waitFor(async () => (await api(second.url, '/api/models/big')).status, { what: 'the resumed pull to register the model', until: (code) => code === 200, timeout: 60_000 });
     const job = await status(second);
     expect(job).toMatchObject({ state: 'done', resumed: true, sha256: sha, bytes_fetched: SIZE - onDisk, bytes_total: SIZE });
     expect(job.bytes_fetched).toBeLessThan(SIZE);
@@ -208,7 +210,7 @@ describe('a pull survives a restart', () => {
     mkdirSync(join(jobs, 'unfinished'), { recursive: true });
     writeFileSync(join(jobs, 'unfinished', 'torn.json'), '{"job":{"model_id":"to');
     const third = await gateway(home);
-    expect(await eventually(() => /skipped the pull job record .*torn\.json/.test(third.output()), 600, 50)).toBe(true);
+    await waitFor(() => third.output(), { what: 'the warning about the torn job record', until: (out) => /skipped the pull job record .*torn\.json/.test(out), timeout: 30_000 });
     expect((await api(third.url, '/api/models/tiny/pull/status')).json).toMatchObject({ id: '', model_id: 'tiny', state: 'done', sha256: hf.sha256(TINY), path: done.path, error: null });
     const unknown = await api(third.url, '/api/models/other/pull/status');
     expect([unknown.status, unknown.json.error.code]).toEqual([404, 'model.pull_no_job']);

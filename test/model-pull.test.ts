@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { api, runSvcAsync, startGateway, tempHome, type Gateway, type TempHome } from './helpers/gateway.js';
 import { commitOf, paddedGguf, pull, settled, startHf, TINY, type HfEndpoint } from './helpers/hf.js';
 import { freeSlotPort } from './helpers/ports.js';
-import { eventually } from './helpers/faults.js';
+import { waitFor } from './helpers/wait.js';
 
 const mmproj = paddedGguf(300_000);
 const parts = [paddedGguf(200_000), paddedGguf(150_000), paddedGguf(100_000)];
@@ -174,7 +174,7 @@ describe('svc model pull', () => {
     await pull(gw, 'one', { ref: 'org/tiny-GGUF:Q4_K_M' });
     await pull(gw, 'two', { ref: 'org/tiny-GGUF:Q8_0' });
     const states = async () => [(await api(gw.url, '/api/models/one/pull/status')).json.state, (await api(gw.url, '/api/models/two/pull/status')).json.state];
-    expect(await eventually(async () => (await states())[0] === 'downloading')).toBe(true);
+    await waitFor(states, { what: 'the first pull to download', until: ([first]) => first === 'downloading' });
     expect((await states())[1]).toBe('queued');
     const again = await pull(gw, 'two', { ref: 'org/tiny-GGUF:Q8_0' });
     expect(again.json).toMatchObject({ existing: true, state: 'queued' });

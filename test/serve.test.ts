@@ -2,25 +2,16 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { eventually, homeWithFaultSlots } from './helpers/faults.js';
+import { homeWithFaultSlots } from './helpers/faults.js';
 import { api, runSvc, startGateway, SVC_BIN, svcEnv, tempHome } from './helpers/gateway.js';
 import { processAlive } from './helpers/llama.js';
 import { freePort } from './helpers/ports.js';
+import { waitFor } from './helpers/wait.js';
 
-function waitFor(read: () => string, pattern: RegExp, count = 1, timeoutMs = 20_000): Promise<RegExpMatchArray[]> {
-  return new Promise((done, fail) => {
-    const started = Date.now();
-    const poll = setInterval(() => {
-      const matches = [...read().matchAll(new RegExp(pattern, 'g'))];
-      if (matches.length >= count) {
-        clearInterval(poll);
-        done(matches);
-      } else if (Date.now() - started > timeoutMs) {
-        clearInterval(poll);
-        fail(new Error(`timed out waiting for ${pattern} x${count} in:\n${read()}`));
-      }
-    }, 50);
-  });
+/** The matches of `pattern` in the output, once it has printed `count` of them. */
+async function printed(read: () => string, pattern: RegExp, count = 1): Promise<RegExpMatchArray[]> {
+  const matches = (text: string) => [...text.matchAll(new RegExp(pattern, 'g'))];
+  return matches(await waitFor(read, { what: `${count} line(s) matching ${pattern}`, until: (text) => matches(text).length >= count, timeout: 20_000 }));
 }
 
 describe('svc serve', () => {
@@ -31,7 +22,7 @@ describe('svc serve', () => {
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     try {
-      await waitFor(() => out, /listening on/);
+      await printed(() => out, /listening on/);
       expect(out).toContain(`http://127.0.0.1:${port}`);
       expect((await api(`http://127.0.0.1:${port}`, '/api/health/system')).status).toBe(200);
     } finally {
@@ -64,7 +55,7 @@ describe('svc serve', () => {
       gateway.process.kill('SIGHUP');
       expect(await new Promise((done) => gateway.process.once('exit', (code, signal) => done(code ?? signal)))).toBe(0);
       expect(gateway.output()).toContain('SIGHUP received, shutting down');
-      expect(await eventually(() => !processAlive(engine))).toBe(true);
+      await waitFor(() => !processAlive(engine), { what: 'the engine to exit with the gateway' });
     } finally {
       await gateway.kill();
     }
@@ -83,9 +74,9 @@ describe('svc serve', () => {
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (out += c.toString()));
     try {
-      await waitFor(() => out, /listening on http:\/\/127\.0\.0\.1:(\d+)/);
+      await printed(() => out, /listening on http:\/\/127\.0\.0\.1:(\d+)/);
       home.write('svc.toml', '[slots]\nidle_timeout_s = 42\n');
-      const [, second] = await waitFor(() => out, /listening on http:\/\/127\.0\.0\.1:(\d+)/, 2);
+      const [, second] = await printed(() => out, /listening on http:\/\/127\.0\.0\.1:(\d+)/, 2);
       expect(out).toMatch(/changed, restarting/);
       const settings = (await api(`http://127.0.0.1:${second![1]}`, '/api/settings')).json.settings;
       expect(settings.slots.idle_timeout_s).toBe(42);

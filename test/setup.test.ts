@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { api, runSvcAsync, startGateway, SVC_BIN, svcEnv, tempHome, type Gateway, type TempHome } from './helpers/gateway.js';
 import { commitOf, startHf, TINY, type HfEndpoint } from './helpers/hf.js';
+import { waitFor } from './helpers/wait.js';
 
 const gateways: Gateway[] = [];
 let hf: HfEndpoint | undefined;
@@ -99,10 +100,9 @@ function tuiSession(home: TempHome) {
   // eslint-disable-next-line no-control-regex -- terminal escape sequences
   child.stdout.on('data', (c: Buffer) => (screen += c.toString().replace(/\x1b\[[0-9;?]*[a-zA-Z]/g, '')));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const send = async (waitFor: RegExp, keys: string) => {
-    for (let i = 0; i < 400 && !waitFor.test(screen); i++) await new Promise((r) => setTimeout(r, 25));
-    expect(screen, `waiting for ${waitFor}`).toMatch(waitFor);
-    screen = screen.replace(waitFor, '(seen)');
+  const send = async (prompt: RegExp, keys: string) => {
+    await waitFor(() => screen, { what: `the setup screen to show ${prompt}`, until: (text) => prompt.test(text), interval: 25 });
+    screen = screen.replace(prompt, '(seen)');
     child.stdin.write(keys);
   };
   return { send, exited, screen: () => screen };

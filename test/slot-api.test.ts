@@ -11,6 +11,7 @@ import { parse } from 'smol-toml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, runSvc, startGateway, SVC_BIN, svcEnv, tempHome, type Gateway, type TempHome } from './helpers/gateway.js';
 import { llamaServerPath, llamaServerSkipReason, processAlive, tinyModel } from './helpers/llama.js';
+import { waitFor } from './helpers/wait.js';
 
 const LLAMA_SERVER = llamaServerPath();
 if (!LLAMA_SERVER) process.stderr.write(`test/slot-api.test.ts: the real llama-server tests are ${llamaServerSkipReason()}\n`);
@@ -24,15 +25,6 @@ const slotExists = (h: TempHome, name: string) => existsSync(join(h.configRoot, 
 async function register(g: Gateway, id: string, path: string): Promise<void> {
   const { status, text } = await api(g.url, '/api/models', { method: 'POST', body: { id, path } });
   if (status !== 201) throw new Error(`registering ${id}: ${status} ${text}`);
-}
-
-async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 async function activity(g: Gateway, query: string) {
@@ -400,7 +392,7 @@ describe.skipIf(!LLAMA_SERVER)(LLAMA_SERVER ? 'slots on a real llama-server' : `
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-    await until(() => out.split('\n').length > 5, 'five log lines from svc slot logs --follow');
+    await waitFor(() => out, { what: 'five log lines from svc slot logs --follow', until: (text) => text.split('\n').length > 5 });
     child.kill('SIGINT');
     expect(await exited).toBe(0);
   }, 120_000);
@@ -414,7 +406,7 @@ describe.skipIf(!LLAMA_SERVER)(LLAMA_SERVER ? 'slots on a real llama-server' : `
     expect(after).toMatchObject({ state: 'ready', model: 'tiny-b' });
     expect(after.pid).not.toBe(before.pid);
     pids.add(after.pid);
-    await until(() => !processAlive(before.pid), 'the old engine to exit');
+    await waitFor(() => !processAlive(before.pid), { what: 'the old engine to exit' });
     expect(slotFile(h, 'chat').model.default).toBe('tiny');
   }, 120_000);
 
@@ -443,7 +435,7 @@ describe.skipIf(!LLAMA_SERVER)(LLAMA_SERVER ? 'slots on a real llama-server' : `
     expect(unloaded.status, unloaded.stderr).toBe(0);
     expect(unloaded.stdout).toBe('slot chat is stopped\n');
     expect(await view('chat')).toMatchObject({ state: 'stopped', pid: null, base_url: null });
-    await until(() => !processAlive(pid), 'the engine to exit');
+    await waitFor(() => !processAlive(pid), { what: 'the engine to exit' });
   }, 60_000);
 
   it('PUT /api/install/slots/<name>/model persists the default without loading', async () => {
@@ -477,7 +469,7 @@ describe.skipIf(!LLAMA_SERVER)(LLAMA_SERVER ? 'slots on a real llama-server' : `
     expect(forced.stdout).toContain('deleted slot chat: removed slots/chat.toml (stopped it: it was ready); its logs stay in');
     expect(slotExists(h, 'chat')).toBe(false);
     expect(await view('chat')).toBeUndefined();
-    await until(() => !processAlive(pid), 'the engine to exit');
+    await waitFor(() => !processAlive(pid), { what: 'the engine to exit' });
     expect(readFileSync(join(h.stateRoot, 'slots/chat/engine.log'), 'utf8')).toContain('llama_server');
   }, 120_000);
 

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { api, runSvc, startGateway, type Gateway } from './helpers/gateway.js';
 import { homeWithTinySlots, llamaServerPath, llamaServerSkipReason, processAlive } from './helpers/llama.js';
+import { waitFor } from './helpers/wait.js';
 
 const LLAMA_SERVER = llamaServerPath();
 if (!LLAMA_SERVER) console.warn(llamaServerSkipReason());
@@ -25,16 +26,6 @@ async function start(home: string, binary = LLAMA_SERVER!): Promise<Gateway> {
 }
 
 const slot = async (gw: Gateway) => (await api(gw.url, '/api/slots/chat')).json;
-
-async function until<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value).slice(0, 800)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe.skipIf(!LLAMA_SERVER)('slots on a real llama-server', () => {
   it('a slot reaches ready and `svc slot list` shows its pid and port', async () => {
@@ -61,7 +52,7 @@ describe.skipIf(!LLAMA_SERVER)('slots on a real llama-server', () => {
     await api(gw.url, '/api/slots/chat/load', { method: 'POST', body: {} });
     const { pid } = await slot(gw);
     process.kill(pid, 'SIGKILL');
-    const back = await until(() => slot(gw), (s) => s.state === 'ready' && s.pid !== pid, 'restart after the crash');
+    const back = await waitFor(() => slot(gw), { what: 'restart after the crash', until: (s) => s.state === 'ready' && s.pid !== pid, timeout: 30_000 });
     expect(processAlive(back.pid)).toBe(true);
     const rows = (await api(gw.url, '/api/activity?action=slot.state&target=chat&limit=50')).json.items as Array<{ details: Record<string, unknown> }>;
     const crash = rows.find((r) => r.details.to === 'error');
@@ -78,7 +69,7 @@ describe.skipIf(!LLAMA_SERVER)('slots on a real llama-server', () => {
     const load = runSvc(['slot', 'load', 'chat'], { home: home.home, env: { SVC_API_URL: gw.url } });
     expect(load.status).not.toBe(0);
     expect(load.stderr).toContain('slot.load_failed');
-    const final = await until(() => slot(gw), (s) => s.last_error?.code === 'slot.crash_loop', 'the crash-loop cap', 60_000);
+    const final = await waitFor(() => slot(gw), { what: 'the crash-loop cap', until: (s) => s.last_error?.code === 'slot.crash_loop', timeout: 60_000 });
     expect(final.state).toBe('error');
     expect(final.last_error).toMatchObject({ exit_code: 7 });
     expect(final.last_error.stderr_tail).toContain('this engine always crashes');
@@ -89,7 +80,7 @@ describe.skipIf(!LLAMA_SERVER)('slots on a real llama-server', () => {
     const gw = await start(home.home);
     await api(gw.url, '/api/slots/chat/load', { method: 'POST', body: {} });
     const { pid } = await slot(gw);
-    await until(() => slot(gw), (s) => s.state === 'stopped', 'idle eviction', 20_000);
+    await waitFor(() => slot(gw), { what: 'idle eviction', until: (s) => s.state === 'stopped', timeout: 20_000 });
     expect(processAlive(pid)).toBe(false);
     const load = runSvc(['slot', 'load', 'chat'], { home: home.home, env: { SVC_API_URL: gw.url } });
     expect(load.status, load.stderr).toBe(0);

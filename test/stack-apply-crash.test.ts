@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAUSE_AFTER_FILES_ENV } from '../src/config/change-set.js';
 import { api, startGateway, type Gateway, type TempHome } from './helpers/gateway.js';
 import { homeWithTinySlots, tinyModel } from './helpers/llama.js';
+import { waitFor } from './helpers/wait.js';
 
 let home: TempHome;
 let gw: Gateway | undefined;
@@ -36,8 +37,7 @@ describe('stack apply across a SIGKILL', () => {
     gw = await startGateway(home.home, { env: { [PAUSE_AFTER_FILES_ENV]: '2' } });
     const pending = api(gw.url, '/api/stacks/next/apply', { method: 'POST' }).catch((error: unknown) => error);
     const marker = `${journal}.paused`;
-    for (let i = 0; i < 500 && !existsSync(marker); i++) await new Promise((r) => setTimeout(r, 20));
-    expect(existsSync(marker)).toBe(true);
+    await waitFor(() => existsSync(marker), { what: 'the apply to pause after two slot files', interval: 20 });
     // Half-way: a and b are the stack's, c is not written yet: a mix, on disk.
     expect(read(slotFile('a'))).toMatch(/default = "tiny2"/);
     expect(read(slotFile('b'))).toMatch(/default = "tiny2"/);

@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, describe, expect, it } from 'vitest';
 import { api, REPO_ROOT, svcEnv, tempHome } from './helpers/gateway.js';
-import { portIsFree } from '../src/slots/process.js';
-import { eventually } from './helpers/faults.js';
+import { portIsFree } from '../src/lib/process.js';
 import { processAlive } from './helpers/llama.js';
 import { freePort } from './helpers/ports.js';
+import { waitFor } from './helpers/wait.js';
 
 const home = tempHome();
 const children: ChildProcess[] = [];
@@ -21,7 +21,7 @@ const gateways = new Set<number>();
 
 afterAll(async () => {
   for (const pid of gateways) if (processAlive(pid)) process.kill(pid, 'SIGTERM');
-  await eventually(() => [...gateways].every((pid) => !processAlive(pid)), 300, 50);
+  await waitFor(() => [...gateways].every((pid) => !processAlive(pid)), { what: 'the gateways of failed tests to stop', timeout: 15_000 });
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
   rmSync(home.home, { recursive: true, force: true });
 });
@@ -58,15 +58,10 @@ async function npmStart(options: { viaNpm?: boolean; ownGroup?: boolean } = {}):
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<Exit>((done) => child.once('exit', (code, signal) => done({ code, signal })));
-  await new Promise<void>((done, fail) => {
-    const timer = setInterval(() => {
-      if (output.includes('svc is up:')) {
-        clearInterval(timer);
-        done();
-      }
-    }, 50);
-    void exited.then(({ code, signal }) => fail(new Error(`start exited with ${code ?? signal}:\n${output}`)));
-  });
+  let exit: Exit | undefined;
+  void exited.then((end) => (exit = end));
+  await waitFor(() => output.includes('svc is up:') || exit !== undefined, { what: '`npm start` to say svc is up', timeout: 80_000 });
+  if (!output.includes('svc is up:')) throw new Error(`start exited with ${exit!.code ?? exit!.signal}:\n${output}`);
   return { child, base: `http://127.0.0.1:${port}`, port, gateway: gatewayUnder(child.pid!), output: () => output, exited };
 }
 
@@ -108,8 +103,8 @@ async function chatEnginePid(started: Started): Promise<number> {
 
 /** After a stop: the gateway and the engine are gone, and the port is free again. */
 async function expectAllGone(started: Started, pids: number[]): Promise<void> {
-  for (const pid of pids) expect(await eventually(() => !processAlive(pid))).toBe(true);
-  expect(await eventually(() => portIsFree(started.port))).toBe(true);
+  for (const pid of pids) await waitFor(() => !processAlive(pid), { what: `process ${pid} to exit` });
+  await waitFor(() => portIsFree(started.port), { what: `port ${started.port} to be free` });
 }
 
 describe('npm start on a fresh home', () => {
@@ -139,7 +134,7 @@ describe('npm start on a fresh home', () => {
     slotFiles = Object.fromEntries(['chat', 'embed'].map((n) => [n, readFileSync(join(home.configRoot, 'slots', `${n}.toml`), 'utf8')]));
     // svc's code cache goes into the home too: a fresh clone writes nothing outside itself.
     const codeCache = join(home.home, 'cache/code-cache');
-    expect(await eventually(() => existsSync(codeCache) && readdirSync(codeCache).some((f) => f.endsWith('.bin')), 200)).toBe(true);
+    await waitFor(() => existsSync(codeCache) && readdirSync(codeCache).some((f) => f.endsWith('.bin')), { what: `a code cache in ${codeCache}` });
 
     expect(await stop(started)).toBe(0);
     for (const pid of pids) expect(processAlive(pid)).toBe(false);

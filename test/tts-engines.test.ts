@@ -6,8 +6,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { coldSlot } from './helpers/boot.js';
 import { api, useTempGateways, type Gateway } from './helpers/gateway.js';
-import { audioToolsMissing, decodedSeconds, enginesToml, probeAudio, until } from './helpers/fixture-engines.js';
+import { audioToolsMissing, decodedSeconds, enginesToml, probeAudio } from './helpers/fixture-engines.js';
 import { freeSlotPort } from './helpers/ports.js';
+import { waitFor } from './helpers/wait.js';
 
 const MISSING = audioToolsMissing();
 const { home: makeHome, gateway } = useTempGateways(afterEach);
@@ -134,7 +135,7 @@ describe.skipIf(MISSING)('tts slots on the Kokoro and Qwen3-TTS fixture engines'
     expect((await speak(gw, { model: 'speaker', input: TEXT })).status).toBe(200);
     const first = await slotView(gw, 'speaker');
     // The fixture exits right after its first answer; the supervisor restarts it.
-    const back = await until(() => slotView(gw, 'speaker'), (v) => v.state === 'ready' && v.restarts >= 1 && v.pid !== first.pid, 'the restart');
+    const back = await waitFor(() => slotView(gw, 'speaker'), { what: 'the restart', until: (v) => v.state === 'ready' && v.restarts >= 1 && v.pid !== first.pid, timeout: 30_000 });
     expect(back.last_error).toBeNull();
     const again = await speak(gw, { model: 'speaker', input: TEXT });
     expect(again.status).toBe(200);

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveHolder } from '../src/config/instance-lock.js';
 import { api, REPO_ROOT, runSvcAsync, startGateway, tempHome, type Gateway, type TempHome } from './helpers/gateway.js';
 import { checkoutPackage, PACKAGE, startNpmRegistry, type LocalRegistry } from './helpers/npm-registry.js';
+import { waitFor } from './helpers/wait.js';
 
 const CURRENT = PACKAGE.version;
 const GOOD = '99.3.0';
@@ -46,7 +47,7 @@ afterAll(async () => {
   const holder = liveHolder(home.stateRoot);
   if (holder) process.kill(holder.pid, 'SIGTERM');
   await gw?.stop();
-  for (let i = 0; i < 100 && liveHolder(home.stateRoot); i++) await new Promise((r) => setTimeout(r, 100));
+  await waitFor(() => !liveHolder(home.stateRoot), { what: 'the gateway that holds the lock to stop', interval: 100 });
   registry?.stop();
   rmSync(prefix, { recursive: true, force: true });
 });
@@ -128,12 +129,7 @@ describe('svc update applied against a real npm registry', () => {
     // The broken build's own output says why, in the gateway log.
     expect(readFileSync(join(home.stateRoot, 'gateway.log'), 'utf8')).toContain('broken on purpose');
     // The gateway that came back follows the job to its end and records how it ended.
-    let activity = '';
-    for (let i = 0; i < 50 && !activity.includes('update.rolled_back'); i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      activity = JSON.stringify((await api(gw.url, '/api/activity?limit=50')).json);
-    }
-    expect(activity).toContain('update.rolled_back');
+    await waitFor(async () => JSON.stringify((await api(gw.url, '/api/activity?limit=50')).json), { what: 'update.rolled_back in the activity', until: (activity) => activity.includes('update.rolled_back'), interval: 100 });
     expect(await doctorUpdates()).toMatchObject({ status: 'warn', message: expect.stringContaining(`ended rolled_back: svc ${BROKEN} exited with code 1`) });
   }, 300_000);
 

@@ -5,9 +5,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventually, homeWithFaultSlots, type FaultHome } from './helpers/faults.js';
+import { homeWithFaultSlots, type FaultHome } from './helpers/faults.js';
 import { api, REPO_ROOT, useTempGateways, type Gateway } from './helpers/gateway.js';
 import { freeSlotPort } from './helpers/ports.js';
+import { waitFor } from './helpers/wait.js';
 
 const { gateway: start } = useTempGateways(afterEach);
 const COMFY = `${JSON.stringify(process.execPath)} ${JSON.stringify(join(REPO_ROOT, 'test/fixtures/comfyui-engine.mjs'))}`;
@@ -118,7 +119,7 @@ describe('the GPU arbiter', () => {
 
     // An image request while generating holds the GPU: a chat request meanwhile gets 503.
     const image = generate(gw, { model: 'sdxl-turbo', prompt: 'x', size: '64x64', steps: 2 });
-    expect(await eventually(async () => (await slot(gw, 'img')).in_flight === 1, 200, 25)).toBe(true);
+    await waitFor(() => slot(gw, 'img'), { what: 'the image request to be in flight', until: (view) => view.in_flight === 1, interval: 25 });
     const gpu = (await status(gw)).gpu;
     expect([gpu.mode, gpu.image_slot, gpu.stopped_slots]).toEqual(['image', 'img', ['chat', 'embedder']]);
     expect(gpu.idle_restore_minutes).toBe(60);
@@ -143,7 +144,7 @@ describe('the GPU arbiter', () => {
     expect(chat.status, chat.text).toBe(200);
     expect((await status(gw)).gpu).toMatchObject({ mode: 'inference', image_slot: null, stopped_slots: [] });
     expect((await slot(gw, 'img')).state).toBe('stopped');
-    expect(await eventually(async () => (await slot(gw, 'embedder')).state === 'ready', 200, 50)).toBe(true);
+    await waitFor(() => slot(gw, 'embedder'), { what: 'the embedder to be ready again', until: (view) => view.state === 'ready' });
     const switches = (await api(gw.url, '/api/activity?action=gpu.mode')).json;
     expect(JSON.stringify(switches)).toMatch(/image mode for img/);
   }, 60_000);

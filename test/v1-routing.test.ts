@@ -2,9 +2,10 @@
 // loses to a twin serving the same model that can start; a slot's [slot].enable_thinking
 // reaches its engine as chat_template_kwargs.enable_thinking unless the request sets it.
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventually, homeWithFaultSlots } from './helpers/faults.js';
+import { homeWithFaultSlots } from './helpers/faults.js';
 import { api, useTempGateways, type Gateway } from './helpers/gateway.js';
 import { homeWithTinySlots } from './helpers/llama.js';
+import { waitFor } from './helpers/wait.js';
 
 const { gateway } = useTempGateways(afterEach);
 
@@ -36,7 +37,7 @@ describe('two slots serving one model, one broken, started with the gateway', ()
     home.write('svc.toml', '[slots]\nevict_pressure_mb = 0\n'); // not the host's free memory
     const gw = await gateway(home, { env: { PATH: '/usr/bin:/bin' } });
     const view = async (name: string) => (await api(gw.url, `/api/slots/${name}`)).json;
-    expect(await eventually(async () => (await view('b-works')).state === 'ready', 600, 100)).toBe(true);
+    await waitFor(() => view('b-works'), { what: 'b-works to start with the gateway', until: (v) => v.state === 'ready', timeout: 60_000 });
     expect(await view('a-broken')).toMatchObject({ state: 'stopped', last_error: { code: 'slot.binary_missing' } });
     const answer = await api(gw.url, '/v1/chat/completions', { method: 'POST', body: { model: 'tiny', messages: [{ role: 'user', content: 'hi' }], max_tokens: 2 } });
     expect(answer.status, answer.text).toBe(200);

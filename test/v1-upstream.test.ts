@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startGateway, tempHome, type Gateway } from './helpers/gateway.js';
 import { llamaServerPath, llamaServerSkipReason, tinyModel } from './helpers/llama.js';
 import { freePort } from './helpers/ports.js';
+import { waitFor } from './helpers/wait.js';
 
 const LLAMA_SERVER = llamaServerPath();
 if (!LLAMA_SERVER) console.warn(llamaServerSkipReason());
@@ -16,23 +17,13 @@ let remote: ChildProcess | undefined;
 let remotePort: number;
 let gw: Gateway;
 
-async function waitHealthy(url: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    const ok = await fetch(url).then((r) => r.status === 200, () => false);
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} never became healthy`);
-}
-
 beforeAll(async () => {
   if (!LLAMA_SERVER) return;
   const home = tempHome();
   const model = await tinyModel(join(home.home, 'models'));
   remotePort = await freePort();
   remote = spawn(LLAMA_SERVER, ['-m', model, '--host', '127.0.0.1', '--port', String(remotePort), '--alias', 'far-tiny', '-c', '512', '--api-key', 'sekret-key'], { stdio: 'ignore' });
-  await waitHealthy(`http://127.0.0.1:${remotePort}/health`);
+  await waitFor(async () => (await fetch(`http://127.0.0.1:${remotePort}/health`)).status, { what: 'the remote llama-server to turn healthy', until: (status) => status === 200, timeout: 30_000 });
   home.write('upstreams.toml', `[upstreams.far]\nbase_url = "http://127.0.0.1:${remotePort}/v1"\napi_key_env = "FAR_API_KEY"\n`);
   gw = await startGateway(home.home, { env: { FAR_API_KEY: 'sekret-key' } });
 }, 60_000);

@@ -2,9 +2,9 @@
 // driven by the official `openai` client, plus raw HTTP where bytes matter.
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from './helpers/faults.js';
 import { api, startGateway, type Gateway } from './helpers/gateway.js';
 import { homeWithTinySlots, llamaServerPath, llamaServerSkipReason, processAlive } from './helpers/llama.js';
+import { waitFor } from './helpers/wait.js';
 
 const LLAMA_SERVER = llamaServerPath();
 if (!LLAMA_SERVER) console.warn(llamaServerSkipReason());
@@ -120,9 +120,7 @@ describe.skipIf(!LLAMA_SERVER)('/v1 through the gateway to llama-server', () => 
     const reader = response.body!.getReader();
     await reader.read();
     controller.abort();
-    const deadline = Date.now() + 10_000;
-    while ((await slot('chat')).in_flight !== 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    expect((await slot('chat')).in_flight).toBe(0);
+    await waitFor(() => slot('chat'), { what: 'the aborted stream to leave the slot', until: (view) => view.in_flight === 0 });
   }, 60_000);
 
   it('an engine killed mid-stream ends the stream with one error event; other slots keep serving', async () => {
@@ -146,15 +144,14 @@ describe.skipIf(!LLAMA_SERVER)('/v1 through the gateway to llama-server', () => 
     const last = JSON.parse(events.at(-1)!.slice('data: '.length));
     expect(last.error.code).toMatch(/^dispatch\.|^slot\./);
     // The socket breaks before the gateway reaps the engine: wait (bounded) for the reaping.
-    for (let i = 0; i < 100 && processAlive(pid); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(processAlive(pid)).toBe(false);
+    await waitFor(() => !processAlive(pid), { what: 'the gateway to reap the engine' });
     const other = await client.chat.completions.create({ model: 'other', messages: [{ role: 'user', content: 'still there?' }], max_tokens: 4 });
     expect(other.choices).toHaveLength(1);
   }, 60_000);
 
   it('twenty identical streams on a cold slot make one upstream request and get twenty identical streams', async () => {
     // Enabled slots start with the gateway: once this one has, unloading it makes it cold.
-    expect(await eventually(async () => (await slot('cold')).state === 'ready', 300, 100)).toBe(true);
+    await waitFor(() => slot('cold'), { what: 'the cold slot to start with the gateway', until: (view) => view.state === 'ready', timeout: 30_000 });
     expect((await api(gw.url, '/api/slots/cold/unload', { method: 'POST' })).status).toBe(200);
     expect((await slot('cold')).state).toBe('stopped');
     const body = JSON.stringify({ model: 'cold', messages: [{ role: 'user', content: 'same' }], max_tokens: 16, stream: true, seed: 7, temperature: 0 });

@@ -38,12 +38,15 @@ if (bundled) {
   const loaded = loadBundle<typeof Main>(BUNDLE, codeCacheDir());
   trace?.(`loaded ${relative(process.cwd(), BUNDLE) || BUNDLE} in ${loaded.loadMs.toFixed(1)} ms, code cache ${loaded.cache}${loaded.cacheFile ? ` (${loaded.cacheFile})` : ''}`);
   const saveCache = () => {
+    trace?.(`code cache ${loaded.cache}: saving it in ${SAVE_CACHE_AFTER_MS} ms`);
     setTimeout(() => {
       void loaded.saveCache().then((bytes) => trace?.(bytes > 0 ? `code cache saved: ${bytes} bytes` : 'code cache could not be saved'));
     }, SAVE_CACHE_AFTER_MS).unref();
   };
+  // Said at once, so a test knows no save is coming without waiting out the delay.
+  const nothingToSave = () => trace?.(`code cache ${loaded.cache}: nothing to save`);
   const stale = loaded.cache === 'miss' || loaded.cache === 'rejected';
-  await loaded.exports.main({ onServing: stale ? saveCache : undefined });
+  await loaded.exports.main({ onServing: stale ? saveCache : nothingToSave });
 } else {
   trace?.(`loading the module tree (${tree})`);
   await (await import('./main.js')).main();

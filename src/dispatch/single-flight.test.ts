@@ -212,6 +212,24 @@ describe('memory', () => {
     expect(flights.retainedBytes).toBe(0);
   });
 
+  it('a reader exactly the bound behind is kept, and gets every byte once it reads', async () => {
+    const bound = 64 * 1024;
+    const flights = new StreamFlights();
+    const up = upstream();
+    let joining = true;
+    const options = { mayJoinLater: () => joining, boundBytes: bound };
+    const [fast, idle] = [flights.join('k', up.start, options), flights.join('k', up.start, options)];
+    joining = false;
+    // The idle one takes nothing until the fast one has all: when the last chunk comes, it is
+    // behind by every chunk before it, the bound exactly.
+    const chunks = Array.from({ length: bound / 1024 + 1 }, (_, i) => Buffer.alloc(1024, 97 + (i % 26)));
+    for (const chunk of chunks) up.push(chunk);
+    up.push(null);
+    const expected = Buffer.concat(chunks).toString();
+    expect(await collect(fast.body())).toBe(expected);
+    expect(await collect(idle.body())).toBe(expected);
+  });
+
   it('the default bound is 1 MiB', () => {
     expect(FLIGHT_BOUND_BYTES).toBe(1024 * 1024);
   });

@@ -13,7 +13,6 @@ import {
   HARDWARE_SCHEMA,
   isHardwareProbe,
   PROBE_TOOLS,
-  recommendHardware,
   type CpuProbe,
   type GpuDeviceValue,
   type GpuProbe,
@@ -25,9 +24,9 @@ import {
   type ToolProbe,
 } from '../protocol/hardware.js';
 import { ConfigError } from '../protocol/errors.js';
-import { VERSION } from '../protocol/version.js';
+import { VERSION } from '../lib/version.js';
 
-export { defaultHardware, recommendHardware, type HardwareProbe, type HardwareFlag } from '../protocol/hardware.js';
+import { recommendHardware } from './recommend.js';
 
 export interface ProbeOptions {
   /** Where sysfs is mounted (default /sys). */
@@ -336,7 +335,8 @@ export function whichOnPath(tool: string, pathEnv: string | undefined = process.
   return null;
 }
 
-function runWithTimeout(path: string, args: string[], timeoutMs: number): Promise<string | null> {
+/** The probe's way to run a tool: its stdout, or null when it fails or outlives `timeoutMs` (then it is killed). */
+export function runWithTimeout(path: string, args: string[], timeoutMs: number): Promise<string | null> {
   return new Promise((done) => {
     execFile(path, args, { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 1024 * 1024, encoding: 'utf8' }, (error, stdout) => done(error ? null : stdout));
   });

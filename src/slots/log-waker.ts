@@ -16,9 +16,13 @@ export class LogWaker {
   private written = false;
   private lastWake = 0;
 
-  constructor(path: string) {
+  /** `seen` is told after each write the watch reported has been taken (tests nap only once it was). */
+  constructor(path: string, seen: () => void = () => undefined) {
     try {
-      this.watcher = watch(path, { persistent: false }, () => this.onWrite());
+      this.watcher = watch(path, { persistent: false }, () => {
+        this.onWrite();
+        seen();
+      });
       this.watcher.on('error', () => this.close());
     } catch {
       this.watcher = undefined; // no watch: the timed polls alone

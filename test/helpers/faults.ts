@@ -37,12 +37,3 @@ export async function homeWithFaultSlots(slots: readonly FaultSlot[], files: Rec
   }
   return { ...home, env: { SVC_LLAMA_SERVER: wrapper } };
 }
-
-/** Poll `check` until it returns true, at most `tries` x `everyMs`; returns the last result. */
-export async function eventually(check: () => boolean | Promise<boolean>, tries = 100, everyMs = 50): Promise<boolean> {
-  for (let i = 0; i < tries; i++) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-  return check();
-}

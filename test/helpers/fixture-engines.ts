@@ -6,7 +6,7 @@
 // printed reason, except under CI=true, where it is a failure (.ci/run installs them).
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { quoteWord } from '../../src/config/shell-words.js';
+import { quoteWord } from '../../src/lib/shell-words.js';
 import { REPO_ROOT } from './gateway.js';
 
 export const FIXTURES = join(REPO_ROOT, 'test/fixtures');
@@ -60,15 +60,4 @@ export function decodedSeconds(bytes: Buffer, inputFormat?: string): number {
   const result = spawnSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', ...input, '-i', 'pipe:0', '-f', 's16le', '-ac', '1', '-ar', '16000', 'pipe:1'], { input: bytes, encoding: 'buffer', maxBuffer: 1 << 26 });
   if (result.status !== 0) throw new Error(`ffmpeg cannot decode the audio: ${result.stderr.toString()}`);
   return result.stdout.length / 2 / 16000;
-}
-
-/** Poll `read` until `check` passes; a bounded wait, not a timing assertion. */
-export async function until<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value).slice(0, 800)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }

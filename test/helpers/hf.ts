@@ -5,7 +5,7 @@ import { encodeGguf, gguf } from '../../src/engines/gguf/writer.js';
 // @ts-expect-error: a plain .mjs fixture without types
 import { startHfEndpoint } from '../fixtures/hf-endpoint.mjs';
 import { api, type Gateway } from './gateway.js';
-import { eventually } from './faults.js';
+import { waitFor } from './wait.js';
 
 export interface HfEndpoint {
   url: string;
@@ -14,6 +14,10 @@ export interface HfEndpoint {
   faults: { dropAfterBytes: number; dropTimes: number; stallAfterBytes: number; stallTimes: number; corrupt: boolean; bytesPerSecond: number };
   stats: { bytesServed: number; cdnRequests: Array<{ path: string; range: string | null; authorization: string | null }>; apiRequests: Array<{ method: string; path: string; authorization: string | null }> };
   sha256(buffer: Buffer): string;
+  /** CDN answers the fixture is still writing (and counting bytes for). */
+  answersInFlight(): number;
+  /** Open connections to the CDN, idle keep-alive ones included. */
+  cdnConnections(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -58,10 +62,6 @@ export async function pull(gw: Gateway, id: string, body: Record<string, unknown
 
 /** Wait for the pull of `id` to end; returns its job. */
 export async function settled(gw: Gateway, id: string): Promise<Job> {
-  let job: Job = { state: 'unknown', error: null };
-  await eventually(async () => {
-    job = (await api(gw.url, `/api/models/${id}/pull/status`)).json;
-    return ['done', 'failed', 'cancelled'].includes(job.state);
-  }, 600, 100);
-  return job;
+  const status = async () => (await api(gw.url, `/api/models/${id}/pull/status`)).json as Job;
+  return waitFor(status, { what: `the pull of ${id} to end`, until: (job) => ['done', 'failed', 'cancelled'].includes(job.state), timeout: 60_000, interval: 100 });
 }

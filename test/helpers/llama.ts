@@ -57,7 +57,7 @@ export async function tinyModel(dir: string, file = 'tiny.gguf', seed?: number, 
 }
 
 /** Is a process alive (and not a zombie)? The supervisor's own check. */
-export { isAlive as processAlive } from '../../src/slots/process.js';
+export { isAlive as processAlive } from '../../src/lib/process.js';
 
 export interface TinySlot {
   name: string;

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from './gateway.js';
 import { freePort } from './ports.js';
+import { waitFor } from './wait.js';
 
 export const PACKAGE = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { name: string; version: string } & Record<string, unknown>;
 
@@ -33,7 +34,7 @@ export async function startNpmRegistry(): Promise<LocalRegistry> {
     'log: { type: stdout, format: pretty, level: fatal }',
   ].join('\n'));
   const server: ChildProcess = spawn(process.execPath, [join(REPO_ROOT, 'node_modules/verdaccio/bin/verdaccio'), '--config', join(dir, 'config.yaml')], { stdio: 'ignore' });
-  for (let i = 0; i < 300 && !(await fetch(`${url}-/ping`).then((r) => r.ok, () => false)); i++) await new Promise((r) => setTimeout(r, 50));
+  await waitFor(async () => (await fetch(`${url}-/ping`)).ok, { what: 'verdaccio to answer its ping' });
   const user = await fetch(`${url}-/user/org.couchdb.user:tester`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'tester', password: 'a-test-password' }) });
   const { token } = (await user.json()) as { token: string };
   const npmrc = join(dir, 'npmrc');

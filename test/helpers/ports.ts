@@ -1,6 +1,6 @@
 // Ports for tests: one the OS says is free, or one free in the slot range (8081-8200).
 import { createServer } from 'node:net';
-import { portIsFree } from '../../src/slots/process.js';
+import { portIsFree } from '../../src/lib/process.js';
 
 export function freePort(): Promise<number> {
   return new Promise((done) => {

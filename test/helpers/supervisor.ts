@@ -6,9 +6,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadConfig, type ResolvedConfig } from '../../src/config/load.js';
 import { resolvePaths } from '../../src/config/paths.js';
-import { tokenize } from '../../src/config/shell-words.js';
+import { tokenize } from '../../src/lib/shell-words.js';
 import type { EngineAdapter, HealthState } from '../../src/engines/types.js';
-import { sleep } from '../../src/slots/process.js';
 import type { Transition } from '../../src/slots/slot-runtime.js';
 import { SlotSupervisor, type SupervisorOptions } from '../../src/slots/supervisor.js';
 import { freeSlotPort } from './ports.js';
@@ -81,15 +80,6 @@ export async function setup(slots: Record<string, string>, svcToml = '', options
     },
   };
 }
-
-export async function until(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
-
 
 export async function stopSupervisors(): Promise<void> {
   await Promise.all(supervisors.splice(0).map((s) => s.shutdown()));

@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../../test/helpers/wait.js';
 import { ModelError } from '../../protocol/errors.js';
 import type { PullJobPayload } from '../../protocol/pulls.js';
 import type { Hub } from '../hf/hub.js';
@@ -39,9 +40,7 @@ function setup(keep: number) {
     keep,
   });
   const files = (sub = '') => readdirSync(join(pullJobsDir(state), sub)).filter((n) => n.endsWith('.json')).sort();
-  const settled = async (id: string) => {
-    while (!['done', 'failed', 'cancelled'].includes(manager.get(id)?.state ?? '')) await new Promise((r) => setTimeout(r, 5));
-  };
+  const settled = (id: string) => waitFor(() => manager.get(id)?.state, { what: `the pull ${id} to end`, until: (state) => ['done', 'failed', 'cancelled'].includes(state ?? ''), interval: 5 });
   return { state, records, manager, files, settled, warnings };
 }
 
