@@ -179,7 +179,7 @@ describe('settings', () => {
     expect(byKey.get('slots.idle_timeout_s')).toMatchObject({ type: 'integer', default: 300, minimum: 0 });
     expect(byKey.get('memory.graph.llm_timeout_s')).toMatchObject({ minimum: 30, maximum: 3600, default: 300 });
     expect(byKey.get('activity.max_rows')).toMatchObject({ nullable: true, minimum: 100, default: 50000 });
-    expect(byKey.get('telemetry.channel')).toMatchObject({ enum: ['stable', 'nightly'] });
+    expect(byKey.get('updates.channel')).toMatchObject({ enum: ['stable', 'nightly'] });
     expect(json.json_schema.type).toBe('object');
     // Keys nothing reads yet say so, for a dashboard to grey them out (issue 22); read keys carry no flag.
     expect([...byKey.values()].filter((k) => k.unread === true).map((k) => k.key)).toEqual([
@@ -187,7 +187,7 @@ describe('settings', () => {
       'memory.embedding.rerank_connect_timeout_s', 'memory.embedding.rerank_read_timeout_s', 'memory.graph.enabled',
       'memory.graph.extraction_slot', 'memory.graph.llm_timeout_s',
     ]);
-    expect(byKey.get('telemetry.channel')).not.toHaveProperty('unread');
+    expect(byKey.get('updates.channel')).not.toHaveProperty('unread');
     expect(json.json_schema.properties.memory.unread).toBe(true);
   });
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rootCertificatePath } from '../src/auth/proxy/deploy.js';
-import { findProgram, proxyRun } from '../src/auth/proxy/service.js';
+import { findProgram, proxyRun } from '../src/auth/proxy/systemd-units.js';
 import { resolvePaths } from '../src/config/paths.js';
 import { type Gateway, runSvc, runSvcAsync, startGateway, svcEnv, tempHome, type TempHome } from './helpers/gateway.js';
 import { freePort } from './helpers/ports.js';

@@ -5,6 +5,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { LATEST_SCHEMA_VERSION } from '../src/config/schema/svc-toml.js';
 import { api, runSvc, useTempGateways } from './helpers/gateway.js';
 
 const V1 = '[memory.embedding]\nrerank_url = "http://x:1"\n';
@@ -24,7 +25,7 @@ describe('activity rows of changes the CLI makes by itself', () => {
     const gw = await gateway(h);
     const rows = (await api(gw.url, '/api/activity?action=config.migrate')).json.items;
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ action: 'config.migrate', actor: 'cli', target: 'svc.toml', details: { from: 1, to: 2, backup: join(h.configRoot, 'svc.toml.v1.bak') } });
+    expect(rows[0]).toMatchObject({ action: 'config.migrate', actor: 'cli', target: 'svc.toml', details: { from: 1, to: LATEST_SCHEMA_VERSION, backup: join(h.configRoot, 'svc.toml.v1.bak') } });
     // The time of the change, not of the gateway's start.
     const start = (await api(gw.url, '/api/activity?action=system.start')).json.items[0];
     expect(Date.parse(rows[0].ts)).toBeGreaterThanOrEqual(before - 1000);
@@ -41,7 +42,7 @@ describe('activity rows of changes the CLI makes by itself', () => {
     expect(first!.json.items.length + second!.json.items.length).toBeGreaterThanOrEqual(1);
     const rows = (await api(gw.url, '/api/activity?action=config.migrate')).json.items;
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ actor: 'cli', target: 'svc.toml', details: { from: 1, to: 2 } });
+    expect(rows[0]).toMatchObject({ actor: 'cli', target: 'svc.toml', details: { from: 1, to: LATEST_SCHEMA_VERSION } });
   });
 
   it('records nothing when [activity] is off', async () => {

@@ -3,6 +3,7 @@
 import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { parse as parseToml } from 'smol-toml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { api, runSvc, useTempGateways, type TempHome } from './helpers/gateway.js';
 import { freePort } from './helpers/ports.js';
@@ -218,7 +219,8 @@ describe('svc config show', () => {
     expect(svc.dispatcher.prefetch_timeout_s).toBe(8);
     expect(svc.activity.max_rows).toBe(50000);
     expect(svc.models.roots).toEqual([join(h.stateRoot, 'models')]);
-    expect(svc.telemetry).toEqual({ enabled: false, channel: 'stable' });
+    expect(svc.telemetry).toEqual({ enabled: false });
+    expect(svc.updates).toEqual({ channel: 'stable' });
   });
 
   it('reflects the values in svc.toml and the environment', () => {
@@ -228,7 +230,9 @@ describe('svc config show', () => {
     const svc = JSON.parse(result.stdout);
     expect(svc.slots.idle_timeout_s).toBe(120);
     expect(svc.slots.max_slots).toBe(0);
-    expect(svc.telemetry.channel).toBe('nightly');
+    // A file written before schema_version 3 names the channel under [telemetry]: it still counts.
+    expect(svc.updates.channel).toBe('nightly');
+    expect(svc.telemetry).toEqual({ enabled: false });
     expect(svc.activity.max_rows).toBeNull();
     expect(svc.models.store).toBe('/srv/models');
 
@@ -272,32 +276,61 @@ describe('svc config migrate', () => {
     const first = runSvc(['config', 'migrate'], { home: h.home });
     expect(first.stderr).toBe('');
     expect(first.status).toBe(0);
-    expect(first.stdout).toContain('migrated svc.toml from schema_version 1 to 2');
+    expect(first.stdout).toContain('migrated svc.toml from schema_version 1 to 3');
     expect(first.stdout).toContain('memory.embedding.rerank_url -> memory.embedding.rerank_gateway_url');
     const migrated = readFileSync(svcToml, 'utf8');
     expect(migrated).toMatch(/^rerank_gateway_url = "http:\/\/x:1"$/m);
     expect(migrated).not.toContain('rerank_url =');
-    expect(migrated).toMatch(/^schema_version = 2$/m);
+    expect(migrated).toMatch(/^schema_version = 3$/m);
     const backup = join(h.configRoot, 'svc.toml.v1.bak');
     expect(first.stdout).toContain(`backup: ${backup}`);
     expect(Buffer.compare(readFileSync(backup), original)).toBe(0);
     // The migrated file is valid and keeps the value.
     const shown = JSON.parse(runSvc(['config', 'show', '--json'], { home: h.home }).stdout);
     expect(shown.memory.embedding.rerank_gateway_url).toBe('http://x:1');
-    expect(shown.meta.schema_version).toBe(2);
+    expect(shown.meta.schema_version).toBe(3);
 
     const second = runSvc(['config', 'migrate'], { home: h.home });
     expect(second.status).toBe(0);
-    expect(second.stdout).toContain('already at schema_version 2; nothing to do');
+    expect(second.stdout).toContain('already at schema_version 3; nothing to do');
     expect(readFileSync(svcToml, 'utf8')).toBe(migrated);
     expect(readdirSync(h.configRoot).sort()).toEqual(['svc.toml', 'svc.toml.v1.bak']);
+  });
+
+  it('moves a v2 file\'s [telemetry].channel to [updates].channel and keeps [telemetry].enabled', () => {
+    const V2 = '[meta]\nschema_version = 2\n\n[telemetry]\nenabled = true\nchannel = "nightly"\n';
+    const h = home({ 'svc.toml': V2 });
+    const svcToml = join(h.configRoot, 'svc.toml');
+    // Before the rewrite the old spelling already counts, with a warning that names the move.
+    const validate = runSvc(['config', 'validate'], { home: h.home });
+    expect(validate.status).toBe(0);
+    expect(validate.stdout).toContain('run `svc config migrate` to update it (telemetry.channel -> updates.channel)');
+    expect(JSON.parse(runSvc(['config', 'show', '--json'], { home: h.home }).stdout).updates.channel).toBe('nightly');
+
+    const first = runSvc(['config', 'migrate'], { home: h.home });
+    expect(first.status).toBe(0);
+    expect(first.stdout).toContain('migrated svc.toml from schema_version 2 to 3');
+    expect(first.stdout).toContain('telemetry.channel -> updates.channel');
+    const migrated = readFileSync(svcToml, 'utf8');
+    expect(parseToml(migrated)).toEqual({ meta: { schema_version: 3 }, telemetry: { enabled: true }, updates: { channel: 'nightly' } });
+    expect(readFileSync(join(h.configRoot, 'svc.toml.v2.bak'), 'utf8')).toBe(V2);
+    const shown = JSON.parse(runSvc(['config', 'show', '--json'], { home: h.home }).stdout);
+    expect(shown.updates.channel).toBe('nightly');
+    expect(shown.telemetry).toEqual({ enabled: true });
+    const revalidated = runSvc(['config', 'validate'], { home: h.home });
+    expect(revalidated.status).toBe(0);
+    expect(revalidated.stdout).not.toContain('svc config migrate');
+
+    const second = runSvc(['config', 'migrate'], { home: h.home });
+    expect(second.stdout).toContain('already at schema_version 3; nothing to do');
+    expect(readFileSync(svcToml, 'utf8')).toBe(migrated);
   });
 
   it('--dry-run shows the change and writes nothing', () => {
     const h = home({ 'svc.toml': V1 });
     const result = runSvc(['config', 'migrate', '--dry-run'], { home: h.home });
     expect(result.status).toBe(0);
-    expect(result.stdout).toContain('would migrate svc.toml from schema_version 1 to 2');
+    expect(result.stdout).toContain('would migrate svc.toml from schema_version 1 to 3');
     expect(result.stdout).toContain('memory.embedding.rerank_url -> memory.embedding.rerank_gateway_url');
     expect(readFileSync(join(h.configRoot, 'svc.toml'), 'utf8')).toBe(V1);
     expect(readdirSync(h.configRoot)).toEqual(['svc.toml']);
@@ -310,14 +343,14 @@ describe('svc config migrate', () => {
     expect(JSON.parse(result.stdout)).toEqual({
       migrated: true,
       from: 1,
-      to: 2,
+      to: 3,
       changes: ['memory.embedding.rerank_url -> memory.embedding.rerank_gateway_url'],
       backup: join(h.configRoot, 'svc.toml.v1.bak'),
     });
     expect(JSON.parse(runSvc(['config', 'migrate', '--json'], { home: h.home }).stdout)).toMatchObject({ migrated: false });
   });
 
-  it.each([['3', 'expected <= 2; got 3'], ['"two"', 'expected a number; got "two"']])('refuses schema_version = %s, which this svc does not know', (version, message) => {
+  it.each([['4', 'expected <= 3; got 4'], ['"two"', 'expected a number; got "two"']])('refuses schema_version = %s, which this svc does not know', (version, message) => {
     const text = `[meta]\nschema_version = ${version}\n`;
     const h = home({ 'svc.toml': text });
     const result = runSvc(['config', 'migrate'], { home: h.home });

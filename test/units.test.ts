@@ -7,7 +7,7 @@ import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findProgram, proxyRun, renderUnit } from '../src/auth/proxy/service.js';
+import { findProgram, proxyRun, renderUnit } from '../src/auth/proxy/systemd-units.js';
 import { renderApiUnit } from '../src/setup/units.js';
 import { REPO_ROOT, SVC_BIN, tempHome } from './helpers/gateway.js';
 

@@ -102,9 +102,9 @@ describe('svc update applied against a real npm registry', () => {
     expect(existsSync(join(tree, 'node_modules/vitest'))).toBe(false);
     expect(JSON.parse(readFileSync(join(tree, '.svc-install.json'), 'utf8')).integrity).toMatch(/^sha512-/);
     // The one change to config: the new version's migration of svc.toml (it had no schema_version: 1), the original kept as the backup.
-    expect(jobTo(GOOD).migration).toMatchObject({ migrated: true, from: 1, to: 2 });
+    expect(jobTo(GOOD).migration).toMatchObject({ migrated: true, from: 1, to: 3 });
     const migrated = readFileSync(join(home.configRoot, 'svc.toml'), 'utf8');
-    expect(migrated).toMatch(/schema_version = 2/);
+    expect(migrated).toMatch(/schema_version = 3/);
     expect(snapshot()).toEqual({ ...before, 'svc.toml': sha256(migrated), 'svc.toml.v1.bak': before['svc.toml'] });
     expect(await doctorUpdates()).toMatchObject({ status: 'ok', message: `${prefix}/current -> ${tree} (${GOOD}); svc update --rollback goes to ${CURRENT}` });
     const state = await api(gw.url, '/api/updates/state');
@@ -123,7 +123,7 @@ describe('svc update applied against a real npm registry', () => {
     expect(await runningVersion()).toBe(GOOD);
     expect(current()).toBe(join('versions', GOOD));
     expect(previous()).toMatchObject({ version: CURRENT, path: REPO_ROOT });
-    expect(jobTo(BROKEN)).toMatchObject({ state: 'rolled_back', restarted: false, error: { code: 'update.health_failed' }, migration: { migrated: true, from: 1, to: 2 } });
+    expect(jobTo(BROKEN)).toMatchObject({ state: 'rolled_back', restarted: false, error: { code: 'update.health_failed' }, migration: { migrated: true, from: 1, to: 3 } });
     expect(readFileSync(join(home.configRoot, 'svc.toml'), 'utf8')).toBe(ORIGINAL_SVC_TOML);
     expect(withoutBackups(snapshot())).toEqual(withoutBackups(before));
     // The broken build's own output says why, in the gateway log.
@@ -172,7 +172,7 @@ describe('svc update applied against a real npm registry', () => {
     expect(statSync(join(prefix, 'versions', GOOD, '.svc-install.json')).mtimeMs).toBe(installedAt);
     expect(previous()).toMatchObject({ version: CURRENT, path: REPO_ROOT });
     // svc.toml was put back to the hand-written one above, so this version migrates it again.
-    expect(readFileSync(join(home.configRoot, 'svc.toml'), 'utf8')).toMatch(/schema_version = 2/);
+    expect(readFileSync(join(home.configRoot, 'svc.toml'), 'utf8')).toMatch(/schema_version = 3/);
     const { 'svc.toml': _migrated, ...rest } = withoutBackups(snapshot());
     const { 'svc.toml': _original, ...restBefore } = withoutBackups(before);
     expect(rest).toEqual(restBefore);

@@ -104,10 +104,35 @@ describe('svc update against a real npm registry', () => {
     expect(nightly.status, nightly.stderr).toBe(0);
     expect(nightly.stdout).toContain('channel: nightly');
     expect(nightly.stdout).toContain('nightly: 99.2.0-nightly.1 — an update is available');
-    expect(readFileSync(join(home.configRoot, 'svc.toml'), 'utf8')).toMatch(/\[telemetry\][^[]*channel = "nightly"/);
+    expect(readFileSync(join(home.configRoot, 'svc.toml'), 'utf8')).toMatch(/\[updates\][^[]*channel = "nightly"/);
     expect((await api(gw.url, '/api/updates/channel')).json).toEqual({ channel: 'nightly' });
     const bad = await api(gw.url, '/api/updates/channel', { method: 'PUT', body: { channel: 'beta' } });
     expect([bad.status, bad.json.error.code]).toEqual([400, 'request.invalid']);
+  });
+
+  it('follows the channel a file written before schema_version 3 names under [telemetry]; a new choice goes to [updates] and wins', async () => {
+    const old = tempHome({ 'svc.toml': '[telemetry]\nchannel = "nightly"\n' });
+    const other = await startGateway(old.home, { env: { SVC_NPM_REGISTRY: url, SVC_PREFIX: prefix } });
+    const run = (args: string[]) => runSvcAsync(['update', ...args], { home: old.home, env: { SVC_API_URL: other.url } });
+    try {
+      expect((await api(other.url, '/api/updates/channel')).json).toEqual({ channel: 'nightly' });
+      expect((await run(['--check'])).stdout).toContain('nightly: 99.2.0-nightly.1 — an update is available');
+      expect((await api(other.url, '/api/features')).json.update_channel).toBe('nightly');
+      const stable = await run(['--channel', 'stable', '--check']);
+      expect(stable.status, stable.stderr).toBe(0);
+      expect(stable.stdout).toContain('stable: 99.1.0 — an update is available');
+      expect((await api(other.url, '/api/updates/channel')).json).toEqual({ channel: 'stable' });
+      // The gateway writes the new key beside the old one (`svc config migrate` removes it); the new one counts.
+      expect(readFileSync(join(old.configRoot, 'svc.toml'), 'utf8')).toMatch(/\[updates\][^[]*channel = "stable"/);
+    } finally {
+      await other.stop();
+    }
+    const after = await startGateway(old.home, { env: { SVC_NPM_REGISTRY: url, SVC_PREFIX: prefix } });
+    try {
+      expect((await api(after.url, '/api/updates/channel')).json).toEqual({ channel: 'stable' });
+    } finally {
+      await after.stop();
+    }
   });
 
   it('a registry without the package: --check prints the running version and says so (exit 0); a plain update exits 1 saying why', async () => {

@@ -15,11 +15,11 @@ const SECRET = 'bench-proxy-secret-0123456789abcdef';
  * machine cannot resolve below about ±25 us.
  */
 async function guardCheckMicroseconds(home, token) {
-  const { AuthService } = await import('../../dist/auth/service.js');
+  const { GatewayAuth } = await import('../../dist/auth/gateway-auth.js');
   const { SerialQueue } = await import('../../dist/lib/serial-queue.js');
   const { resolvePaths } = await import('../../dist/config/paths.js');
   const paths = resolvePaths({ env: { SVC_HOME: home }, isRoot: false, homeDir: home, exists: () => false });
-  const auth = new AuthService(paths, new SerialQueue(), () => true, () => undefined);
+  const auth = new GatewayAuth(paths, new SerialQueue(), () => true, () => undefined);
   await auth.open();
   try {
     const request = { access: 'v1', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, peer: '127.0.0.1' };

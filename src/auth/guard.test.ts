@@ -7,12 +7,12 @@ import { SerialQueue } from '../lib/serial-queue.js';
 import type { RouteAccess } from '../protocol/access.js';
 import { SvcError } from '../protocol/errors.js';
 import type { Decision } from './guard.js';
-import { AuthService } from './service.js';
+import { GatewayAuth } from './gateway-auth.js';
 
 const SECRET = 'guard-test-secret-0123456789abcdef';
 const proxied = { 'x-forwarded-email': 'ada@example.test', 'x-svc-proxy-secret': SECRET };
 
-let auth: AuthService;
+let auth: GatewayAuth;
 let enabled: boolean;
 
 beforeEach(async () => {
@@ -21,7 +21,7 @@ beforeEach(async () => {
   mkdirSync(paths.configRoot, { recursive: true });
   writeFileSync(paths.proxySecret, `${SECRET}\n`);
   enabled = true;
-  auth = new AuthService(paths, new SerialQueue(), () => enabled, () => undefined);
+  auth = new GatewayAuth(paths, new SerialQueue(), () => enabled, () => undefined);
   await auth.open();
 });
 afterEach(() => auth.close());

@@ -1,5 +1,5 @@
 // tokens.toml, held in memory: the rows the guard looks ids up in, and the one writer of the
-// file (mode 0600, atomic). AuthService re-reads it when it changes on disk, so a row added
+// file (mode 0600, atomic). GatewayAuth re-reads it when it changes on disk, so a row added
 // or removed by hand counts without a restart; an invalid file counts as no tokens at all
 // (fail closed), never as the rows it had before.
 import { stat } from 'node:fs/promises';

@@ -12,7 +12,7 @@ const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
 
 async function serveCommand(options: ServeCommandOptions, hooks: MainHooks): Promise<void> {
   // The watching parent takes no lock: each server it starts does, after the previous one exited.
-  if (options.reload) return (await import('../server/reload.js')).runWithReload(process.argv.slice(1).filter((arg) => arg !== '--reload'));
+  if (options.reload) return (await import('../server/dev-watcher.js')).runWithReload(process.argv.slice(1).filter((arg) => arg !== '--reload'));
   // The server's modules load only for `svc serve`: every other command stays light.
   const { serve, StartupError } = await import('../server/serve.js');
   const paths = resolvePaths();

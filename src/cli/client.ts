@@ -25,7 +25,7 @@ export class ApiUnreachableError extends Error {
 }
 
 /** The API answered with an error envelope (or something that was not one). */
-export class ApiError extends Error {
+export class ApiResponseError extends Error {
   constructor(readonly status: number, readonly envelope: ErrorEnvelope) {
     super(envelope.error.message);
   }
@@ -209,7 +209,7 @@ export class ApiClient {
     const envelope = isErrorEnvelope(payload)
       ? payload
       : { error: { code: `system.http_${status}`, message: `HTTP ${status} from ${path}: ${text.slice(0, 200)}`, details: {} } };
-    throw new ApiError(status, envelope);
+    throw new ApiResponseError(status, envelope);
   }
 }
 

@@ -1,6 +1,6 @@
 // Printing and exit codes for the CLI. Every failure ends in exactly one line on stderr
 // (plus indented problem lines where there are several) and a documented exit code.
-import { ApiError, ApiUnreachableError } from './client.js';
+import { ApiResponseError, ApiUnreachableError } from './client.js';
 
 export const EXIT = {
   ok: 0,
@@ -37,7 +37,7 @@ export function exitFor(error: unknown): CliExit {
   if (error instanceof ApiUnreachableError) {
     return new CliExit(EXIT.unreachable, `${error.message}; start it with \`svc serve\` (\`npm start\` in a checkout) or set SVC_API_URL to a running server`);
   }
-  if (error instanceof ApiError) {
+  if (error instanceof ApiResponseError) {
     const problems = (error.envelope.error.details.problems as Array<{ file?: string; path?: string; message: string }> | undefined) ?? [];
     const lines = problems.map((p) => `  ${[p.file, p.path].filter(Boolean).join(': ')}: ${p.message}`);
     const code = error.code.startsWith('config.') ? EXIT.configInvalid : EXIT.failed;

@@ -38,13 +38,13 @@ describe('docs/configuration.md', () => {
     const unread = descriptions.filter((d) => d.unread).map((d) => d.key);
     expect(unread).toContain('telemetry.enabled');
     expect(unread).toContain('memory.graph.extraction_slot');
-    // The update channel is read (svc update, /api/updates): it keeps its row.
-    expect(unread).not.toContain('telemetry.channel');
-    expect(rendered).toContain('Accepted and validated, not read yet: `[telemetry].enabled`, `[memory]`, `[memory.embedding]`, `[memory.graph]`.');
+    // The update channel is read (svc update, /api/updates): it keeps its row, under [updates] since schema_version 3.
+    expect(unread).not.toContain('updates.channel');
+    expect(rendered).toContain('Accepted and validated, not read yet: `[telemetry]`, `[memory]`, `[memory.embedding]`, `[memory.graph]`.');
     expect(rendered).not.toContain('Opt-in anonymous telemetry');
     expect(rendered).not.toMatch(/^#### `\[memory/m);
-    expect(rendered).toMatch(/^#### `\[telemetry\]`[^#]*\| `channel` \|/m);
-    expect(rendered).not.toMatch(/^#### `\[telemetry\]`[^#]*\| `enabled` \|/m);
+    expect(rendered).not.toMatch(/^#### `\[telemetry\]`/m);
+    expect(rendered).toMatch(/^#### `\[updates\]`[^#]*\| `channel` \|/m);
   });
 
   it('replaces only the text between the markers', () => {

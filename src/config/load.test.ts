@@ -40,6 +40,23 @@ describe('loadConfig', () => {
     expect(await problemsOf({ 'svc.toml': '' })).toEqual([]);
   });
 
+  it('reads the update channel an older file names under [telemetry], and says to migrate (issue 23)', async () => {
+    for (const text of ['[telemetry]\nchannel = "nightly"\n', '[meta]\nschema_version = 2\n[telemetry]\nchannel = "nightly"\nenabled = true\n']) {
+      const outcome = await loadConfig(home({ 'svc.toml': text }), {});
+      expect(outcome.ok).toBe(true);
+      if (!outcome.ok) return;
+      expect(outcome.config.svc.updates.channel).toBe('nightly');
+      expect(outcome.config.svc.telemetry).not.toHaveProperty('channel');
+      expect(outcome.problems.map(formatProblem)).toEqual([
+        expect.stringMatching(/^svc\.toml: meta\.schema_version: warning: written for schema_version [12]; run `svc config migrate` to update it \(telemetry\.channel -> updates\.channel\)$/),
+      ]);
+    }
+    // Written by this version: no warning, and the old key is nothing svc reads.
+    const current = await loadConfig(home({ 'svc.toml': '[meta]\nschema_version = 3\n[updates]\nchannel = "nightly"\n' }), {});
+    expect(current.ok && current.config.svc.updates.channel).toBe('nightly');
+    expect(current.problems).toEqual([]);
+  });
+
   it('names the file, the field path and what was expected', async () => {
     const problems = await problemsOf({ 'slots/chat.toml': slot('chat', 'device = "gpu"') });
     expect(problems).toEqual(['slots/chat.toml: slot.device: expected one of gpu-rocm, gpu-vulkan, gpu-cuda, cpu, npu; got "gpu"']);

@@ -22,18 +22,18 @@ describe('schemaVersionOf', () => {
   });
 });
 
-describe('migrateDocument v1 -> v2', () => {
+describe('migrateDocument v1 -> v2 -> v3', () => {
   it('is the built-in chain up to the latest version', () => {
-    expect(LATEST_SCHEMA_VERSION).toBe(2);
-    expect(SVC_TOML_MIGRATIONS.map((m) => m.from)).toEqual([1]);
+    expect(LATEST_SCHEMA_VERSION).toBe(3);
+    expect(SVC_TOML_MIGRATIONS.map((m) => m.from)).toEqual([1, 2]);
   });
 
-  it('renames, converts and drops the legacy keys and stamps schema_version 2', () => {
+  it('renames, converts and drops the legacy keys and stamps schema_version 3', () => {
     const input = v1();
     const before = structuredClone(input);
     const result = migrateDocument(input);
     expect(result.from).toBe(1);
-    expect(result.to).toBe(2);
+    expect(result.to).toBe(3);
     expect(result.doc).toEqual({
       memory: {
         engine: 'hindsight',
@@ -42,7 +42,7 @@ describe('migrateDocument v1 -> v2', () => {
       },
       models: { store: '/data/models', auto_scan_on_start: false },
       slots: { max_slots: 2 },
-      meta: { schema_version: 2 },
+      meta: { schema_version: 3 },
     });
     expect(result.changes).toEqual(expect.arrayContaining([
       'memory.embedding.rerank_url -> memory.embedding.rerank_gateway_url',
@@ -59,7 +59,7 @@ describe('migrateDocument v1 -> v2', () => {
 
   it('keeps other [meta] keys and an explicit schema_version 1', () => {
     const result = migrateDocument({ meta: { schema_version: 1, note: 'x' }, memory: { embedding: { rerank_url: 'http://a:2' } } });
-    expect(result.doc.meta).toEqual({ schema_version: 2, note: 'x' });
+    expect(result.doc.meta).toEqual({ schema_version: 3, note: 'x' });
     expect(result.doc.memory).toEqual({ embedding: { rerank_gateway_url: 'http://a:2' } });
   });
 
@@ -80,17 +80,17 @@ describe('migrateDocument v1 -> v2', () => {
 
   it('stamps a v1 document with nothing to change', () => {
     const result = migrateDocument({});
-    expect(result).toEqual({ doc: { meta: { schema_version: 2 } }, from: 1, to: 2, changes: [] });
+    expect(result).toEqual({ doc: { meta: { schema_version: 3 } }, from: 1, to: 3, changes: [] });
   });
 
-  it('is idempotent: a v2 document is returned as it is', () => {
+  it('is idempotent: a v3 document is returned as it is', () => {
     const once = migrateDocument(v1());
     const twice = migrateDocument(once.doc);
     expect(twice.doc).toBe(once.doc);
     expect(twice.doc).toEqual(once.doc);
     expect(twice.changes).toEqual([]);
-    expect(twice.from).toBe(2);
-    expect(twice.to).toBe(2);
+    expect(twice.from).toBe(3);
+    expect(twice.to).toBe(3);
   });
 
   it('leaves a document of an unknown or newer version unchanged', () => {
@@ -99,6 +99,51 @@ describe('migrateDocument v1 -> v2', () => {
       expect(result.doc).toBe(doc);
       expect(result.changes).toEqual([]);
     }
+  });
+});
+
+describe('migrateDocument v2 -> v3: the update channel leaves [telemetry]', () => {
+  it('moves [telemetry].channel to [updates].channel and keeps [telemetry].enabled', () => {
+    const input = { meta: { schema_version: 2 }, telemetry: { enabled: true, channel: 'nightly' }, slots: { max_slots: 1 } };
+    const before = structuredClone(input);
+    const result = migrateDocument(input);
+    expect(result).toEqual({
+      doc: { meta: { schema_version: 3 }, telemetry: { enabled: true }, updates: { channel: 'nightly' }, slots: { max_slots: 1 } },
+      from: 2,
+      to: 3,
+      changes: ['telemetry.channel -> updates.channel'],
+    });
+    expect(input).toEqual(before);
+    expect(SvcTomlSchema.parse(result.doc).updates.channel).toBe('nightly');
+  });
+
+  it('drops a [telemetry] left empty, from a v1 file too', () => {
+    const result = migrateDocument({ telemetry: { channel: 'nightly' } });
+    expect(result.doc).toEqual({ updates: { channel: 'nightly' }, meta: { schema_version: 3 } });
+    expect(result.changes).toEqual(['telemetry.channel -> updates.channel']);
+  });
+
+  it('keeps an [updates].channel that is already set (the API writes there) and removes the old key', () => {
+    const result = migrateDocument({ meta: { schema_version: 2 }, telemetry: { channel: 'nightly' }, updates: { channel: 'stable' } });
+    expect(result.doc).toEqual({ meta: { schema_version: 3 }, updates: { channel: 'stable' } });
+    expect(result.changes).toEqual(['telemetry.channel removed (updates.channel is set)']);
+  });
+
+  it('changes nothing but the version without a [telemetry].channel, and leaves an [updates] that is not a table to the schema', () => {
+    expect(migrateDocument({ meta: { schema_version: 2 }, telemetry: { enabled: false } })).toEqual({
+      doc: { meta: { schema_version: 3 }, telemetry: { enabled: false } }, from: 2, to: 3, changes: [],
+    });
+    const odd = migrateDocument({ meta: { schema_version: 2 }, telemetry: { channel: 'nightly' }, updates: 'nightly' });
+    expect(odd.doc).toEqual({ meta: { schema_version: 3 }, telemetry: { channel: 'nightly' }, updates: 'nightly' });
+    expect(odd.changes).toEqual([]);
+    expect(SvcTomlSchema.safeParse(odd.doc).success).toBe(false);
+  });
+
+  it('is idempotent', () => {
+    const once = migrateDocument({ meta: { schema_version: 2 }, telemetry: { channel: 'nightly' } });
+    const twice = migrateDocument(once.doc);
+    expect(twice.doc).toBe(once.doc);
+    expect(twice.changes).toEqual([]);
   });
 });
 

@@ -66,7 +66,33 @@ const v1ToV2: Migration = {
   },
 };
 
-export const SVC_TOML_MIGRATIONS: readonly Migration[] = [v1ToV2];
+/**
+ * Version 3 moves the update channel out of [telemetry] (issue 23: it picks the dist-tag
+ * `svc update` follows and has nothing to do with telemetry). A file that already names
+ * [updates].channel keeps it, as v1ToV2 keeps a new key that is already set.
+ */
+const v2ToV3: Migration = {
+  from: 2,
+  description: 'move [telemetry].channel to [updates].channel',
+  apply(input) {
+    const doc = structuredClone(input) as Table;
+    const changes: string[] = [];
+    const telemetry = table(doc, 'telemetry');
+    // An [updates] that is not a table is left for the schema to report.
+    const updates = doc.updates === undefined ? {} : table(doc, 'updates');
+    if (telemetry && 'channel' in telemetry && updates) {
+      const kept = 'channel' in updates;
+      if (!kept) updates.channel = telemetry.channel;
+      doc.updates = updates;
+      delete telemetry.channel;
+      if (Object.keys(telemetry).length === 0) delete doc.telemetry;
+      changes.push(kept ? 'telemetry.channel removed (updates.channel is set)' : 'telemetry.channel -> updates.channel');
+    }
+    return { doc, changes };
+  },
+};
+
+export const SVC_TOML_MIGRATIONS: readonly Migration[] = [v1ToV2, v2ToV3];
 
 export function schemaVersionOf(doc: TomlDoc): number | undefined {
   const version = table(doc, 'meta')?.schema_version ?? 1;

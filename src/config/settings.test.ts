@@ -194,7 +194,7 @@ describe('describeSettings', () => {
     expect(pick('memory.graph.llm_timeout_s')).toMatchObject({ type: 'integer', default: 300, minimum: 30, maximum: 3600 });
     expect(pick('dispatcher.prefetch_timeout_s')).toEqual({ type: 'number', default: 8, minimum: undefined, maximum: undefined, exclusive_minimum: 0, enum: undefined, nullable: false });
     expect(pick('dispatcher.prefetch_parallel_cap')).toMatchObject({ type: 'integer', default: 4, minimum: 1 });
-    expect(pick('telemetry.channel')).toMatchObject({ type: 'string', default: 'stable', enum: ['stable', 'nightly'] });
+    expect(pick('updates.channel')).toMatchObject({ type: 'string', default: 'stable', enum: ['stable', 'nightly'] });
     expect(pick('memory.engine')).toMatchObject({ type: 'string', default: 'hindsight', enum: ['cognee', 'hindsight', 'mem0', 'pgvector'] });
     expect(pick('activity.max_rows')).toMatchObject({ type: 'integer', default: 50000, minimum: 100, nullable: true });
     expect(pick('activity.retention_days')).toMatchObject({ type: 'integer', default: 30, minimum: 1 });
@@ -296,21 +296,21 @@ describe('updateSvcToml', () => {
   it('writes a valid change and keeps unrelated keys and unknown keys already in the file', async () => {
     writeToml(ORIGINAL);
     chmodSync(paths.svcToml, 0o640);
-    const result = await updateSvcToml(paths, { slots: { idle_timeout_s: 30 }, telemetry: { channel: 'nightly' } });
+    const result = await updateSvcToml(paths, { slots: { idle_timeout_s: 30 }, updates: { channel: 'nightly' } });
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect(result.changed).toEqual(['slots.idle_timeout_s', 'telemetry.channel']);
+    expect(result.changed).toEqual(['slots.idle_timeout_s', 'updates.channel']);
     expect(result.before.slots.idle_timeout_s).toBe(120);
     expect(result.after.slots.idle_timeout_s).toBe(30);
     expect(result.after.slots.max_slots).toBe(2);
-    expect(result.after.telemetry.channel).toBe('nightly');
+    expect(result.after.updates.channel).toBe('nightly');
     // The file's own unknown keys are warnings, not a reason to refuse.
     expect(result.warnings.map((w) => `${w.severity} ${w.path}`).sort()).toEqual(['warning custom', 'warning slots.future_option']);
     const onDisk = parse(readFileSync(paths.svcToml, 'utf8'));
     expect(onDisk).toEqual({
       slots: { idle_timeout_s: 30, max_slots: 2, future_option: 'kept' },
       custom: { answer: 42 },
-      telemetry: { channel: 'nightly' },
+      updates: { channel: 'nightly' },
     });
     expect(statSync(paths.svcToml).mode & 0o777).toBe(0o640);
     expect(readdirSync(paths.configRoot)).toEqual(['svc.toml']);

@@ -1,6 +1,6 @@
 // Who may call each route. Every route's access class is in ROUTE_ACCESS_TABLE below, the
 // one table the auth guard decides from (src/auth/guard.ts); a route missing from it refuses
-// every request, and access.test.ts fails for any registered route it lacks. docs/api.md
+// every request, and server/access-table.test.ts fails for any registered route it lacks. docs/api.md
 // ("Access") prints the same table and scopes, and a test compares the two.
 import type { TokenScope } from './vocabulary.js';
 

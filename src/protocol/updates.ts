@@ -1,4 +1,5 @@
 // /api/updates (docs/api.md, "Updates"): which version runs, which one the channel offers.
+import { valid } from 'semver';
 import { z } from 'zod';
 import { UPDATE_CHANNELS } from './vocabulary.js';
 
@@ -29,7 +30,7 @@ export interface UpdateCheckPayload {
  * may predate a security fix); the route is host-only either way.
  */
 export const ApplyUpdateRequestSchema = z.strictObject({
-  version: z.string().trim().regex(/^v?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/, 'a version like 1.2.3 or 1.3.0-nightly.4').transform((v) => v.replace(/^v/, '')).optional(),
+  version: z.string().trim().refine((v) => valid(v) !== null, 'a version like 1.2.3 or 1.3.0-nightly.4').transform((v) => v.replace(/^v/, '')).optional(),
   allow_downgrade: z.boolean().default(false),
 });
 export type ApplyUpdateRequest = z.output<typeof ApplyUpdateRequestSchema>;

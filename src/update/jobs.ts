@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../config/atomic.js';
 import type { SvcPaths } from '../config/paths.js';
 import { TERMINAL_UPDATE_STATES, type InstalledTree, type UpdateChannel, type UpdateJob, type UpdateJobState } from '../protocol/updates.js';
-import { isAlive } from '../lib/process.js';
+import { isRunning } from '../lib/process.js';
 
 const ID = /^[0-9a-f]{12}$/;
 
@@ -69,7 +69,7 @@ export const isTerminal = (job: UpdateJob) => TERMINAL_UPDATE_STATES.has(job.sta
 export async function activeJob(paths: SvcPaths): Promise<UpdateJob | null> {
   for (const job of await listJobs(paths)) {
     if (isTerminal(job)) continue;
-    if (isAlive(job.owner_pid)) return job;
+    if (await isRunning(job.owner_pid)) return job;
     await advance(paths, job, 'failed', `interrupted: the process running it (pid ${job.owner_pid}) is gone`, {
       error: { code: 'update.interrupted', message: `the job stopped in state ${job.state}: the process running it (pid ${job.owner_pid}) is gone` },
       restarted: job.restarted ?? false,

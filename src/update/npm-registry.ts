@@ -1,7 +1,7 @@
 // What the npm registry says about svc's package: its dist-tags and versions (the
 // abbreviated metadata npm itself reads). Only the configured registry is contacted.
 import { SvcError } from '../protocol/errors.js';
-import { compareVersions, isVersion } from './semver.js';
+import { rcompare, valid } from 'semver';
 
 export const DEFAULT_REGISTRY = 'https://registry.npmjs.org/';
 
@@ -32,6 +32,6 @@ export async function packageInfo(registry: string, name: string, timeoutMs = 15
   if (res.status === 404) return { published: false, distTags: {}, versions: [] };
   if (!res.ok) throw new SvcError('update.check_failed', `the registry ${registry} answered ${res.status} for ${name}`, { registry, status: res.status });
   const body = (await res.json()) as { 'dist-tags'?: Record<string, string>; versions?: Record<string, unknown> };
-  const versions = Object.keys(body.versions ?? {}).filter(isVersion).sort((a, b) => compareVersions(b, a));
+  const versions = Object.keys(body.versions ?? {}).filter((v) => valid(v) !== null).sort(rcompare);
   return { published: true, distTags: body['dist-tags'] ?? {}, versions };
 }

@@ -8,11 +8,11 @@
 // only through UpdateHost, so it sits below it in the layer map (docs/development.md).
 import { constants, existsSync } from 'node:fs';
 import { access, mkdir } from 'node:fs/promises';
+import { compare } from 'semver';
 import { SvcError } from '../protocol/errors.js';
 import { CHANNEL_TAG, HANDED_OVER_STATES, type ApplyUpdateRequest, type InstalledTree, type UpdateJob, type UpdateJobState, type UpdateStatePayload } from '../protocol/updates.js';
 import { PACKAGE_NAME } from '../lib/version.js';
 import { packageInfo, registryUrl } from './npm-registry.js';
-import { compareVersions } from './semver.js';
 import { checkConfig, installVersion, versionDist, type VersionDist } from './install.js';
 import { activeJob, advance, isTerminal, jobLog, newJob, pruneJobs, readJob, writeJob } from './jobs.js';
 import { installedVersions, installPrefix, readCurrent, readPrevious, runningTree, treeBin, treeVersion, versionDir, versionsDir } from './layout.js';
@@ -64,7 +64,7 @@ export class UpdateService {
 
   private async startUpdate(request: ApplyUpdateRequest, actor: string): Promise<UpdateJob> {
     const registry = registryUrl();
-    const channel = this.ctx.config.svc.telemetry.channel;
+    const channel = this.ctx.config.svc.updates.channel;
     const target = request.version ?? (await this.channelNewest(registry));
     if (target === this.ctx.version) throw new SvcError('update.up_to_date', `svc ${target} is the version that runs`, { current: target });
     this.refuseDowngrade(target, request.allow_downgrade);
@@ -82,17 +82,17 @@ export class UpdateService {
 
   /** The version the channel's dist-tag names, when it is newer than this one. */
   private async channelNewest(registry: string): Promise<string> {
-    const channel = this.ctx.config.svc.telemetry.channel;
+    const channel = this.ctx.config.svc.updates.channel;
     const info = await packageInfo(registry, PACKAGE_NAME);
     if (!info.published) throw new SvcError('update.check_failed', `the registry ${registry} has no package ${PACKAGE_NAME}: there is nothing to update to (SVC_NPM_REGISTRY names the registry)`, { registry, package: PACKAGE_NAME });
     const latest = info.distTags[CHANNEL_TAG[channel]];
-    if (!latest || compareVersions(latest, this.ctx.version) <= 0) throw new SvcError('update.up_to_date', `svc ${this.ctx.version} is up to date on the ${channel} channel (${latest ? `it offers ${latest}` : 'it offers no version yet'})`, { current: this.ctx.version, channel, latest: latest ?? null });
+    if (!latest || compare(latest, this.ctx.version) <= 0) throw new SvcError('update.up_to_date', `svc ${this.ctx.version} is up to date on the ${channel} channel (${latest ? `it offers ${latest}` : 'it offers no version yet'})`, { current: this.ctx.version, channel, latest: latest ?? null });
     return latest;
   }
 
   /** Issue 22: an older build may predate a security fix, so going back is asked for by name. */
   private refuseDowngrade(target: string, allowed: boolean): void {
-    if (allowed || compareVersions(target, this.ctx.version) >= 0) return;
+    if (allowed || compare(target, this.ctx.version) >= 0) return;
     throw new SvcError('update.downgrade_refused', `${target} is older than the running ${this.ctx.version}: a downgrade needs allow_downgrade: true (svc update --target ${target} --allow-downgrade); \`svc update --rollback\` goes back to the previous version without it`, { current: this.ctx.version, target });
   }
 
@@ -100,7 +100,7 @@ export class UpdateService {
     const previous = await readPrevious(this.ctx.paths);
     const version = previous && existsSync(treeBin(previous.path)) ? await treeVersion(previous.path) : null;
     if (!previous || !version) throw new SvcError('update.no_previous', previous ? `the previous tree ${previous.path} is gone; there is nothing to roll back to` : 'no update has run here: svc.previous records no tree to roll back to', { previous });
-    const job = newJob('rollback', this.ctx.config.svc.telemetry.channel, this.running(), { version, path: previous.path });
+    const job = newJob('rollback', this.ctx.config.svc.updates.channel, this.running(), { version, path: previous.path });
     await this.begin(job, actor);
     void this.run(job, async (current) => {
       current = await this.step(current, 'migrating', `checking that ${version} reads this configuration`);

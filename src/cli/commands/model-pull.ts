@@ -5,9 +5,9 @@ import { parsePullRef, pullModelId } from '../../protocol/pull-ref.js';
 import type { PullJobPayload, PullPlanPayload } from '../../protocol/pulls.js';
 import { TERMINAL_PULL_STATES } from '../../protocol/pulls.js';
 import type { ApiClient } from '../client.js';
+import { eventData } from '../event-stream.js';
 import { CliExit, EXIT, print, printJson, table } from '../output.js';
 import { formatBytes } from './model.js';
-import { parseSseEvents } from './slot-logs.js';
 
 export const EXIT_PULL_CANCELLED = 130;
 
@@ -61,13 +61,9 @@ export async function followPull(client: ApiClient, id: string, ref: string, bod
   process.once('SIGINT', interrupt);
   try {
     const response = await client.followPull(id, controller.signal);
-    const decoder = new TextDecoder();
-    let buffer = '';
-    for await (const chunk of response.body ?? []) {
-      buffer = parseSseEvents(buffer + decoder.decode(chunk as Uint8Array, { stream: true }), (data) => {
-        job = JSON.parse(data) as PullJobPayload;
-        onUpdate(job);
-      });
+    for await (const data of eventData(response.body)) {
+      job = JSON.parse(data) as PullJobPayload;
+      onUpdate(job);
       if (TERMINAL_PULL_STATES.includes(job.state)) break;
     }
   } catch (error) {

@@ -1,7 +1,7 @@
 // What `svc run` does with a model the registry does not have: pull it (a Hugging Face ref
 // or a catalogue name), following the job as `svc model pull` does, then use its id.
 import { parsePullRef, pullModelId } from '../../protocol/pull-ref.js';
-import { ApiError, type ApiClient } from '../client.js';
+import { ApiResponseError, type ApiClient } from '../client.js';
 import { CliExit, EXIT } from '../output.js';
 import { EXIT_PULL_CANCELLED, followPull, progressPrinter } from './model-pull.js';
 
@@ -15,7 +15,7 @@ export async function ensureModel(client: ApiClient, ref: string, out: (line: st
   if ('error' in parsed) throw new CliExit(EXIT.failed, missing);
   const id = pullModelId(parsed);
   const known = await client.getModel(id).catch((error: unknown) => {
-    if (error instanceof ApiError && error.code === 'model.not_found') return undefined;
+    if (error instanceof ApiResponseError && error.code === 'model.not_found') return undefined;
     throw error;
   });
   if (known) return known.id;

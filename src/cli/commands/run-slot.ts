@@ -5,7 +5,7 @@ import type { ModelPayload } from '../../protocol/models.js';
 import { DEFAULT_CTX_SIZE, MAX_CTX_SIZE, MIN_CTX_SIZE } from '../../protocol/slot-limits.js';
 import type { SlotViewPayload } from '../../protocol/slots.js';
 import { SLOT_NAME_PATTERN } from '../../protocol/vocabulary.js';
-import { ApiError, type ApiClient } from '../client.js';
+import { ApiResponseError, type ApiClient } from '../client.js';
 import { warn } from '../output.js';
 import { ensureModel } from './run-model.js';
 
@@ -44,7 +44,7 @@ export async function resolveModel(client: ApiClient, ref: string): Promise<Mode
     return await client.getModel(ref);
   } catch (error) {
     // A name shared by several models is also model.not_found, with candidates: not a pull.
-    if (!(error instanceof ApiError) || error.code !== 'model.not_found' || error.envelope.error.details.candidates !== undefined) throw error;
+    if (!(error instanceof ApiResponseError) || error.code !== 'model.not_found' || error.envelope.error.details.candidates !== undefined) throw error;
   }
   const id = await ensureModel(client, ref, (line) => process.stderr.write(`${line}\n`));
   return client.getModel(id);

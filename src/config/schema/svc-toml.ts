@@ -8,7 +8,7 @@ import type { KeyMeta } from './common.js';
 import { httpUrl, MEMORY_ENGINES, slotName, UPDATE_CHANNELS } from './common.js';
 
 /** The schema version this build writes; older files are migrated (see ../migrate.ts). */
-export const LATEST_SCHEMA_VERSION = 2;
+export const LATEST_SCHEMA_VERSION = 3;
 
 const key = <T extends z.ZodType>(schema: T, meta: KeyMeta) => schema.meta({ ...meta });
 const section = <S extends z.ZodRawShape>(shape: S, description: string, meta: Pick<KeyMeta, 'unread'> = {}) =>
@@ -76,8 +76,12 @@ export const dispatcherSection = section({
 
 export const telemetrySection = section({
   enabled: key(z.boolean().default(false), { description: 'Opt-in anonymous telemetry.', apply: 'live', unread: true }),
+}, 'Telemetry.');
+
+// Schema version 3 moved the channel here from [telemetry] (../migrate.ts).
+export const updatesSection = section({
   channel: key(z.enum(UPDATE_CHANNELS).default('stable'), { description: 'Update channel: `stable` follows the package\'s `latest` dist-tag on the npm registry, `nightly` its `nightly` tag (`svc update`, /api/updates).', apply: 'live' }),
-}, 'Telemetry and update channel.');
+}, 'Updates of svc itself (`svc update`, /api/updates).');
 
 const absolutePath = z.string().refine(isAbsolute, { message: 'expected an absolute path' });
 
@@ -228,6 +232,7 @@ export const SvcTomlSchema = z.strictObject({
   slots: slotsSection,
   dispatcher: dispatcherSection,
   telemetry: telemetrySection,
+  updates: updatesSection,
   models: modelsSection,
   memory: memorySection,
   activity: activitySection,

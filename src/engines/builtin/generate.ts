@@ -7,7 +7,7 @@ import {
   LlamaChat, LlamaCompletion, TokenBias,
   type ChatHistoryItem, type ChatWrapper, type LlamaChatResponseChunk, type LlamaContextSequence, type LlamaModel,
 } from 'node-llama-cpp';
-import { ApiError, notSupported } from './http-io.js';
+import { BuiltinEngineError, notSupported } from './http-io.js';
 import type { ChatMessage, Sampling } from './request.js';
 
 export type FinishReason = 'stop' | 'length';
@@ -36,8 +36,8 @@ export interface GenerationTarget {
 }
 
 /** llama-server's error for a prompt that does not fit (type exceed_context_size_error). */
-function exceedsContext(promptTokens: number, contextSize: number): ApiError {
-  return new ApiError('request.context_exceeded', 'exceed_context_size_error', `the request exceeds the available context size (${promptTokens} prompt tokens, ${contextSize} in the context), try increasing it`, {
+function exceedsContext(promptTokens: number, contextSize: number): BuiltinEngineError {
+  return new BuiltinEngineError('request.context_exceeded', 'exceed_context_size_error', `the request exceeds the available context size (${promptTokens} prompt tokens, ${contextSize} in the context), try increasing it`, {
     n_prompt_tokens: promptTokens, n_ctx: contextSize,
   });
 }

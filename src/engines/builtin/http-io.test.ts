@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ERROR_CODES, isCatalogueEnvelope } from '../../protocol/errors.js';
-import { invalidRequest, loading, notFound, notSupported, readJsonObject, sendError, serverError, SseWriter, type ApiError } from './http-io.js';
+import { invalidRequest, loading, notFound, notSupported, readJsonObject, sendError, serverError, SseWriter, type BuiltinEngineError } from './http-io.js';
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
@@ -15,9 +15,9 @@ async function serve(handle: Parameters<typeof createServer>[1]): Promise<string
   return `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
 }
 
-describe('ApiError', () => {
+describe('BuiltinEngineError', () => {
   it('renders the envelope: a catalogue code, its status, the OpenAI type in details', () => {
-    const errors: ApiError[] = [invalidRequest("'n' must be an integer", { param: 'n' }), notSupported('no chat here'), notFound('GET', '/nope'), loading(), serverError('decode failed')];
+    const errors: BuiltinEngineError[] = [invalidRequest("'n' must be an integer", { param: 'n' }), notSupported('no chat here'), notFound('GET', '/nope'), loading(), serverError('decode failed')];
     expect(errors.map((e) => [e.code, e.status])).toEqual([
       ['request.invalid', 400], ['request.not_supported', 501], ['request.unknown_route', 404], ['slot.not_ready', 503], ['system.internal', 500],
     ]);
@@ -35,7 +35,7 @@ describe('ApiError', () => {
 describe('reading bodies and failing', () => {
   it('invalid JSON, a non-object and a body over the limit get their own codes', async () => {
     const url = await serve((req, res) => {
-      readJsonObject(req, 64).then(() => res.end('{}'), (error: ApiError) => sendError(res, error));
+      readJsonObject(req, 64).then(() => res.end('{}'), (error: BuiltinEngineError) => sendError(res, error));
     });
     const post = async (body: string) => {
       const response = await fetch(url, { method: 'POST', body });

@@ -7,11 +7,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type ErrorCode, type ErrorEnvelope, SvcError } from '../../protocol/errors.js';
 
-/** A failure the client is told about: a catalogue code, its status, `type` and `extra` in details. */
-export class ApiError extends SvcError {
+/** A failure the built-in engine answers a request with: a catalogue code, its status, `type` and `extra` in details. */
+export class BuiltinEngineError extends SvcError {
   constructor(code: ErrorCode, readonly type: string, message: string, readonly extra: Record<string, unknown> = {}) {
     super(code, message, { type, ...extra });
-    this.name = 'ApiError';
+    this.name = 'BuiltinEngineError';
   }
 
   toJSON(): ErrorEnvelope {
@@ -19,12 +19,12 @@ export class ApiError extends SvcError {
   }
 }
 
-export const invalidRequest = (message: string, extra?: Record<string, unknown>) => new ApiError('request.invalid', 'invalid_request_error', message, extra);
-export const notSupported = (message: string) => new ApiError('request.not_supported', 'not_supported_error', message);
-export const notFound = (method: string, path: string) => new ApiError('request.unknown_route', 'not_found_error', `No route ${method} ${path}`, { method, path });
+export const invalidRequest = (message: string, extra?: Record<string, unknown>) => new BuiltinEngineError('request.invalid', 'invalid_request_error', message, extra);
+export const notSupported = (message: string) => new BuiltinEngineError('request.not_supported', 'not_supported_error', message);
+export const notFound = (method: string, path: string) => new BuiltinEngineError('request.unknown_route', 'not_found_error', `No route ${method} ${path}`, { method, path });
 /** llama-server's 503 while the model loads; the gateway's health probe reads only the status. */
-export const loading = () => new ApiError('slot.not_ready', 'unavailable_error', 'Loading model', { state: 'warming' });
-export const serverError = (message: string) => new ApiError('system.internal', 'server_error', message);
+export const loading = () => new BuiltinEngineError('slot.not_ready', 'unavailable_error', 'Loading model', { state: 'warming' });
+export const serverError = (message: string) => new BuiltinEngineError('system.internal', 'server_error', message);
 
 /** Bodies beyond this are refused: prompts are text, and 32 MiB of text is a lot of tokens. */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -36,7 +36,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   res.end(text);
 }
 
-export function sendError(res: ServerResponse, error: ApiError): void {
+export function sendError(res: ServerResponse, error: BuiltinEngineError): void {
   sendJson(res, error.status, error);
 }
 
@@ -46,18 +46,18 @@ export async function readJsonObject(req: IncomingMessage, limit = MAX_BODY_BYTE
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > limit) throw new ApiError('request.too_large', 'invalid_request_error', `the request body is larger than ${limit} bytes`, { limit_bytes: limit });
+    if (size > limit) throw new BuiltinEngineError('request.too_large', 'invalid_request_error', `the request body is larger than ${limit} bytes`, { limit_bytes: limit });
     chunks.push(chunk);
   }
   let value: unknown;
   try {
     value = JSON.parse(Buffer.concat(chunks).toString('utf8'));
   } catch (error) {
-    throw new ApiError('request.invalid_json', 'invalid_request_error', `the request body is not valid JSON: ${(error as Error).message}`);
+    throw new BuiltinEngineError('request.invalid_json', 'invalid_request_error', `the request body is not valid JSON: ${(error as Error).message}`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     const got = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
-    throw new ApiError('request.not_an_object', 'invalid_request_error', 'the request body must be a JSON object', { got });
+    throw new BuiltinEngineError('request.not_an_object', 'invalid_request_error', 'the request body must be a JSON object', { got });
   }
   return value as Record<string, unknown>;
 }
@@ -97,7 +97,7 @@ export class SseWriter {
    * the envelope (SPEC.md, Events 1; OpenAI clients raise it), and no [DONE], so nobody
    * mistakes it for a finished answer.
    */
-  fail(error: ApiError): void {
+  fail(error: BuiltinEngineError): void {
     if (this.res.destroyed) return;
     if (!this.res.headersSent) return sendError(this.res, error);
     this.res.end(`data: ${JSON.stringify(error)}\n\n`);

@@ -4,7 +4,7 @@
 // as llama-server's do. Plain node:http: nothing between the socket and the model.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { LoadedEngine } from './engine.js';
-import { ApiError, clientGone, loading, notFound, readJsonObject, sendError, sendJson, serverError, SseWriter } from './http-io.js';
+import { BuiltinEngineError, clientGone, loading, notFound, readJsonObject, sendError, sendJson, serverError, SseWriter } from './http-io.js';
 import type { RequestLog } from './request-log.js';
 import { chatCompletions, completions, type RouteContext } from './text-routes.js';
 import { embeddings, rerank } from './vector-routes.js';
@@ -63,7 +63,7 @@ async function handle(state: EngineState, req: IncomingMessage, res: ServerRespo
       state.log.line(`${route.slice(1)}: the client left before it was served`);
       return;
     }
-    if (error instanceof ApiError) return reply.fail(error);
+    if (error instanceof BuiltinEngineError) return reply.fail(error);
     // node-llama-cpp's own errors (a failed decode, a disposed context): the message, not a crash.
     state.log.line(`${route.slice(1)}: failed: ${(error as Error).stack ?? String(error)}`);
     reply.fail(serverError((error as Error).message ?? String(error)));

@@ -2,7 +2,7 @@
 // embeddings are L2-normalised as llama-server's OpenAI route returns them, and `base64`
 // (what the official openai client asks for by default) is the float32 vector's bytes;
 // rerank results follow the Jina convention, best first, cut to top_n.
-import { ApiError, invalidRequest, notSupported, sendJson } from './http-io.js';
+import { BuiltinEngineError, invalidRequest, notSupported, sendJson } from './http-io.js';
 import type { RouteContext } from './text-routes.js';
 
 type Body = Record<string, unknown>;
@@ -33,8 +33,8 @@ export function encodeVector(vector: readonly number[], encoding: 'float' | 'bas
   return encoding === 'float' ? [...vector] : Buffer.from(new Float32Array(vector).buffer).toString('base64');
 }
 
-function tooLong(tokens: number, contextSize: number, what: string): ApiError {
-  return new ApiError('request.context_exceeded', 'exceed_context_size_error', `${what} is ${tokens} tokens, more than the ${contextSize} the context holds; try increasing it`, { n_prompt_tokens: tokens, n_ctx: contextSize });
+function tooLong(tokens: number, contextSize: number, what: string): BuiltinEngineError {
+  return new BuiltinEngineError('request.context_exceeded', 'exceed_context_size_error', `${what} is ${tokens} tokens, more than the ${contextSize} the context holds; try increasing it`, { n_prompt_tokens: tokens, n_ctx: contextSize });
 }
 
 export async function embeddings(ctx: RouteContext): Promise<void> {

@@ -1,6 +1,10 @@
 // Reads a GGUF file's header and metadata without loading the file: it pulls the
 // first bytes in chunks and stops before the tensor infos. Used to derive a model's
-// context size, architecture, chat template and pooling before an engine starts.
+// context size, architecture, chat template and pooling before an engine starts, and a
+// pull's fit check from a part file or over Range reads (models/hf/remote-gguf.ts).
+// Ours rather than @huggingface/gguf (issue 23): that one reads only a path or a URL through
+// fetch (not a part file, not a ByteSource), materialises every array (a 150k-token
+// vocabulary), reads every tensor info, and returns zeros for a truncated header.
 import { open } from 'node:fs/promises';
 import {
   GGUF_MAGIC, GGUF_TYPE_ARRAY, scalarTypeName, scalarWidth, type GgufScalarType, type GgufTypeName,
@@ -88,7 +92,7 @@ async function readArray(cursor: Cursor, type: GgufScalarType, maxLength: number
   const length = await cursor.count();
   if (length > maxLength) {
     const width = scalarWidth(type);
-    if (width === undefined) for (let i = 0; i < length; i++) await cursor.skip(await cursor.count());
+    if (width === undefined) await cursor.skipStrings(length);
     else await cursor.skip(width * length);
     return new GgufSkippedArray(type, length);
   }
@@ -154,6 +158,25 @@ class Cursor {
   async skip(length: number): Promise<void> {
     if (this.position + length > this.size) throw new Error(`${this.path}: GGUF header is truncated`);
     this.position += length;
+  }
+
+  /**
+   * Skip `count` strings, reading only their lengths. A vocabulary runs to 150k strings: a
+   * length already in the buffer is read without an await (one per string cost ~300 ms).
+   */
+  async skipStrings(count: number): Promise<void> {
+    for (let i = 0; i < count; i++) {
+      const at = this.position - this.bufferStart;
+      let length: bigint;
+      if (at >= 0 && at + 8 <= this.buffer.length) {
+        length = this.buffer.readBigUInt64LE(at);
+        this.position += 8;
+      } else {
+        length = (await this.fixed(8)).readBigUInt64LE(0);
+      }
+      if (length > BigInt(this.size - this.position)) throw new Error(`${this.path}: GGUF header is truncated`);
+      this.position += Number(length);
+    }
   }
 
   typeName(code: number, key: string): GgufScalarType {

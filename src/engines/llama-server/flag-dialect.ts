@@ -4,7 +4,7 @@
 // LAN flags tune how the engine computes and samples; everything else (model, projector,
 // LoRA and draft files, Hugging Face and URL fetches, logs, caches, TLS, API keys, tools,
 // MCP, the web UI, CORS, RPC) names a file, a host or code, and is host-only. A flag that is
-// on neither list (a newer llama.cpp) is host-only too. flag-dialect.test.ts checks both
+// on neither list (a newer llama.cpp) is host-only too. test/llama-flags.test.ts checks both
 // lists against the real binary's --help. "V": the flag takes the next token as its value
 // (llama.cpp takes it whatever it looks like, "--alias --log-file" included).
 import { type FlagDialect, groups } from '../flag-rules.js';

@@ -49,7 +49,7 @@ export function registerSystemRoutes(app: FastifyInstance, ctx: ServerContext): 
       auth_enabled: env.authEnabled,
       activity_log: svc.activity.enabled,
       telemetry: svc.telemetry.enabled,
-      update_channel: svc.telemetry.channel,
+      update_channel: svc.updates.channel,
       memory_engine: svc.memory.engine,
       memory_graph: svc.memory.graph.enabled,
       dashboard: false,

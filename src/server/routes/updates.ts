@@ -1,10 +1,11 @@
 // /api/updates: which version runs and which one its channel offers (GET check), the channel
-// itself ([telemetry].channel: stable follows the package's `latest` dist-tag, nightly its
+// itself ([updates].channel: stable follows the package's `latest` dist-tag, nightly its
 // `nightly` tag), and the jobs that apply an update or roll one back (update/service.ts).
 // Apply and rollback are host-only (issue 22): they choose the code svc runs next, so a LAN
 // client in default mode must not start them. The channel stays open: it installs nothing by
 // itself, it only picks which dist-tag of the configured registry a host's `svc update` follows.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { gt } from 'semver';
 import { withSvcToml } from '../../config/load.js';
 import { errorsOf, formatProblem } from '../../config/problems.js';
 import { updateSvcToml } from '../../config/settings.js';
@@ -13,7 +14,6 @@ import { ApplyUpdateRequestSchema, CHANNEL_TAG, PutChannelRequestSchema, type Up
 import { PACKAGE_NAME } from '../../lib/version.js';
 import { parseRequest } from '../../protocol/validate.js';
 import { packageInfo, registryUrl } from '../../update/npm-registry.js';
-import { compareVersions } from '../../update/semver.js';
 import type { ServerContext } from '../context.js';
 import { requireHostAuthority } from '../host-authority.js';
 import { actorOf, objectBody } from '../request.js';
@@ -23,7 +23,7 @@ const VERSIONS_SHOWN = 20;
 export function registerUpdateRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.get('/api/updates/check', async (): Promise<UpdateCheckPayload> => {
     const registry = registryUrl();
-    const channel = ctx.config.svc.telemetry.channel;
+    const channel = ctx.config.svc.updates.channel;
     const info = await packageInfo(registry, PACKAGE_NAME);
     const latest = info.distTags[CHANNEL_TAG[channel]] ?? null;
     return {
@@ -33,7 +33,7 @@ export function registerUpdateRoutes(app: FastifyInstance, ctx: ServerContext): 
       channel,
       published: info.published,
       latest,
-      update_available: latest !== null && compareVersions(latest, ctx.version) > 0,
+      update_available: latest !== null && gt(latest, ctx.version),
       versions: info.versions.slice(0, VERSIONS_SHOWN),
     };
   });
@@ -53,17 +53,17 @@ export function registerUpdateRoutes(app: FastifyInstance, ctx: ServerContext): 
 
   app.get('/api/updates/status/:id', async (request: FastifyRequest<{ Params: { id: string } }>) => (await ctx.updates()).status(request.params.id));
 
-  app.get('/api/updates/channel', async () => ({ channel: ctx.config.svc.telemetry.channel }));
+  app.get('/api/updates/channel', async () => ({ channel: ctx.config.svc.updates.channel }));
 
   app.put('/api/updates/channel', async (request: FastifyRequest) => {
     const { channel } = parseRequest(PutChannelRequestSchema, objectBody(request));
-    const before = ctx.config.svc.telemetry.channel;
-    const result = await ctx.configWrites.run(() => updateSvcToml(ctx.paths, { telemetry: { channel } }, () => [], false));
+    const before = ctx.config.svc.updates.channel;
+    const result = await ctx.configWrites.run(() => updateSvcToml(ctx.paths, { updates: { channel } }, () => [], false));
     if (!result.ok) throw new ConfigError('config.invalid', `channel not saved: ${errorsOf(result.problems).map(formatProblem).join('; ')}`, { problems: result.problems });
     ctx.replaceConfig(withSvcToml(ctx.config, result.after));
     if (before !== channel) {
-      ctx.record({ action: 'settings.update', target: 'svc.toml', actor: actorOf(request), details: { changes: { 'telemetry.channel': { before, after: channel } } } });
-      ctx.events.publish({ type: 'settings.changed', source: 'settings', message: 'settings changed: telemetry.channel', data: { keys: ['telemetry.channel'] } });
+      ctx.record({ action: 'settings.update', target: 'svc.toml', actor: actorOf(request), details: { changes: { 'updates.channel': { before, after: channel } } } });
+      ctx.events.publish({ type: 'settings.changed', source: 'settings', message: 'settings changed: updates.channel', data: { keys: ['updates.channel'] } });
     }
     return { channel };
   });

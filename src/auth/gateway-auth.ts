@@ -12,7 +12,7 @@ import { TokenVerifier } from './token-verifier.js';
 /** How often the files are checked when no watch event came (some filesystems send none). */
 const POLL_MS = 2_000;
 
-export class AuthService {
+export class GatewayAuth {
   readonly store: TokenStore;
   readonly verifier: TokenVerifier;
   readonly proxySecret: ProxySecret;
