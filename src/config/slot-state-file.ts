@@ -4,6 +4,7 @@
 // gateway read it too: doctor (naming the engine that holds a port) and the stopping of engines a
 // dead gateway left (setup/leftover-engines.ts). The gateway's queued writer is slots/state-file.ts.
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SlotRunState } from '../protocol/events.js';
 import { writeFileAtomic } from './atomic.js';
@@ -23,19 +24,30 @@ export interface SlotStateFile {
 }
 
 export const slotStateDir = (stateRoot: string, name: string) => join(stateRoot, 'slots', name);
+const stateFile = (stateRoot: string, name: string) => join(slotStateDir(stateRoot, name), 'state.json');
 
 export async function writeSlotState(stateRoot: string, state: SlotStateFile): Promise<void> {
   // Not durable: a host crash takes the engine with it, so only a process crash matters, and
   // write-then-rename already leaves a whole file then (config/atomic.ts).
-  await writeFileAtomic(join(slotStateDir(stateRoot, state.name), 'state.json'), `${JSON.stringify(state, null, 2)}\n`, { durable: false });
+  await writeFileAtomic(stateFile(stateRoot, state.name), `${JSON.stringify(state, null, 2)}\n`, { durable: false });
 }
 
-/** Synchronous: read once per slot when the gateway adopts its engines, and by doctor. */
+/** Synchronous, for the tools that run without a gateway: doctor, and stopping what a dead gateway left. */
 export function readSlotState(stateRoot: string, name: string): SlotStateFile | undefined {
   try {
-    const parsed = JSON.parse(readFileSync(join(slotStateDir(stateRoot, name), 'state.json'), 'utf8')) as SlotStateFile;
-    return parsed.name === name ? parsed : undefined;
+    return parseSlotState(readFileSync(stateFile(stateRoot, name), 'utf8'), name);
   } catch {
     return undefined;
   }
+}
+
+/** The gateway's read, once per slot when it adopts engines: requests wait for it, so it blocks nothing. */
+export function readSlotStateAsync(stateRoot: string, name: string): Promise<SlotStateFile | undefined> {
+  return readFile(stateFile(stateRoot, name), 'utf8').then((text) => parseSlotState(text, name)).catch(() => undefined);
+}
+
+/** The record, unless it is not JSON (throws) or names another slot. */
+function parseSlotState(text: string, name: string): SlotStateFile | undefined {
+  const parsed = JSON.parse(text) as SlotStateFile;
+  return parsed.name === name ? parsed : undefined;
 }

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import type { ResolvedConfig } from '../config/load.js';
 import type { SvcPaths } from '../config/paths.js';
-import { API_UNIT, findProgram, PROXY_UNIT, proxyRun, systemdRunning, unitState } from '../auth/proxy/service.js';
+import { API_UNIT, findProgram, PROXY_UNIT, proxyRun, systemdRunning, unitState } from '../auth/proxy/systemd-units.js';
 import { run } from './run.js';
 import type { CheckResult } from './types.js';
 import { portOwner } from './port-owner.js';

@@ -361,16 +361,16 @@ describe('hardware.json', () => {
 });
 
 describe('helpers', () => {
-  it('whichOnPath finds executables only, and runs nothing', () => {
+  it('whichOnPath finds executables only, and runs nothing', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'vulkaninfo'), '#!/bin/sh\nexit 0\n');
     chmodSync(join(dir, 'vulkaninfo'), 0o755);
     writeFileSync(join(dir, 'rocm-smi'), 'not executable');
     chmodSync(join(dir, 'rocm-smi'), 0o644);
     const path = `relative/dir:${dir}`;
-    expect(whichOnPath('vulkaninfo', path)).toBe(join(dir, 'vulkaninfo'));
-    expect(whichOnPath('rocm-smi', path)).toBeNull();
-    expect(whichOnPath('nvidia-smi', path)).toBeNull();
+    expect(await whichOnPath('vulkaninfo', path)).toBe(join(dir, 'vulkaninfo'));
+    expect(await whichOnPath('rocm-smi', path)).toBeNull();
+    expect(await whichOnPath('nvidia-smi', path)).toBeNull();
   });
 
   it('normalisePciSlot reconciles nvidia-smi and sysfs addresses', () => {

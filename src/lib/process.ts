@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 
-/** Synchronous: for the boot (before the API listens) and for tests. */
+/** Synchronous: for what runs without a gateway (the update worker, uninstall, stopping engines a dead gateway left) and for tests. */
 export function isAlive(pid: number): boolean {
   const signalled = signalZero(pid);
   return signalled === 'exists' ? !isZombieStatus(readProcSync(pid, 'status')) : signalled;

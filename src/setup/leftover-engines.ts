@@ -1,5 +1,5 @@
 // Engines a dead gateway left running in its home. Engines live in their own process groups
-// so that a crashed gateway's successor can re-adopt them (slots/supervisor.ts); a foreground
+// so that a crashed gateway's successor can re-adopt them (slots/adoption.ts); a foreground
 // run (`npm start`) has no successor, so when its gateway dies without stopping them, it stops
 // them itself with this, and so does `svc uninstall`. Only processes still recognisable as the
 // engine its state.json names are touched, and nothing at all while a live gateway holds the
@@ -35,7 +35,7 @@ export async function stopLeftoverEngines(stateRoot: string, graceMs = 10_000): 
   const engines = await Promise.all(leftovers.map(async (saved) => {
     const pid = saved.pid!;
     const { stopped, escalated } = await stopProcessGroup(pid, graceMs);
-    // So the next gateway does not bring it back as "was serving" (supervisor.adoptOrRestart).
+    // So the next gateway does not bring it back as "was serving" (slots/adoption.ts, adoptLeftEngine).
     if (stopped) await writeSlotState(stateRoot, { ...saved, state: 'stopped', pid: null, updated_at: new Date().toISOString(), message: 'stopped after its gateway died' });
     return { slot: saved.name, pid, escalated, stopped };
   }));

@@ -19,3 +19,17 @@ export function backendWarnings(device: string, info: EngineRuntimeInfo | null):
   }
   return [`device is ${device}, but the engine runs on ${info.backend}${layers}`];
 }
+
+/** What a slot that turned ready on another backend than its device asks for reports (activity, events). */
+export interface BackendMismatch {
+  device: string;
+  backend: string | null;
+  gpu_layers: EngineRuntimeInfo['gpuLayers'];
+  warnings: string[];
+}
+
+/** The report for a slot's device and what its engine said it runs on; null when they agree or it is unknown. */
+export function backendMismatch(device: string, info: EngineRuntimeInfo | null): BackendMismatch | null {
+  const warnings = backendWarnings(device, info);
+  return warnings.length === 0 ? null : { device, backend: info?.backend ?? null, gpu_layers: info?.gpuLayers ?? null, warnings };
+}

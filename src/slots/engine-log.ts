@@ -3,8 +3,9 @@
 // re-adopted), and a pipe whose reader died would kill it with EPIPE on its next log line.
 // The gateway tails the file into a bounded ring of recent lines and keeps the file under
 // a size cap by rotating it in place (O_APPEND writers follow a truncation). Tailing runs on
-// the supervisor's tick while requests flow, so it reads asynchronously, one pump at a time.
-import { fstatSync, openSync } from 'node:fs';
+// the supervisor's tick while requests flow, so it reads asynchronously, one pump at a time;
+// opening it for a new engine is asynchronous too (a cold start is on a request's path).
+import { close, fstat, open as openDescriptor } from 'node:fs';
 import { copyFile, open, stat, truncate } from 'node:fs/promises';
 
 const RING_LINES = 500;
@@ -28,9 +29,15 @@ export class EngineLog {
   ) {}
 
   /** A file descriptor for the child's stdout and stderr; the caller closes it after spawn. */
-  openForChild(): number {
-    const fd = openSync(this.path, 'a', 0o640);
-    this.offset = fstatSync(fd).size; // a fresh start reads only what the new engine writes
+  async openForChild(): Promise<number> {
+    const fd = await openForAppend(this.path);
+    const size = await sizeOf(fd).catch((error: unknown) => {
+      close(fd, () => undefined);
+      throw error;
+    });
+    // From here on one synchronous step: a pump under way sees the new generation before it
+    // could add what it read to the new offset.
+    this.offset = size; // a fresh start reads only what the new engine writes
     this.partial = '';
     this.linesSinceOpen = 0;
     this.generation++;
@@ -121,4 +128,13 @@ export class EngineLog {
       // Rotation is best effort; the next pump tries again.
     }
   }
+}
+
+/** A raw descriptor, not a FileHandle: the child inherits it and the caller closes it. */
+function openForAppend(path: string): Promise<number> {
+  return new Promise((resolve, reject) => openDescriptor(path, 'a', 0o640, (error, fd) => (error ? reject(error) : resolve(fd))));
+}
+
+function sizeOf(fd: number): Promise<number> {
+  return new Promise((resolve, reject) => fstat(fd, (error, stats) => (error ? reject(error) : resolve(stats.size))));
 }

@@ -1,8 +1,8 @@
 // Engine processes are spawned detached in their own process group, so a stop reaches every
 // child they fork (lib/process.ts stops the group) and a gateway crash does not take them
-// down: a restarted gateway re-adopts them (supervisor.ts).
+// down: a restarted gateway re-adopts them (adoption.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync } from 'node:fs';
+import { close } from 'node:fs';
 
 export interface SpawnedEngine {
   child: ChildProcess;
@@ -10,8 +10,12 @@ export interface SpawnedEngine {
 }
 
 export function spawnEngine(command: string, args: string[], env: Record<string, string>, logFd: number, cwd?: string): SpawnedEngine {
-  const child = spawn(command, args, { env, cwd, detached: true, stdio: ['ignore', logFd, logFd] });
-  closeSync(logFd); // the child holds its own copy
+  let child: ChildProcess;
+  try {
+    child = spawn(command, args, { env, cwd, detached: true, stdio: ['ignore', logFd, logFd] });
+  } finally {
+    close(logFd, () => undefined); // the child holds its own copy
+  }
   if (child.pid === undefined) {
     // spawn reports ENOENT/EACCES asynchronously through 'error'; the caller listens for it.
     return { child, pid: -1 };

@@ -20,29 +20,29 @@ const registry = RegistryFileSchema.parse({ models: { tiny: { path: file, tags: 
 const byId = { defaultModelId: () => 'kokoro' };
 
 describe('resolveSlotModel for engines that load a file', () => {
-  it('needs a registry entry (or [model].path) whose file exists', () => {
-    expect(resolveSlotModel(entry({}, { default: 'tiny' }), registry)).toMatchObject({ id: 'tiny', path: file });
-    expect(() => resolveSlotModel(entry({}, {}), registry)).toThrow(/it has no model/);
-    expect(() => resolveSlotModel(entry({}, { default: 'kokoro' }), registry)).toThrow(/not in the registry/);
-    expect(() => resolveSlotModel(entry({}, { default: 'gone' }), registry)).toThrow(/is gone/);
+  it('needs a registry entry (or [model].path) whose file exists', async () => {
+    expect(await resolveSlotModel(entry({}, { default: 'tiny' }), registry)).toMatchObject({ id: 'tiny', path: file });
+    await expect(resolveSlotModel(entry({}, {}), registry)).rejects.toThrow(/it has no model/);
+    await expect(resolveSlotModel(entry({}, { default: 'kokoro' }), registry)).rejects.toThrow(/not in the registry/);
+    await expect(resolveSlotModel(entry({}, { default: 'gone' }), registry)).rejects.toThrow(/is gone/);
   });
 });
 
 describe('resolveSlotModel for engines that name their model by id', () => {
-  it('[model].default or the engine\'s default id, with no registry entry and no file', () => {
-    expect(resolveSlotModel(entry({ type: 'tts', provider: 'kokoro' }), registry, undefined, byId)).toEqual({ id: 'kokoro', path: '', mmproj: null, tags: [], contextLength: null });
-    expect(resolveSlotModel(entry({ type: 'tts' }, { default: 'kokoro-v2' }), registry, undefined, byId)).toMatchObject({ id: 'kokoro-v2', path: '' });
-    expect(resolveSlotModel(entry({ type: 'tts' }, { default: 'kokoro-v2' }), registry, 'other', byId)).toMatchObject({ id: 'other' });
+  it('[model].default or the engine\'s default id, with no registry entry and no file', async () => {
+    expect(await resolveSlotModel(entry({ type: 'tts', provider: 'kokoro' }), registry, undefined, byId)).toEqual({ id: 'kokoro', path: '', mmproj: null, tags: [], contextLength: null });
+    expect(await resolveSlotModel(entry({ type: 'tts' }, { default: 'kokoro-v2' }), registry, undefined, byId)).toMatchObject({ id: 'kokoro-v2', path: '' });
+    expect(await resolveSlotModel(entry({ type: 'tts' }, { default: 'kokoro-v2' }), registry, 'other', byId)).toMatchObject({ id: 'other' });
   });
 
-  it('a registered id or [model].path passes its files; files that are gone are slot.model_missing', () => {
-    expect(resolveSlotModel(entry({}, { default: 'tiny' }), registry, undefined, byId)).toMatchObject({ id: 'tiny', path: file, tags: ['chat'] });
-    expect(resolveSlotModel(entry({}, { path: file }), registry, undefined, byId)).toMatchObject({ id: 'kokoro', path: file });
-    expect(() => resolveSlotModel(entry({}, { default: 'gone' }), registry, undefined, byId)).toThrow(expect.objectContaining({ code: 'slot.model_missing' }));
+  it('a registered id or [model].path passes its files; files that are gone are slot.model_missing', async () => {
+    expect(await resolveSlotModel(entry({}, { default: 'tiny' }), registry, undefined, byId)).toMatchObject({ id: 'tiny', path: file, tags: ['chat'] });
+    expect(await resolveSlotModel(entry({}, { path: file }), registry, undefined, byId)).toMatchObject({ id: 'kokoro', path: file });
+    await expect(resolveSlotModel(entry({}, { default: 'gone' }), registry, undefined, byId)).rejects.toThrow(expect.objectContaining({ code: 'slot.model_missing' }));
   });
 
-  it('no id anywhere: slot.model_missing saying to set [model].default', () => {
-    expect(() => resolveSlotModel(entry({ provider: 'flm' }), registry, undefined, { defaultModelId: () => '' })).toThrow(/flm engine has no default model; set \[model\]\.default/);
+  it('no id anywhere: slot.model_missing saying to set [model].default', async () => {
+    await expect(resolveSlotModel(entry({ provider: 'flm' }), registry, undefined, { defaultModelId: () => '' })).rejects.toThrow(/flm engine has no default model; set \[model\]\.default/);
   });
 
   it('slotModelId: the override, [model].default, the engine default, else empty', () => {

@@ -1,5 +1,5 @@
 // The slot state machine (DESIGN.md, "Slot lifecycle"). One table of legal moves; anything
-// else is a bug and throws slot.illegal_transition. The supervisor is the only writer.
+// else is a bug and throws slot.illegal_transition. A slot's SlotRuntime is its only writer.
 //
 //   stopped ──start──▶ starting ──answers──▶ warming ──healthy──▶ ready
 //      ▲                  │  │                  │                   │
@@ -22,6 +22,15 @@ const LEGAL: Readonly<Record<SlotState, readonly SlotState[]>> = {
   stopping: ['stopped', 'error'],
   error: ['starting', 'stopping', 'stopped'],
 };
+
+/** One move of a slot's state machine, as events and the activity log see it. */
+export interface Transition {
+  slot: string;
+  from: SlotState;
+  to: SlotState;
+  reason: string;
+  details?: Record<string, unknown>;
+}
 
 export function canTransition(from: SlotState, to: SlotState): boolean {
   return LEGAL[from].includes(to);

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { RegistryFileSchema } from '../config/schema/registry.js';
 import { SlotError } from '../protocol/errors.js';
 import { setup, stopSupervisors, supervisors } from '../../test/helpers/supervisor.js';
 import { waitFor } from '../../test/helpers/wait.js';
@@ -145,6 +146,32 @@ describe('SlotSupervisor', () => {
     const moves = transitions.map((t) => `${t.from}>${t.to}`);
     expect(moves.slice(moves.indexOf('ready>error'), moves.indexOf('ready>error') + 2)).toEqual(['ready>error', 'error>starting']);
   }, 40_000);
+
+  it('load on another model (what swap does) stops the engine and starts it on that model; the same model keeps the engine', async () => {
+    const { supervisor, transitions, config, setConfig } = await setup({ chat: '' });
+    const file = config().slots[0]!.config.model.path!;
+    setConfig({ ...config(), registry: RegistryFileSchema.parse({ models: { a: { path: file }, b: { path: file } } }) });
+    await supervisor.load('chat', 'a');
+    const first = supervisor.view('chat');
+    expect(first).toMatchObject({ state: 'ready', model: 'a' });
+    await expect(supervisor.load('chat', 'unknown')).rejects.toMatchObject({ code: 'slot.model_missing' });
+    expect(supervisor.view('chat').pid).toBe(first.pid); // refused before anything was stopped
+
+    const before = transitions.length;
+    expect(await supervisor.load('chat', 'b')).toMatchObject({ modelId: 'b', started: true });
+    const second = supervisor.view('chat');
+    expect(second).toMatchObject({ state: 'ready', model: 'b' });
+    expect(second.pid).not.toBe(first.pid);
+    expect(isAlive(first.pid!)).toBe(false);
+    const moves = transitions.slice(before);
+    expect(moves.slice(0, 3).map((t) => `${t.from}>${t.to} ${t.reason}`)).toEqual(['ready>stopping model change', 'stopping>stopped model change', 'stopped>starting start']);
+    expect(moves.at(-1)?.to).toBe('ready');
+
+    const settled = transitions.length;
+    expect(await supervisor.load('chat', 'b')).toMatchObject({ modelId: 'b', started: false });
+    expect(supervisor.view('chat').pid).toBe(second.pid);
+    expect(transitions.length).toBe(settled);
+  });
 
   it('refuses disabled and unknown slots with clear errors', async () => {
     const { supervisor } = await setup({ off: 'enabled = false' });
