@@ -16,7 +16,8 @@ import tseslint from 'typescript-eslint';
  * - setup and doctor are the host's operations that run without a gateway (first-run
  *   provisioning, service units, uninstall; the preflight checks). They sit above what they
  *   install or inspect (host, auth's proxy, engines, models, update) and below slots: they
- *   never reach the runtime that a live gateway owns, so the CLI may use them.
+ *   never reach the runtime that a live gateway owns, so the CLI may use them. Provisioning,
+ *   which a gateway runs, gets slot creation handed in (setup/provision.ts, ProvisionHost).
  * - server exposes everything below it; the CLI talks to it over HTTP (CLI_MAY_IMPORT).
  */
 export const LAYERS = ['lib', 'protocol', 'config', 'activity', 'events', 'update', 'host', 'auth', 'engines', 'models', 'setup', 'doctor', 'slots', 'dispatch', 'stacks', 'server', 'cli'];

@@ -12,7 +12,8 @@ import { errorsOf, formatProblem, warningsOf } from '../config/problems.js';
 import { findLlamaServer } from '../engines/llama-server/binary.js';
 import { probeHardware } from '../host/hardware.js';
 import { estimateFit } from '../models/pull/fit.js';
-import { modelStoreOf } from '../models/scan.js';
+import { storeOf } from '../models/scan.js';
+import { memoryOf } from '../host/capacity.js';
 import { readSlotState } from '../config/slot-state-file.js';
 import { ancestry, portOwner } from './port-owner.js';
 import { clockCheck, proxyCheck, serviceCheck } from './host-checks.js';
@@ -84,7 +85,7 @@ async function writableChecks(paths: SvcPaths, config: ResolvedConfig | undefine
     const failure = await canWrite(dir);
     results.push(failure ? { id, status: 'fail', message: `${dir} is not writable (${failure})`, hint: `run svc as the user that owns ${dir}, or svc doctor perms --fix as root` } : { id, status: 'ok', message: `${dir} writable` });
   }
-  const store = config ? modelStoreOf(config.svc.models, paths.stateRoot) : paths.defaultModelsDir;
+  const store = config ? storeOf(config) : paths.defaultModelsDir;
   const fs = await statfs(store).catch(() => statfs(paths.stateRoot).catch(() => null));
   if (!fs) return [...results, { id: 'disk', status: 'warn', message: `cannot read the free space of ${store}` }];
   const freeGb = (fs.bavail * fs.bsize) / GiB;
@@ -163,8 +164,7 @@ function deviceChecks(config: ResolvedConfig, probe: Awaited<ReturnType<typeof p
 
 /** The enabled slots' models (the pull fit check's estimate) against RAM and VRAM. */
 function memoryCheck(config: ResolvedConfig, probe: Awaited<ReturnType<typeof probeHardware>> | null): CheckResult {
-  const ram = probe?.memory.total_mb ?? 0;
-  const vram = (probe?.gpus ?? []).reduce((sum, g) => sum + (g.vram_mb ?? 0), 0);
+  const { ramMb: ram, vramMb: vram } = memoryOf(probe);
   let needed = 0;
   for (const slot of config.slots.filter((s) => s.config.slot.enabled)) {
     const size = config.registry.models[slot.config.model.default]?.size_bytes;

@@ -20,6 +20,7 @@ export const InstallApplyRequestSchema = z.strictObject({
   pull: z.boolean().default(true),
 });
 export type InstallApplyRequest = z.input<typeof InstallApplyRequestSchema>;
+export type InstallApplyInput = z.output<typeof InstallApplyRequestSchema>;
 
 export interface InstallSlotOutcome {
   name: string;

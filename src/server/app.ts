@@ -17,7 +17,6 @@ import { registerAuthRoutes } from './routes/auth.js';
 import { registerEventRoutes } from './routes/events.js';
 import { registerHardwareRoutes } from './routes/hardware.js';
 import { registerInstallRoutes } from './routes/install.js';
-import { registerInstallApplyRoute } from './routes/install-apply.js';
 import { registerMetricsRoutes } from './routes/metrics.js';
 import { registerModelRoutes } from './routes/models.js';
 import { registerPullRoutes } from './routes/pulls.js';
@@ -86,7 +85,7 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
   });
 
   // Routes do not declare their own access: the one table does, and a route missing from it
-  // is 'unlisted', which the guard refuses (access.test.ts fails for it first).
+  // is 'unlisted', which the guard refuses (access-table.test.ts fails for it first).
   const registered: RegisteredRoute[] = [];
   routesOf.set(app, registered);
   app.addHook('onRoute', (route) => {
@@ -146,9 +145,8 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
   registerActivityRoutes(app, ctx);
   registerEventRoutes(app, ctx);
   registerModelRoutes(app, ctx);
-  const pulls = registerPullRoutes(app, ctx);
-  registerInstallApplyRoute(app, ctx, pulls);
-  registerStackRoutes(app, ctx, pulls);
+  registerPullRoutes(app, ctx);
+  registerStackRoutes(app, ctx);
   registerUpdateRoutes(app, ctx);
   registerProfileRoutes(app, ctx);
   registerHardwareRoutes(app, ctx);

@@ -2,7 +2,7 @@
 // reload, never mutated), the activity log, the event bus, and the one writer queue for
 // configuration files.
 import { join } from 'node:path';
-import { AuthService } from '../auth/service.js';
+import { GatewayAuth } from '../auth/gateway-auth.js';
 import type { ActivityInput, ActivityLog, ActivityOptions } from '../activity/store.js';
 import type { ResolvedConfig } from '../config/load.js';
 import type { SvcPaths } from '../config/paths.js';
@@ -18,11 +18,13 @@ import { GpuArbiter } from '../slots/gpu-arbiter.js';
 import type { Transition } from '../slots/slot-runtime.js';
 import { SlotConfigService } from '../slots/slot-config.js';
 import { SlotSupervisor } from '../slots/supervisor.js';
+import { StackService } from '../stacks/service.js';
 import { VERSION } from '../lib/version.js';
 import { activityEvent, gpuModeEvent, slotEvictedEvent, slotStateEvent } from './event-sources.js';
 import { SlotMetricsEvents } from './metrics-events.js';
 import { StreamLimit } from './stream-limit.js';
 import type { UpdateService } from '../update/service.js';
+import type { PullManager } from '../models/pull/jobs.js';
 
 export interface ListenAddress {
   host: string;
@@ -62,9 +64,13 @@ export class ServerContext {
   /** `metrics.slot` events while the figures change; started by serve(). */
   readonly metricsEvents: SlotMetricsEvents;
   /** Tokens, the proxy identity and the guard every request passes (docs/auth.md); opened by serve(). */
-  readonly auth: AuthService;
+  readonly auth: GatewayAuth;
+  /** The stacks, and the one applier that applies them one at a time (src/stacks/service.ts). */
+  readonly stacks: StackService;
   /** Update and rollback jobs (docs/updates.md), loaded on first use: nothing of it is needed before listen. */
   private updateService?: Promise<UpdateService>;
+  /** Model pulls (docs/models.md), opened on first use: the promise, so two first uses open one. */
+  private pullManager?: Promise<PullManager>;
 
   constructor(
     readonly paths: SvcPaths,
@@ -74,7 +80,7 @@ export class ServerContext {
     engines: (provider: string) => EngineAdapter | undefined = engineFor,
   ) {
     this.current = config;
-    this.auth = new AuthService(paths, this.configWrites, () => this.current.env.authEnabled, (line) => process.stderr.write(`${line}\n`));
+    this.auth = new GatewayAuth(paths, this.configWrites, () => this.current.env.authEnabled, (line) => process.stderr.write(`${line}\n`));
     this.supervisor = new SlotSupervisor({
       config: () => this.current,
       engineFor: engines,
@@ -97,6 +103,7 @@ export class ServerContext {
     this.slotConfig = new SlotConfigService(this, this.supervisor, engines);
     this.dispatcher = new Dispatcher({ config: () => this.current, supervisor: this.supervisor, upstreams: this.upstreams, metrics: this.metrics, arbiter: this.arbiter });
     this.metricsEvents = new SlotMetricsEvents(this.events, this.metrics, () => this.supervisor.list({ memory: false }));
+    this.stacks = new StackService(this);
   }
 
   /** Every slot state change is an activity row and an event. */
@@ -132,6 +139,27 @@ export class ServerContext {
 
   updates(): Promise<UpdateService> {
     return (this.updateService ??= import('../update/service.js').then((m) => new m.UpdateService(this)));
+  }
+
+  /**
+   * The pull manager with the jobs a previous gateway left. The pull machinery (undici, the
+   * GGUF reader, the hashing) loads on the first use, not at start-up (docs/performance.md);
+   * an opening that failed is tried again by the next use.
+   */
+  pulls(): Promise<PullManager> {
+    if (!this.pullManager) {
+      const opening = import('./pull-service.js').then((m) => m.openPullManager(this));
+      opening.catch(() => {
+        if (this.pullManager === opening) this.pullManager = undefined;
+      });
+      this.pullManager = opening;
+    }
+    return this.pullManager;
+  }
+
+  /** Stop the pulls, if any was opened (shutdown): their parts and records stay for the next gateway. */
+  async closePulls(): Promise<void> {
+    await (await this.pullManager?.catch(() => undefined))?.close();
   }
 
   uptimeSeconds(): number {

@@ -1,50 +1,56 @@
 // The gateway's pull manager, wired to the running config: the store, the endpoint and its
 // token, the host's free memory, the registry writer queue, the event bus, the activity log
 // and the job records in the state directory (taken up again when the manager opens).
-import { withRegistry } from '../config/load.js';
-import { readHardwareJson } from '../host/hardware.js';
-import { readAvailableMemoryMb } from '../host/memory.js';
+import type { ActivityInput } from '../activity/store.js';
+import { withRegistry, type ResolvedConfig } from '../config/load.js';
+import type { SvcPaths } from '../config/paths.js';
+import type { EventBus } from '../events/bus.js';
+import { hostCapacity } from '../host/capacity.js';
+import type { SerialQueue } from '../lib/serial-queue.js';
 import { Hub, hubSettings } from '../models/hf/hub.js';
 import { parsePullRef } from '../protocol/pull-ref.js';
 import { PullManager } from '../models/pull/jobs.js';
 import { planPull } from '../models/pull/plan.js';
 import { PullJobRecords, pullJobsDir } from '../models/pull/records.js';
 import { linkPulledFiles, registerPulled } from '../models/pull/register.js';
-import { modelStoreOf } from '../models/scan.js';
+import { storeOf } from '../models/scan.js';
 import { ModelError } from '../protocol/errors.js';
 import type { PullJobPayload, PullPlanPayload } from '../protocol/pulls.js';
-import type { ServerContext } from './context.js';
 
 // Re-exported for the routes, which load this module (and what it pulls in) on first use.
-export { candidates, quantOf } from '../models/hf/pick.js';
+export { searchRepos } from '../models/hf/search.js';
 export { checkPlan } from '../models/pull/plan.js';
 
 /** Range connections per file (Ollama uses up to 16; a few saturate a home link). */
 export const PULL_CONNECTIONS = 4;
 
-export function storeOf(ctx: Pick<ServerContext, 'config' | 'paths'>): string {
-  return modelStoreOf(ctx.config.svc.models, ctx.paths.stateRoot);
+/** What pulls need of the gateway (server/context.ts passes itself, and loads this module on first use). */
+export interface PullHost {
+  readonly paths: SvcPaths;
+  readonly config: ResolvedConfig;
+  readonly configWrites: SerialQueue;
+  readonly events: EventBus;
+  replaceConfig(config: ResolvedConfig): void;
+  record(entry: ActivityInput): void;
 }
 
-export function hubOf(ctx: Pick<ServerContext, 'config'>): Hub {
+export function hubOf(ctx: Pick<PullHost, 'config'>): Hub {
   return new Hub(hubSettings(process.env, ctx.config.svc.models.pull_allowed_hosts));
 }
 
 /** The plan for pulling `ref` as `modelId` (also what --dry-run prints). */
-export async function planFor(ctx: ServerContext, modelId: string, refText: string, options: { context?: number; signal?: AbortSignal } = {}): Promise<PullPlanPayload> {
+export async function planFor(ctx: PullHost, modelId: string, refText: string, options: { context?: number; signal?: AbortSignal } = {}): Promise<PullPlanPayload> {
   const ref = parsePullRef(refText);
   if ('error' in ref) throw new ModelError('model.pull_invalid_ref', `cannot pull ${JSON.stringify(refText)}: ${ref.error}`, { ref: refText });
-  const probe = await readHardwareJson(ctx.paths).catch(() => null);
-  const vramMb = (probe?.gpus ?? []).reduce((sum, gpu) => sum + (gpu.vram_mb ?? 0), 0);
   return planPull({
     modelId,
     ref,
     refText,
-    store: storeOf(ctx),
+    store: storeOf(ctx.config),
     hub: hubOf(ctx),
     entry: ctx.config.registry.models[modelId],
     context: options.context,
-    host: { ramAvailableMb: await readAvailableMemoryMb(), vramMb },
+    host: await hostCapacity(ctx.paths),
     connections: PULL_CONNECTIONS,
     stallMs: ctx.config.svc.models.pull_stall_timeout_s * 1000,
     signal: options.signal,
@@ -56,7 +62,7 @@ export async function planFor(ctx: ServerContext, modelId: string, refText: stri
  * before records were kept) says: a registered model is there, so its pull is done. The
  * job fields nothing remembers are empty (`id`, `created_at`) or null.
  */
-export function registeredPullJob(ctx: ServerContext, modelId: string): PullJobPayload | undefined {
+export function registeredPullJob(ctx: Pick<PullHost, 'config'>, modelId: string): PullJobPayload | undefined {
   const entry = ctx.config.registry.models[modelId];
   if (!entry) return undefined;
   const size = entry.size_bytes ?? 0;
@@ -71,7 +77,7 @@ export function registeredPullJob(ctx: ServerContext, modelId: string): PullJobP
  * The manager with the jobs a previous gateway left: finished ones answer status again,
  * unfinished ones (cut off by a crash or a shutdown) run again from their parts.
  */
-export async function openPullManager(ctx: ServerContext): Promise<PullManager> {
+export async function openPullManager(ctx: PullHost): Promise<PullManager> {
   const records = new PullJobRecords(pullJobsDir(ctx.paths.stateRoot), (line) => process.stderr.write(`svc: warning: ${line}\n`));
   const manager = createPullManager(ctx, records);
   for (const job of manager.restore(await records.load())) {
@@ -80,7 +86,7 @@ export async function openPullManager(ctx: ServerContext): Promise<PullManager> 
   return manager;
 }
 
-function createPullManager(ctx: ServerContext, records: PullJobRecords): PullManager {
+function createPullManager(ctx: PullHost, records: PullJobRecords): PullManager {
   const data = (job: PullJobPayload) => ({ model_id: job.model_id, job: job.id, ref: job.ref, bytes_done: job.bytes_done, bytes_total: job.bytes_total });
   return new PullManager({
     cap: () => ctx.config.svc.models.pull_parallel_cap,

@@ -16,8 +16,8 @@ import { buildApp } from './app.js';
 import { EXIT_CONFIG_INVALID, EXIT_LISTEN_FAILED, EXIT_NOT_WRITABLE } from './exit-codes.js';
 import { loadUndici } from '../dispatch/forward.js';
 import { activityOptions, ServerContext } from './context.js';
-import { autoScanModels } from './routes/models.js';
-import { resumePullsAtBoot } from './routes/pulls.js';
+import { hasUnfinishedPulls } from '../models/pull/records.js';
+import { scanAtStart } from '../models/registry-scan.js';
 
 export interface ServeOptions {
   host: string;
@@ -87,14 +87,15 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
       if (ctx.activity) await foldInbox(paths.stateRoot, ctx.activity).catch((error: Error) => log(`svc: warning: activity rows the CLI left not recorded: ${error.message}`));
       ctx.record({ action: 'system.start', kind: 'event', details: { version: ctx.version, host: options.host, port } });
       void loadUndici();
-      await autoScanModels(ctx, log);
+      await scanAtStart(ctx, log);
     } finally {
       await ctx.supervisor.init(); // always: it ends the hold on starts and stops
     }
     // [slot].enabled means "start at startup": in the background, never evicting.
     void ctx.supervisor.startEnabled();
-    // Pulls cut off by a crash or a shutdown go on by themselves (docs/models.md, Jobs).
-    await resumePullsAtBoot(ctx).catch((error: unknown) => log(`svc: warning: unfinished pulls not resumed: ${(error as Error).message}`));
+    // Pulls cut off by a crash or a shutdown go on by themselves (docs/models.md, Jobs); with
+    // none left, this costs one directory listing and the pull machinery is not loaded.
+    await resumePulls(ctx).catch((error: unknown) => log(`svc: warning: unfinished pulls not resumed: ${(error as Error).message}`));
     // An update that restarted this gateway is still being health-checked by its worker.
     await (await ctx.updates()).resume();
   })().catch((error: unknown) => log(`svc: warning: start-up after listen failed: ${(error as Error)?.stack ?? String(error)}`));
@@ -134,6 +135,10 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
     log(`svc: warning: auth mode, but the API listens on ${options.host}: clients on the network can reach it without the proxy's TLS; bind 127.0.0.1 (the default of --host) and let the proxy face the network`);
   }
   return { close, port, url };
+}
+
+async function resumePulls(ctx: ServerContext): Promise<void> {
+  if (await hasUnfinishedPulls(ctx.paths.stateRoot)) await ctx.pulls();
 }
 
 /** The activity log (SQLite, loaded here: better-sqlite3 stays out of start-up); undefined when it cannot be opened. */

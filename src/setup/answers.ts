@@ -8,6 +8,7 @@ import { TINY_MODEL_ID, TINY_RERANKER_ID } from '../engines/gguf/tiny-model.js';
 import { KOKORO_MODEL_ID } from '../engines/kokoro/adapter.js';
 import { MOONSHINE_DEFAULT_MODEL } from '../engines/moonshine/adapter.js';
 import { InstallSlotSchema } from '../protocol/install.js';
+import { memoryOf } from '../host/capacity.js';
 
 export const SetupAnswersSchema = z.strictObject({
   storage_dir: z.string().refine(isAbsolute, { message: 'expected an absolute path' }),
@@ -41,10 +42,8 @@ export const SPEECH_SLOTS = [
 ];
 const NAMED_BY_ID = new Set(SPEECH_SLOTS.map((s) => s.model));
 
-/** Total RAM + VRAM in MB. */
-export function memoryOf(probe: HardwareProbe | null): { ramMb: number; vramMb: number } {
-  return { ramMb: probe?.memory.total_mb ?? 0, vramMb: (probe?.gpus ?? []).reduce((sum, g) => sum + (g.vram_mb ?? 0), 0) };
-}
+// Total RAM and VRAM (host/capacity.ts); the setup TUI prints them too.
+export { memoryOf };
 
 /** The chat model --auto pulls: a modest one that runs well on what the host has. */
 export function autoChatModel(probe: HardwareProbe | null): string {

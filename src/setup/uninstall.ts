@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { lstat, readdir, readlink, rm, unlink } from 'node:fs/promises';
 import { join, relative, isAbsolute } from 'node:path';
-import { API_UNIT, MDNS_UNIT, PROXY_UNIT, stopUnit, unitPath } from '../auth/proxy/service.js';
+import { API_UNIT, MDNS_UNIT, PROXY_UNIT, stopUnit, unitPath } from '../auth/proxy/systemd-units.js';
 import { liveHolder } from '../config/instance-lock.js';
 import type { SvcPaths } from '../config/paths.js';
 import { stopLeftoverEngines } from './leftover-engines.js';

@@ -105,6 +105,12 @@ export class GpuArbiter {
     });
   }
 
+  /** Before an explicit load of `slot` (POST /api/slots/<name>/load, a stack apply): the mode its type needs. */
+  async beforeLoad(slot: string): Promise<void> {
+    if (this.options.supervisor.view(slot, { memory: false }).type === 'image') await this.enterImageMode(slot);
+    else await this.beforeInference(slot);
+  }
+
   /** Leave image mode when idle_restore_minutes have passed since the last image request. */
   async tick(): Promise<void> {
     if (this.current !== 'image') return;

@@ -73,6 +73,33 @@ export class PullManager {
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * The job of `modelId` once it has ended (done, failed or cancelled): at once when it has,
+   * undefined when no job of it is known. Rejects with the signal's reason if it aborts first.
+   */
+  wait(modelId: string, signal?: AbortSignal): Promise<PullJobPayload | undefined> {
+    const job = this.get(modelId);
+    if (!job || TERMINAL_PULL_STATES.includes(job.state)) return Promise.resolve(job);
+    return new Promise((resolve, reject) => {
+      const settle = () => {
+        stop();
+        signal?.removeEventListener('abort', aborted);
+      };
+      const aborted = () => {
+        settle();
+        reject(signal!.reason);
+      };
+      // The job itself, not the model: a later pull of the same model is another job.
+      const stop = this.subscribe((changed) => {
+        if (changed.id !== job.id || !TERMINAL_PULL_STATES.includes(changed.state)) return;
+        settle();
+        resolve(changed);
+      });
+      if (signal?.aborted) aborted();
+      else signal?.addEventListener('abort', aborted, { once: true });
+    });
+  }
+
   /** Start a pull, or return the one already queued or running for this model. */
   start(modelId: string, ref: string, options: { force: boolean; context?: number }): { job: PullJobPayload; existing: boolean } {
     const current = this.jobs.get(modelId);
@@ -122,9 +149,7 @@ export class PullManager {
       this.finish(entry, 'cancelled');
     } else {
       entry.abort.abort(new ModelError('model.pull_failed', 'cancelled', {}));
-      await new Promise<void>((resolve) => {
-        const stop = this.subscribe((job) => job.id === entry.job.id && TERMINAL_PULL_STATES.includes(job.state) && (stop(), resolve()));
-      });
+      await this.wait(modelId);
     }
     return entry.job;
   }

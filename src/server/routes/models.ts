@@ -4,9 +4,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { withRegistry, withSlotConfig } from '../../config/load.js';
 import { effectiveStore, scanRoots } from '../../models/scan.js';
-import {
-  assignModel, listModels, registerModel, removeModel, resolveModelRef, scanModels, scanSummaryLine, viewModel, type ScanResult,
-} from '../../models/service.js';
+import { scanDetails, scanIntoRegistry, scanPayload } from '../../models/registry-scan.js';
+import { assignModel, listModels, registerModel, removeModel, resolveModelRef, viewModel } from '../../models/service.js';
 import { SvcError } from '../../protocol/errors.js';
 import { HOST_ONLY_MODEL_PATH } from '../../protocol/host-only.js';
 import { AssignModelRequestSchema, RegisterModelRequestSchema } from '../../protocol/models.js';
@@ -98,42 +97,8 @@ export function registerModelRoutes(app: FastifyInstance, ctx: ServerContext): v
   });
 
   app.post('/api/models/scan', async (request) => {
-    const result = await mutate(request, 'model.scan', 'registry.toml', () => runScan(ctx));
+    const result = await mutate(request, 'model.scan', 'registry.toml', () => scanIntoRegistry(ctx));
     ctx.record({ action: 'model.scan', target: 'registry.toml', actor: actorOf(request), details: scanDetails(result) });
     return scanPayload(result);
   });
-}
-
-async function runScan(ctx: ServerContext): Promise<ScanResult> {
-  const result = await scanModels(ctx.config);
-  if (result.written) ctx.replaceConfig(withRegistry(ctx.config, result.registry));
-  for (const { id, path } of result.added) {
-    ctx.events.publish({ type: 'model.registered', source: 'models', message: `model ${id} registered by a scan (${path})`, data: { model: id, path, source: 'scan' } });
-  }
-  return result;
-}
-
-function scanPayload(result: ScanResult) {
-  const { registry: _registry, written: _written, ...payload } = result;
-  return payload;
-}
-
-function scanDetails(result: ScanResult): Record<string, unknown> {
-  return { roots: result.roots, found: result.found, added: result.added.map((a) => a.id), already_registered: result.already_registered, sidecars: result.sidecars.length, skipped: result.skipped.length };
-}
-
-/**
- * The startup scan (`[models].auto_scan_on_start`): adds new model files under the roots
- * with source "scan" and logs one summary line. A failure is logged, never fatal.
- */
-export async function autoScanModels(ctx: ServerContext, log: (line: string) => void): Promise<void> {
-  if (!ctx.config.svc.models.auto_scan_on_start) return;
-  try {
-    const result = await ctx.configWrites.run(() => runScan(ctx));
-    log(`svc: ${scanSummaryLine(result)}`);
-    for (const warning of result.warnings) log(`svc: models: warning: ${warning}`);
-    if (result.added.length > 0) ctx.record({ action: 'model.scan', target: 'registry.toml', actor: 'system', details: { ...scanDetails(result), at: 'start' } });
-  } catch (error) {
-    log(`svc: warning: model scan at start failed (${(error as Error).message}); the registry is unchanged`);
-  }
 }

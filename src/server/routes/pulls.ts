@@ -2,11 +2,9 @@
 // endpoint. The work is in src/models/pull; handlers check the body and answer. The pull
 // machinery (undici, the GGUF reader, the hashing) loads on the first pull route a client
 // calls, not at start-up (docs/performance.md), or at boot when a previous gateway left a
-// pull unfinished (resumePullsAtBoot).
+// pull unfinished (serve.ts): the manager is the context's (ctx.pulls()).
 import type { FastifyInstance } from 'fastify';
 import { MODEL_ID_PATTERN, MODEL_ID_RULE } from '../../config/schema/registry.js';
-import type { PullManager } from '../../models/pull/jobs.js';
-import { hasUnfinishedPulls } from '../../models/pull/records.js';
 import { ModelError } from '../../protocol/errors.js';
 import { PullRequestSchema, TERMINAL_PULL_STATES, type PullJobPayload, type SearchResultPayload } from '../../protocol/pulls.js';
 import { parseRequest } from '../../protocol/validate.js';
@@ -16,7 +14,6 @@ import { openEventStream } from '../sse.js';
 
 const STREAM_EVERY_MS = 500;
 const KEEPALIVE_MS = 5_000;
-const SEARCH_DETAILS = 10;
 
 function modelIdOf(params: unknown): string {
   const { id } = params as { id: string };
@@ -26,36 +23,16 @@ function modelIdOf(params: unknown): string {
 
 const service = () => import('../pull-service.js');
 
-/** One manager per gateway, opened on first use: the promise, so two first uses open one. */
-const managers = new WeakMap<ServerContext, Promise<PullManager>>();
-
-function pullManagerOf(ctx: ServerContext): Promise<PullManager> {
-  let opening = managers.get(ctx);
-  if (!opening) {
-    opening = service().then((m) => m.openPullManager(ctx));
-    managers.set(ctx, opening);
-    opening.catch(() => managers.delete(ctx));
-  }
-  return opening;
-}
-
-/** At boot: resume the pulls a previous gateway left unfinished; costs one directory listing when there are none. */
-export async function resumePullsAtBoot(ctx: ServerContext): Promise<void> {
-  if (await hasUnfinishedPulls(ctx.paths.stateRoot)) await pullManagerOf(ctx);
-}
-
-/** Returns the pull manager's getter (created on first use), for the routes that start pulls too. */
-export function registerPullRoutes(app: FastifyInstance, ctx: ServerContext): () => Promise<PullManager> {
-  const pullsNow = () => pullManagerOf(ctx);
+export function registerPullRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const streams = new Set<() => void>();
   app.addHook('onClose', async () => {
     for (const end of [...streams]) end();
-    await (await managers.get(ctx)?.catch(() => undefined))?.close();
+    await ctx.closePulls();
   });
 
   /** The job: the manager's (restored from its record after a restart), else a registered model's. */
   const jobOf = async (id: string): Promise<PullJobPayload> => {
-    const job = (await pullsNow()).get(id) ?? (await service()).registeredPullJob(ctx, id);
+    const job = (await ctx.pulls()).get(id) ?? (await service()).registeredPullJob(ctx, id);
     if (!job) throw new ModelError('model.pull_no_job', `no pull of ${id} is known and no model ${id} is registered; start one with POST /api/models/${id}/pull`, { model_id: id });
     return job;
   };
@@ -65,7 +42,7 @@ export function registerPullRoutes(app: FastifyInstance, ctx: ServerContext): ()
     const body = parseRequest(PullRequestSchema, request.body ?? {});
     const ref = body.ref ?? id;
     const { checkPlan, planFor } = await service();
-    const pulls = await pullsNow();
+    const pulls = await ctx.pulls();
     if (body.dry_run) {
       const plan = await planFor(ctx, id, ref, { context: body.context });
       let refusal: { code: string; message: string } | null = null;
@@ -82,13 +59,13 @@ export function registerPullRoutes(app: FastifyInstance, ctx: ServerContext): ()
     return { ...job, existing };
   });
 
-  app.get('/api/models/pulls', async () => ({ pulls: (await pullsNow()).list() }));
+  app.get('/api/models/pulls', async () => ({ pulls: (await ctx.pulls()).list() }));
 
   app.get('/api/models/:id/pull/status', async (request) => jobOf(modelIdOf(request.params)));
 
   app.delete('/api/models/:id/pull', async (request) => {
     const id = modelIdOf(request.params);
-    const pulls = await pullsNow();
+    const pulls = await ctx.pulls();
     // A registered model with no job left has nothing to cancel: it answers as done.
     if (!pulls.get(id)) return jobOf(id);
     return pulls.cancel(id, booleanQuery(request, 'discard'));
@@ -97,7 +74,7 @@ export function registerPullRoutes(app: FastifyInstance, ctx: ServerContext): ()
   app.get('/api/models/:id/pull/stream', async (request, reply) => {
     const id = modelIdOf(request.params);
     const first = await jobOf(id);
-    const pulls = await pullsNow();
+    const pulls = await ctx.pulls();
     const raw = openEventStream(reply, ctx);
     let last = 0;
     let pending: NodeJS.Timeout | undefined;
@@ -135,16 +112,8 @@ export function registerPullRoutes(app: FastifyInstance, ctx: ServerContext): ()
     const limitText = queryValue(request, 'limit') ?? '20';
     const limit = Number(limitText);
     if (!Number.isInteger(limit) || limit < 1 || limit > 100) queryProblem('limit', 'expected an integer from 1 to 100');
-    const { hubOf, candidates, quantOf } = await service();
-    const hub = hubOf(ctx);
-    const found = await hub.search(text, limit);
-    // The quants and sizes of the first results (one tree listing each).
-    const results: SearchResultPayload[] = await Promise.all(found.map(async (repo, index): Promise<SearchResultPayload> => {
-      if (index >= SEARCH_DETAILS) return { repo: repo.id, downloads: repo.downloads, likes: repo.likes, quants: [] };
-      const files = await hub.commit(repo.id).then((commit) => hub.tree(repo.id, commit)).catch(() => []);
-      return { repo: repo.id, downloads: repo.downloads, likes: repo.likes, quants: candidates(files).map((f) => ({ quant: quantOf(f.path), file: f.path, size: f.size })) };
-    }));
+    const { hubOf, searchRepos } = await service();
+    const results: SearchResultPayload[] = await searchRepos(hubOf(ctx), text, limit);
     return { query: text, results };
   });
-  return pullsNow;
 }

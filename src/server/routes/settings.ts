@@ -4,8 +4,9 @@ import { z } from 'zod';
 import { loadConfig, withSvcToml } from '../../config/load.js';
 import type { ConfigProblem } from '../../config/problems.js';
 import { formatProblem } from '../../config/problems.js';
-import { SvcTomlSchema, type SvcToml } from '../../config/schema/svc-toml.js';
+import { SvcTomlSchema } from '../../config/schema/svc-toml.js';
 import { applyPlan, describeSettings, updateSvcToml } from '../../config/settings.js';
+import { envOverrides, extractionSlotRule, settingsChanges } from '../../config/settings-edit.js';
 import { ConfigError } from '../../protocol/errors.js';
 import { actorOf, objectBody } from '../request.js';
 import type { ServerContext } from '../context.js';
@@ -18,11 +19,6 @@ function invalid(problems: readonly ConfigProblem[], what: string): ConfigError 
   });
 }
 
-/** Read a dotted key out of a settings object. */
-function valueAt(settings: SvcToml, key: string): unknown {
-  return key.split('.').reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), settings);
-}
-
 export function registerSettingsRoutes(app: FastifyInstance, ctx: ServerContext): void {
   // Described on first use: walking the settings' JSON schema takes ~15 ms, kept out of start-up.
   let described: ReturnType<typeof describeSettings> | undefined;
@@ -31,7 +27,7 @@ export function registerSettingsRoutes(app: FastifyInstance, ctx: ServerContext)
   app.get('/api/settings', async () => ({
     settings: ctx.config.svc,
     file: ctx.paths.svcToml,
-    env_overrides: envOverrides(ctx),
+    env_overrides: envOverrides(ctx.config),
   }));
 
   app.put('/api/settings', async (request) => {
@@ -39,7 +35,7 @@ export function registerSettingsRoutes(app: FastifyInstance, ctx: ServerContext)
     const mayChangeHostOnly = await hostAuthority(ctx, request);
     let result: Awaited<ReturnType<typeof updateSvcToml>>;
     try {
-      result = await ctx.configWrites.run(() => updateSvcToml(ctx.paths, patch, () => extractionSlotRule(ctx, patch), mayChangeHostOnly));
+      result = await ctx.configWrites.run(() => updateSvcToml(ctx.paths, patch, () => extractionSlotRule(ctx.config, patch), mayChangeHostOnly));
     } catch (error) {
       // A refused host-only change is worth a row: someone off this host tried to name a program.
       if (error instanceof ConfigError && error.code === 'config.host_only') {
@@ -52,7 +48,7 @@ export function registerSettingsRoutes(app: FastifyInstance, ctx: ServerContext)
       throw invalid(result.problems, 'settings not saved');
     }
     ctx.replaceConfig(withSvcToml(ctx.config, result.after));
-    const changes = Object.fromEntries(result.changed.map((key) => [key, { before: valueAt(result.before, key), after: valueAt(result.after, key) }]));
+    const changes = settingsChanges(result.before, result.after, result.changed);
     ctx.record({ action: 'settings.update', target: 'svc.toml', actor: actorOf(request), details: { changes } });
     if (result.changed.length > 0) {
       // Keys only: values may be secrets, and the activity event carries them redacted.
@@ -85,26 +81,4 @@ export function registerSettingsRoutes(app: FastifyInstance, ctx: ServerContext)
     ctx.events.publish({ type: 'config.reloaded', source: 'settings', severity: warnings > 0 ? 'warn' : 'info', message: `configuration reloaded: ${slots.length} slot(s), ${warnings} warning(s)`, data: { slots, warnings } });
     return { reloaded: true, warnings: outcome.problems.map(formatProblem), slots: outcome.config.slots.map((s) => s.name) };
   });
-}
-
-/** [memory.graph].extraction_slot is checked at set time against the enabled llm slots. */
-function extractionSlotRule(ctx: ServerContext, patch: Record<string, unknown>): ConfigProblem[] {
-  const wanted = (patch.memory as { graph?: { extraction_slot?: unknown } } | undefined)?.graph?.extraction_slot;
-  if (typeof wanted !== 'string') return []; // absent, reset (null), or a type error the schema reports
-  const llmSlots = ctx.config.slots.filter((s) => s.config.slot.type === 'llm' && s.config.slot.enabled).map((s) => s.name);
-  if (llmSlots.includes(wanted)) return [];
-  return [{
-    file: 'svc.toml',
-    path: 'memory.graph.extraction_slot',
-    message: `expected an enabled llm slot (${llmSlots.length ? `one of ${llmSlots.join(', ')}` : 'none is configured'}); got "${wanted}"`,
-    severity: 'error',
-  }];
-}
-
-function envOverrides(ctx: ServerContext): Array<{ key: string; env: string; value: unknown }> {
-  const { env } = ctx.config;
-  const out: Array<{ key: string; env: string; value: unknown }> = [];
-  if (env.modelStore !== undefined) out.push({ key: 'models.store', env: 'SVC_MODEL_STORE', value: env.modelStore });
-  if (env.activityRetentionDays !== undefined) out.push({ key: 'activity.retention_days', env: 'SVC_ACTIVITY_RETENTION_DAYS', value: env.activityRetentionDays });
-  return out;
 }

@@ -138,8 +138,7 @@ export function registerSlotRoutes(app: FastifyInstance, ctx: ServerContext): vo
     const view = await mutate(request, 'slot.load', name, { ...(ref !== undefined && { model: ref }) }, async () => {
       const model = ref === undefined ? undefined : ctx.slotConfig.modelIdFor(ref);
       // An explicit load takes the GPU the way a request would (slots/gpu-arbiter.ts).
-      if (ctx.supervisor.view(name, { memory: false }).type === 'image') await ctx.arbiter.enterImageMode(name);
-      else await ctx.arbiter.beforeInference(name);
+      await ctx.arbiter.beforeLoad(name);
       await ctx.supervisor.load(name, model);
       return ctx.supervisor.view(name);
     });
@@ -181,7 +180,8 @@ export function registerSlotRoutes(app: FastifyInstance, ctx: ServerContext): vo
       if (!entry.config.slot.enabled) throw new SlotError('slot.disabled', `slot ${name} is disabled in ${entry.file}`, { slot: name });
       if (persist) await ctx.slotConfig.persistDefaultModel(name, model);
       try {
-        await ctx.supervisor.swap(name, model);
+        // A swap is a load on the new model (the supervisor stops an engine on another one first).
+        await ctx.supervisor.load(name, model);
       } finally {
         // Persisted: the slot file now says the same; no override should outlive the swap.
         if (persist) ctx.supervisor.clearModelOverride(name);

@@ -1,7 +1,7 @@
 // What POST /api/stacks/import was sent: `{envelope, slug?}`, or the exported .svcstack.json
 // itself as the body (what `curl --data-binary @x.svcstack.json` sends, issue 22), its slug
-// then from `?slug=`. The envelope's own checks (kind, schema_version, checksum) stay with the
-// route; this only finds the envelope.
+// then from `?slug=`. The envelope's own checks (kind, schema_version, checksum) are
+// src/stacks/envelope.ts's; this only finds the envelope.
 import type { FastifyRequest } from 'fastify';
 import { ImportStackRequestSchema, type ImportStackRequest } from '../../protocol/stacks.js';
 import { parseRequest } from '../../protocol/validate.js';
