@@ -93,7 +93,7 @@ describe('endpoints', () => {
       upstreams: { u: { base_url: 'http://c.test/v1', api_key_env: 'UNSET_KEY' } },
     });
     const dir = directory(cfg, { P_KEY: 'sk-secret' });
-    expect(dir.endpoint('p')).toEqual({ name: 'p', baseUrl: 'http://a.test/v1', origin: 'http://a.test', basePath: '/v1', headers: { 'x-team': 'lab', authorization: 'Bearer sk-secret' }, timeoutMs: 30_000, modelPrefix: null });
+    expect(dir.endpoint('p')).toEqual({ name: 'p', baseUrl: 'http://a.test/v1', origin: 'http://a.test', basePath: '/v1', headers: { 'x-team': 'lab', authorization: 'Bearer sk-secret' }, timeoutMs: 30_000, modelPrefix: null, responses: false });
     expect(dir.endpoint('u').headers).toEqual({});
   });
 

@@ -30,6 +30,8 @@ export interface RemoteEndpoint {
   /** The configured `models` list (upstream ids, before any prefix), or null = fetch GET /models. */
   staticModels: readonly string[] | null;
   timeoutMs: number;
+  /** It has the Responses API itself: /v1/responses passes through instead of being translated. */
+  responses: boolean;
 }
 
 /** Where to send a request for an endpoint. The headers carry the API key: never log them. */
@@ -43,6 +45,7 @@ export interface EndpointTarget {
   /** The endpoint's timeout_s, in milliseconds. */
   timeoutMs: number;
   modelPrefix: string | null;
+  responses: boolean;
 }
 
 /** What /api/status (and tests) can show about one endpoint's model list. */
@@ -146,11 +149,11 @@ export class UpstreamDirectory {
     const out: RemoteEndpoint[] = [];
     for (const [name, p] of Object.entries(providers.providers)) {
       if (!p.enabled) continue;
-      out.push({ name, source: 'provider', ...urlParts(p.base_url), modelPrefix: p.model_prefix || null, staticModels: p.models, timeoutMs: p.timeout_s * 1000 });
+      out.push({ name, source: 'provider', ...urlParts(p.base_url), modelPrefix: p.model_prefix || null, staticModels: p.models, timeoutMs: p.timeout_s * 1000, responses: p.responses });
     }
     for (const [name, u] of Object.entries(upstreams.upstreams)) {
       if (!u.enabled || u.slot !== null) continue;
-      out.push({ name, source: 'upstream', ...urlParts(u.base_url), modelPrefix: null, staticModels: u.models, timeoutMs: u.timeout_s * 1000 });
+      out.push({ name, source: 'upstream', ...urlParts(u.base_url), modelPrefix: null, staticModels: u.models, timeoutMs: u.timeout_s * 1000, responses: u.responses });
     }
     return out;
   }
@@ -162,7 +165,7 @@ export class UpstreamDirectory {
    */
   endpoint(name: string, model?: string): EndpointTarget {
     const ep = this.pick(name, model);
-    return { name: ep.name, baseUrl: ep.baseUrl, origin: ep.origin, basePath: ep.basePath, headers: this.headersFor(ep), timeoutMs: ep.timeoutMs, modelPrefix: ep.modelPrefix };
+    return { name: ep.name, baseUrl: ep.baseUrl, origin: ep.origin, basePath: ep.basePath, headers: this.headersFor(ep), timeoutMs: ep.timeoutMs, modelPrefix: ep.modelPrefix, responses: ep.responses };
   }
 
   /** The model id to send to endpoint `name` for the exposed id (a provider's model_prefix removed). */

@@ -60,6 +60,10 @@ export const ROUTE_ACCESS_TABLE: Readonly<Record<string, RouteAccess>> = {
   'POST /v1/audio/speech': 'v1',
   'POST /v1/audio/transcriptions': 'v1',
   'POST /v1/images/generations': 'v1',
+  'POST /v1/responses': 'v1',
+  'GET /v1/responses/:id': 'v1',
+  'DELETE /v1/responses/:id': 'v1',
+  'GET /v1/responses/:id/input_items': 'v1',
 
   'GET /api/settings': 'read',
   'GET /api/settings/schema': 'read',

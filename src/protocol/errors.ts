@@ -92,6 +92,7 @@ export const ERROR_CODES = {
   'dispatch.upstream_unreachable': { status: 502, when: 'The slot engine or remote upstream refused or dropped the connection.' },
   'dispatch.upstream_timeout': { status: 504, when: 'The slot engine or remote upstream did not answer in time.' },
   'dispatch.upstream_bad_response': { status: 502, when: 'The slot engine or remote upstream answered something that is not HTTP, or a success whose Content-Type does not fit the route (e.g. HTML for a chat request).' },
+  'response.not_found': { status: 404, when: 'No stored response has this id (previous_response_id, GET or DELETE /v1/responses/{id}): it was stored with store: false or [dispatcher].responses_ttl_s = 0, it expired, or it was deleted.' },
   'dispatch.client_too_slow': { status: 503, when: 'A client sharing a cold stream fell more than the replay bound behind the fastest one; its stream ends with this error event.' },
 
   // An engine's or remote upstream's own error answer that is not already this envelope,

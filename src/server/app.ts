@@ -30,6 +30,7 @@ import { registerV1Routes } from './routes/v1.js';
 import { registerV1AudioRoutes } from './routes/v1-audio.js';
 import { registerV1ImageRoutes } from './routes/v1-images.js';
 import { registerV1ModelRoutes } from './routes/v1-models.js';
+import { registerV1ResponseRoutes } from './routes/v1-responses.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -151,6 +152,7 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
   registerProfileRoutes(app, ctx);
   registerHardwareRoutes(app, ctx);
   registerV1Routes(app, ctx);
+  registerV1ResponseRoutes(app, ctx);
   registerV1AudioRoutes(app, ctx);
   registerV1ImageRoutes(app, ctx);
   registerSlotRoutes(app, ctx);

@@ -3,6 +3,7 @@
 // configuration files.
 import { join } from 'node:path';
 import { GatewayAuth } from '../auth/gateway-auth.js';
+import type { ResponseStore } from '../activity/responses-store.js';
 import type { ActivityInput, ActivityLog, ActivityOptions } from '../activity/store.js';
 import type { ResolvedConfig } from '../config/load.js';
 import type { SvcPaths } from '../config/paths.js';
@@ -67,6 +68,8 @@ export class ServerContext {
   readonly auth: GatewayAuth;
   /** The stacks, and the one applier that applies them one at a time (src/stacks/service.ts). */
   readonly stacks: StackService;
+  /** Stored /v1/responses answers (src/activity/responses-store.ts); opened by serve() with the activity log. */
+  responses: ResponseStore | undefined;
   /** Update and rollback jobs (docs/updates.md), loaded on first use: nothing of it is needed before listen. */
   private updateService?: Promise<UpdateService>;
   /** Model pulls (docs/models.md), opened on first use: the promise, so two first uses open one. */

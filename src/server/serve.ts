@@ -5,6 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { foldInbox } from '../activity/inbox.js';
+import type { ResponseStore } from '../activity/responses-store.js';
 import type { ActivityLog } from '../activity/store.js';
 import { removeStaleTempFiles } from '../config/atomic.js';
 import { recoverChangeSet } from '../config/change-set.js';
@@ -83,6 +84,7 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
   const afterListen = (async () => {
     try {
       ctx.activity = await openActivityLog(paths.activityDb, outcome.config, log);
+      if (ctx.activity) ctx.responses = await openResponseStore(paths.activityDb, log);
       // Rows the CLI left while no gateway ran come before this start, as they happened.
       if (ctx.activity) await foldInbox(paths.stateRoot, ctx.activity).catch((error: Error) => log(`svc: warning: activity rows the CLI left not recorded: ${error.message}`));
       ctx.record({ action: 'system.start', kind: 'event', details: { version: ctx.version, host: options.host, port } });
@@ -117,6 +119,7 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
       await ctx.supervisor.shutdown();
       ctx.record({ action: 'system.stop', kind: 'event', details: { uptime_s: ctx.uptimeSeconds() } });
       ctx.activity?.close();
+      ctx.responses?.close();
       ctx.auth.close();
       clearTimeout(timer);
     })());
@@ -139,6 +142,17 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
 
 async function resumePulls(ctx: ServerContext): Promise<void> {
   if (await hasUnfinishedPulls(ctx.paths.stateRoot)) await ctx.pulls();
+}
+
+/** Stored /v1/responses answers, in the activity database's file; undefined when it cannot be opened. */
+async function openResponseStore(path: string, log: (line: string) => void): Promise<ResponseStore | undefined> {
+  try {
+    const { ResponseStore } = await import('../activity/responses-store.js');
+    return ResponseStore.open(path);
+  } catch (error) {
+    log(`svc: warning: stored responses unavailable (${(error as Error).message}); /v1/responses answers are not kept`);
+    return undefined;
+  }
 }
 
 /** The activity log (SQLite, loaded here: better-sqlite3 stays out of start-up); undefined when it cannot be opened. */

@@ -10,6 +10,7 @@ const endpointFields = {
   enabled: z.boolean().default(true).meta({ description: 'Route requests to this endpoint.' }),
   models: z.array(z.string().min(1)).nullable().default(null).meta({ description: 'Model ids served; null = fetch GET /models from the endpoint.' }),
   timeout_s: z.number().gt(0).max(3600).default(600).meta({ description: 'Seconds a request may take before 504 dispatch.upstream_timeout.' }),
+  responses: z.boolean().default(false).meta({ description: 'The endpoint has the Responses API itself: /v1/responses is passed through byte for byte instead of translated to chat completions.' }),
   headers: z.record(z.string().regex(/^[A-Za-z0-9-]+$/, { message: 'expected an HTTP header name' }), z.string()).default({})
     .meta({ description: 'Extra request headers (no secrets: use api_key_env).' }),
 };

@@ -72,6 +72,10 @@ export const dispatcherSection = section({
     description: 'Most remote upstream model lists fetched at once.',
     apply: 'live',
   }),
+  responses_ttl_s: key(z.number().int().min(0).default(30 * 24 * 3600), {
+    description: 'Seconds a /v1/responses answer with store: true is kept (for previous_response_id and GET /v1/responses/{id}); 0 = never stored.',
+    apply: 'live',
+  }),
 }, 'Request routing to slots and remote upstreams.');
 
 export const telemetrySection = section({

@@ -1,0 +1,117 @@
+// /v1/responses: OpenAI's Responses API for every target. A remote upstream configured with
+// `responses = true` gets the request passed through byte for byte; every other target (a
+// slot on any engine, a chat-only upstream) gets a chat completion translated from it
+// (src/dispatch/responses/), forwarded by the same dispatcher as /v1/chat/completions, and
+// the answer translated back by the sink. Answers with store: true are kept for
+// [dispatcher].responses_ttl_s so previous_response_id, GET, DELETE and input_items work.
+import type { FastifyInstance } from 'fastify';
+import { withModel } from '../../dispatch/body-rewrite.js';
+import { endWithError } from '../../dispatch/forward.js';
+import { newResponseId, planChat, type ChatPlan, type ResponseItem } from '../../dispatch/responses/index.js';
+import { inputItemsPage } from '../../dispatch/responses/input-items.js';
+import { ResponsesSink } from '../../dispatch/responses/sink.js';
+import { withThinking } from '../../dispatch/thinking.js';
+import type { ClientExchange, DispatchTarget } from '../../dispatch/types.js';
+import { RequestError, SvcError, SystemError } from '../../protocol/errors.js';
+import type { ServerContext } from '../context.js';
+import { toSvcError } from '../errors.js';
+import { type DirectHandler, type DirectRequest, throughFastify } from '../front-door.js';
+
+const JSON_OR_SSE = /^\s*(application\/([\w.+-]*\+)?json|text\/event-stream)\b/i;
+const noop = () => undefined;
+
+export function registerV1ResponseRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  const direct: DirectHandler = (request) => createResponse(ctx, request);
+  app.post('/v1/responses', { config: { direct } }, throughFastify(direct));
+
+  app.get('/v1/responses/:id', async (request) => stored(ctx, (request.params as { id: string }).id).response);
+
+  app.delete('/v1/responses/:id', async (request) => {
+    const { id } = request.params as { id: string };
+    if (!store(ctx).delete(id)) throw notFound(id);
+    return { id, object: 'response.deleted', deleted: true };
+  });
+
+  app.get('/v1/responses/:id/input_items', async (request) => {
+    const { id } = request.params as { id: string };
+    return inputItemsPage(stored(ctx, id).input as ResponseItem[], request.query as Record<string, unknown>);
+  });
+}
+
+function store(ctx: ServerContext) {
+  if (!ctx.responses) throw new SystemError('system.unavailable', 'stored responses are not available: the activity database could not be opened (see the gateway log)');
+  return ctx.responses;
+}
+
+const notFound = (id: string) => new SvcError('response.not_found', `no stored response has the id "${id}" (never stored, expired or deleted)`, { id });
+
+function stored(ctx: ServerContext, id: string) {
+  const found = store(ctx).get(id);
+  if (!found) throw notFound(id);
+  return found;
+}
+
+async function createResponse(ctx: ServerContext, request: DirectRequest): Promise<void> {
+  const { body, res } = request;
+  const model = body.model;
+  if (typeof model !== 'string' || model === '') {
+    throw new RequestError('request.invalid', '`model` is required: a slot name, a model id, or a svc/* name', { problems: [{ path: 'model', message: 'required (a string)' }] });
+  }
+  const stream = body.stream === true;
+  const client: ClientExchange = { res, takeOver: noop, timing: { arrivedAt: request.arrivedAt, loadMs: 0, sentAt: 0 } };
+  try {
+    const target = await ctx.dispatcher.resolve(model, 'chat');
+    if (target.kind === 'upstream' && ctx.upstreams.endpoint(target.upstream, model).responses) {
+      return await passThrough(ctx, target, request, client);
+    }
+    await translate(ctx, model, request, client);
+  } catch (error) {
+    if (!res.headersSent) throw error; // the front door renders it
+    endWithError(res, toSvcError(error), stream);
+  }
+}
+
+/** An upstream with the Responses API: the client's bytes, with only the model id changed. */
+function passThrough(ctx: ServerContext, target: DispatchTarget, request: DirectRequest, client: ClientExchange): Promise<void> {
+  const { body, raw } = request;
+  return ctx.dispatcher.forward(target, {
+    upstreamPath: '/responses', contentType: 'application/json', accepts: JSON_OR_SSE, stream: body.stream === true,
+    body: (model) => (raw && model === body.model ? raw : (raw && withModel(raw, model)) || JSON.stringify({ ...body, model })),
+  }, client);
+}
+
+async function translate(ctx: ServerContext, model: string, request: DirectRequest, client: ClientExchange): Promise<void> {
+  const { body } = request;
+  const previous = typeof body.previous_response_id === 'string' ? stored(ctx, body.previous_response_id) : null;
+  const history = previous ? [...(previous.input as ResponseItem[]), ...((previous.response.output ?? []) as ResponseItem[])] : [];
+  const plan = planChat(body, history, (itemId) => ctx.responses?.item(itemId) as ResponseItem | undefined);
+  const stream = body.stream === true;
+  const id = newResponseId();
+  const keep = body.store !== false;
+  const sink = new ResponsesSink(client.res, {
+    stream,
+    meta: { id, createdAt: Math.floor(Date.now() / 1000), model, echo: plan.echo },
+    onDone: (response) => {
+      if (!keep || !ctx.responses) return;
+      // Not kept (ttl 0, over the size cap): the answer says so instead of promising a later read.
+      if (!ctx.responses.put(id, [...history, ...plan.input], response, ctx.config.svc.dispatcher.responses_ttl_s)) response.store = false;
+    },
+  });
+  const translated: ClientExchange = { res: sink as unknown as ClientExchange['res'], takeOver: client.takeOver, timing: client.timing };
+  await ctx.dispatcher.dispatch(model, 'chat', {
+    upstreamPath: '/chat/completions', contentType: 'application/json', accepts: JSON_OR_SSE, stream,
+    body: (upstreamModel, target) => JSON.stringify(chatBody(ctx, plan, upstreamModel, target, stream, body.reasoning)),
+  }, translated);
+}
+
+/** The chat completion for a target: a slot takes enable_thinking, a remote upstream OpenAI's reasoning_effort. */
+function chatBody(ctx: ServerContext, plan: ChatPlan, model: string, target: DispatchTarget, stream: boolean, reasoning: unknown): Record<string, unknown> {
+  const chat: Record<string, unknown> = { ...plan.chat, model, stream, ...(stream && { stream_options: { include_usage: true } }) };
+  if (target.kind === 'upstream') {
+    const effort = (reasoning as { effort?: unknown } | null | undefined)?.effort;
+    return typeof effort === 'string' ? { ...chat, reasoning_effort: effort } : chat;
+  }
+  const slotDefault = ctx.config.slots.find((e) => e.name === target.slot)?.config.slot.enable_thinking ?? null;
+  if (plan.enableThinking !== null) return { ...chat, chat_template_kwargs: { enable_thinking: plan.enableThinking } };
+  return withThinking(chat, slotDefault);
+}
