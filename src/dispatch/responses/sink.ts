@@ -8,6 +8,7 @@ import { EventEmitter } from 'node:events';
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
 import { createParser, type EventSourceParser } from 'eventsource-parser';
+import { renameErrorPaths } from './error-paths.js';
 import { responseFromChat, ResponsesStream, type ResponseMeta } from './index.js';
 
 /** A chat answer larger than this (not streamed) is refused rather than held in memory. */
@@ -33,6 +34,8 @@ export class ResponsesSink extends EventEmitter {
   private ended = false;
   /** An error answer (or anything not JSON/SSE): relayed as it is. */
   private passthrough = false;
+  /** A client error in JSON: held until its end, to name fields the way the client wrote them. */
+  private heldError: { status: number; headers: OutgoingHttpHeaders } | undefined;
   private finished = false;
   private readonly buffered: Buffer[] = [];
   private bufferedBytes = 0;
@@ -58,6 +61,10 @@ export class ResponsesSink extends EventEmitter {
   writeHead(status: number, headers?: Headers): this {
     this.headersSent = true;
     const type = header(headers, 'content-type') ?? '';
+    if (status >= 400 && status < 500 && /json/i.test(type)) {
+      this.heldError = { status, headers: { ...(headers as OutgoingHttpHeaders) } };
+      return this;
+    }
     if (status >= 300 || !/json|event-stream/i.test(type)) {
       this.passthrough = true;
       this.real.writeHead(status, headers as OutgoingHttpHeaders);
@@ -90,6 +97,7 @@ export class ResponsesSink extends EventEmitter {
     if (chunk !== undefined) this.write(chunk);
     this.ended = true;
     if (this.passthrough) this.real.end();
+    else if (this.heldError) this.endError(this.heldError);
     else if (this.translator) this.endStream();
     else this.endJson();
     return this;
@@ -151,6 +159,12 @@ export class ResponsesSink extends EventEmitter {
       'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text),
       ...(this.timing && { 'server-timing': this.timing }),
     });
+    this.real.end(text);
+  }
+
+  private endError({ status, headers }: { status: number; headers: OutgoingHttpHeaders }): void {
+    const text = renameErrorPaths(Buffer.concat(this.buffered).toString('utf8'));
+    this.real.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(text) });
     this.real.end(text);
   }
 
