@@ -24,6 +24,7 @@ import { chatBody, loadRun, median, quiesce, warmUp } from './lib/load.mjs';
 import { anonMb, freePort, makeHome, MODELS, portkeyHeaders, REPO_ROOT, rssMb, startFloorProxy, startGateway, startPortkey, startUpstream } from './lib/processes.mjs';
 import { checkTargets, render, summaryLine } from './lib/report.mjs';
 import { holdStreams, streamRun } from './lib/stream.mjs';
+import { measureStructured } from './lib/structured.mjs';
 
 const argv = process.argv.slice(2);
 const opt = (name, fallback) => (argv.includes(name) ? Number(argv[argv.indexOf(name) + 1]) : fallback);
@@ -247,8 +248,12 @@ try {
   log('hostile input');
   const hostile = await hostileRss(gateway.url, gateway.pid, { model: MODELS.remote, rounds: options.hostileRounds });
 
+  // Its own gateway, after this one's figures: what a JSON schema costs the built-in engine.
+  log('built-in engine with and without a JSON schema');
+  const structured = await measureStructured();
+
   meta.load_after = round(loadavg());
-  const result = { meta, startup, rss, latency, throughput, streaming, sse_throughput: sseThroughput, streams_held: held, cold_slot: cold, hostile_input: hostile, auth };
+  const result = { meta, startup, rss, latency, throughput, streaming, sse_throughput: sseThroughput, streams_held: held, cold_slot: cold, hostile_input: hostile, auth, structured };
   result.targets = checkTargets(result);
   const file = outFile ?? join(REPO_ROOT, 'bench/results', `${meta.date.replace(/[:.]/g, '-')}.json`);
   mkdirSync(dirname(file), { recursive: true });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { answerMeta, chatChunk, chatCompletion, chatUsageChunk, SYSTEM_FINGERPRINT, textChunk, textCompletion, usage } from './answers.js';
+import { answerMeta, chatChunk, chatCompletion, chatUsageChunk, legacyLogprobs, SYSTEM_FINGERPRINT, textChunk, textCompletion, usage } from './answers.js';
+import type { TokenLogprob } from './answer-types.js';
 
 const meta = { id: 'chatcmpl-1', created: 1700000000, model: 'tiny' };
 
@@ -37,4 +38,40 @@ describe('answer bodies', () => {
     expect(textChunk(meta, 0, ' a')).not.toHaveProperty('usage');
     expect(textChunk(meta, 0, '', 'stop', usage(2, 1))).toMatchObject({ object: 'text_completion', choices: [{ text: '', finish_reason: 'stop' }], usage: { prompt_tokens: 2 } });
   });
+
+  const hello: TokenLogprob = { token: 'Hel', logprob: -0.5, bytes: [72, 101, 108], top_logprobs: [{ token: 'Hel', logprob: -0.5, bytes: [72, 101, 108] }, { token: 'Hi', logprob: -1.5, bytes: [72, 105] }] };
+  const lo: TokenLogprob = { token: 'lo', logprob: -0.1, bytes: [108, 111], top_logprobs: [] };
+
+  it("tool calls: content null, OpenAI's tool_calls, finish_reason tool_calls; text written before the calls stays", () => {
+    const toolCalls = [{ id: 'call_1', name: 'get_weather', arguments: '{"city":"Oslo"}' }];
+    const answer = chatCompletion(meta, [{ index: 0, text: '', finishReason: 'tool_calls', toolCalls }, { index: 1, text: 'Looking.', finishReason: 'tool_calls', toolCalls }], usage(5, 9));
+    expect(answer.choices[0]).toEqual({
+      index: 0, finish_reason: 'tool_calls',
+      message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }] },
+    });
+    expect(answer.choices[1]!.message.content).toBe('Looking.');
+  });
+
+  it('chat logprobs: present only when asked, in OpenAI\'s shape, on answers and chunks', () => {
+    const answer = chatCompletion(meta, [{ index: 0, text: 'Hello', finishReason: 'stop', logprobs: [hello, lo] }], usage(1, 2));
+    expect(answer.choices[0]).toMatchObject({ logprobs: { content: [hello, lo], refusal: null } });
+    expect(chatCompletion(meta, [{ index: 0, text: 'x', finishReason: 'stop' }], usage(1, 1)).choices[0]).not.toHaveProperty('logprobs');
+    expect(chatChunk(meta, 0, { content: 'Hel' }, null, [hello]).choices[0]).toEqual({ index: 0, delta: { content: 'Hel' }, logprobs: { content: [hello], refusal: null }, finish_reason: null });
+    expect(chatChunk(meta, 0, { content: 'Hel' }).choices[0]).not.toHaveProperty('logprobs');
+  });
+
+  it('tool call deltas: the first names the call, later ones carry argument pieces', () => {
+    const first = chatChunk(meta, 0, { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '' } }] });
+    expect(first.choices[0]!.delta).toEqual({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '' } }] });
+    expect(chatChunk(meta, 0, {}, 'tool_calls').choices[0]!.finish_reason).toBe('tool_calls');
+  });
+
+  it('legacy completion logprobs: parallel lists, alternatives as maps, offsets into prompt + completion', () => {
+    expect(legacyLogprobs([hello, lo], 7)).toEqual({
+      tokens: ['Hel', 'lo'], token_logprobs: [-0.5, -0.1], top_logprobs: [{ Hel: -0.5, Hi: -1.5 }, {}], text_offset: [7, 10],
+    });
+    expect(textCompletion(meta, [{ index: 0, text: 'Hello', finishReason: 'stop', logprobs: [hello, lo], textOffset: 3 }], usage(1, 2)).choices[0]!.logprobs).toMatchObject({ text_offset: [3, 6] });
+    expect(textChunk(meta, 0, 'lo', null, undefined, { entries: [lo], offset: 6 }).choices[0]!.logprobs).toEqual({ tokens: ['lo'], token_logprobs: [-0.1], top_logprobs: [{}], text_offset: [6] });
+  });
 });
+

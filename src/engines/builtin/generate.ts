@@ -5,12 +5,14 @@
 import { randomInt } from 'node:crypto';
 import {
   LlamaChat, LlamaCompletion, TokenBias,
-  type ChatHistoryItem, type ChatWrapper, type LlamaChatResponseChunk, type LlamaContextSequence, type LlamaModel,
+  type ChatHistoryItem, type ChatModelFunctions, type ChatWrapper, type LlamaChatResponseChunk, type LlamaContextSequence, type LlamaModel,
 } from 'node-llama-cpp';
+import type { AnswerToolCall, FinishReason, TokenLogprob, ToolCallDelta } from './answer-types.js';
+import { toChatHistory } from './chat-history.js';
 import { BuiltinEngineError, notSupported } from './http-io.js';
 import type { ChatMessage, Sampling } from './request.js';
 
-export type FinishReason = 'stop' | 'length';
+export type { FinishReason } from './answer-types.js';
 
 export interface Generated {
   text: string;
@@ -21,12 +23,20 @@ export interface Generated {
   completionTokens: number;
   /** The client left (or the signal fired) before the end. */
   aborted: boolean;
+  toolCalls?: AnswerToolCall[];
+  /** Per-token logprobs, when they were asked for. */
+  logprobs?: TokenLogprob[];
 }
 
-/** A piece of an answer as it is generated; `reasoning` is a thinking model's thought segment. */
+/**
+ * A piece of an answer as it is generated: text, a thinking model's thought segment, or a
+ * piece of a tool call; `logprobs` are those of the tokens that made it (when asked for).
+ */
 export interface Delta {
   content?: string;
   reasoning?: string;
+  toolCall?: ToolCallDelta;
+  logprobs?: TokenLogprob[];
 }
 
 export interface GenerationTarget {
@@ -54,7 +64,7 @@ const EOG_BANS = new WeakMap<LlamaModel, TokenBias>();
  * ignore_eos: every end-of-generation token is banned. TokenBias.set() skips those tokens on
  * purpose (node-llama-cpp 3.22), so this writes the bias map it hands to the sampler.
  */
-function eogBan(model: LlamaModel): TokenBias {
+export function eogBan(model: LlamaModel): TokenBias {
   const cached = EOG_BANS.get(model);
   if (cached) return cached;
   const bias = new TokenBias(model.tokenizer);
@@ -66,7 +76,7 @@ function eogBan(model: LlamaModel): TokenBias {
   return bias;
 }
 
-function samplerOptions(model: LlamaModel, s: Sampling, seed: number) {
+export function samplerOptions(model: LlamaModel, s: Sampling, seed: number) {
   const penalised = s.repeatPenalty !== 1 || s.presencePenalty !== 0 || s.frequencyPenalty !== 0;
   return {
     temperature: s.temperature, topP: s.topP, topK: s.topK, minP: s.minP, seed,
@@ -82,21 +92,14 @@ export function choiceSeed(seed: number | null, index: number): number {
   return seed === null ? randomInt(2 ** 32) : (seed + index) % 2 ** 32;
 }
 
-function toHistory(messages: readonly ChatMessage[]): ChatHistoryItem[] {
-  return messages.map((m): ChatHistoryItem => {
-    if (m.role === 'assistant') return { type: 'model', response: [m.content] };
-    return { type: m.role, text: m.content };
-  });
-}
-
-/** Prompt tokens of a chat: the template rendered up to the start of the assistant's answer. */
-export function chatPromptTokens(model: LlamaModel, wrapper: ChatWrapper, history: readonly ChatHistoryItem[]): number {
+/** Prompt tokens of a chat: the template rendered up to the start of the assistant's answer (with the tools documented, if any). */
+export function chatPromptTokens(model: LlamaModel, wrapper: ChatWrapper, history: readonly ChatHistoryItem[], functions?: ChatModelFunctions): number {
   const open = history.at(-1)?.type === 'model' ? [...history] : [...history, { type: 'model' as const, response: [] }];
-  return wrapper.generateContextState({ chatHistory: open }).contextText.tokenize(model.tokenizer).length;
+  return wrapper.generateContextState({ chatHistory: open, ...(functions && { availableFunctions: functions, documentFunctionParams: true }) }).contextText.tokenize(model.tokenizer).length;
 }
 
 export async function generateChat(target: GenerationTarget, wrapper: ChatWrapper, messages: readonly ChatMessage[], s: Sampling, seed: number, onDelta: (d: Delta) => void, signal: AbortSignal): Promise<Generated> {
-  const history = toHistory(messages);
+  const history = toChatHistory(messages);
   const promptTokens = chatPromptTokens(target.model, wrapper, history);
   const budget = tokenBudget(s.maxTokens, promptTokens, target.contextSize);
   if (budget === 0) return { text: '', reasoning: '', finishReason: 'length', promptTokens, completionTokens: 0, aborted: false };

@@ -1,8 +1,16 @@
 // Reading OpenAI requests into what the engine needs, refusing bad input with a 400 that
-// says which field and why. Unknown fields are ignored: clients send many we do not use.
+// says which field and why. A feature the engine cannot serve is refused (refuseUnsupported);
+// fields that change nothing in a local answer (user, metadata, store...) are not read, and
+// docs/builtin-engine.md lists them.
 // Defaults are llama-server's (temperature 0.8, top_p 0.95, top_k 40, min_p 0.05), so a
 // slot answers the same way whichever of the two engines runs it.
+import { readMessages, type ChatMessage } from './chat-messages.js';
+import { invalidAt } from './field-errors.js';
 import { invalidRequest } from './http-io.js';
+import { readResponseFormat, type ResponseGrammar } from './response-format.js';
+import { readTools, type ToolsRequest } from './tool-request.js';
+
+export type { ChatMessage } from './chat-messages.js';
 
 export interface Sampling {
   /** null = until the model stops or the context is full. */
@@ -23,11 +31,6 @@ export interface Sampling {
   frequencyPenalty: number;
 }
 
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string;
-}
-
 interface Common {
   /** The `model` field as sent; echoed in answers (llama-server does the same). */
   model: string | null;
@@ -40,10 +43,17 @@ export interface ChatRequest extends Common {
   messages: ChatMessage[];
   /** `chat_template_kwargs.enable_thinking`, else a top-level `enable_thinking`; null = the template's default. */
   enableThinking: boolean | null;
+  tools: ToolsRequest;
+  /** `response_format` json_object / json_schema as GBNF; null = free text. */
+  responseGrammar: ResponseGrammar;
+  /** `logprobs: true`: how many alternatives per token (`top_logprobs`, 0-20); null = no logprobs. */
+  logprobs: number | null;
 }
 
 export interface CompletionRequest extends Common {
   prompts: string[];
+  /** The legacy `logprobs` (0-5 alternatives per token); null = none. */
+  logprobs: number | null;
 }
 
 type Body = Record<string, unknown>;
@@ -110,27 +120,36 @@ function common(body: Body): Common {
   };
 }
 
-const ROLES: Readonly<Record<string, ChatMessage['role']>> = { system: 'system', developer: 'system', user: 'user', assistant: 'assistant' };
-
-/** Text of a message's content: a string, null (an empty assistant turn) or text parts. */
-function contentText(content: unknown, where: string): string {
-  if (content === undefined || content === null) return '';
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) throw invalidRequest(`'${where}.content' must be a string or a list of content parts`);
-  return content.map((part: unknown, i) => {
-    const p = (part ?? {}) as Body;
-    if (p.type !== 'text' || typeof p.text !== 'string') {
-      throw invalidRequest(`'${where}.content[${i}]' is a "${String(p.type)}" part; the built-in engine reads only text parts`);
-    }
-    return p.text;
-  }).join('\n');
+/** Fields of OpenAI's API this engine has no way to serve: refused, never ignored. */
+function refuseUnsupported(body: Body, fields: readonly string[]): void {
+  for (const field of fields) {
+    const value = body[field];
+    const asked = field === 'echo' ? value === true
+      : field === 'best_of' ? typeof value === 'number' && value > 1
+      : field === 'suffix' ? typeof value === 'string' && value !== ''
+      : field === 'logit_bias' ? typeof value === 'object' && value !== null && Object.keys(value).length > 0
+      : value !== undefined && value !== null;
+    if (asked) throw invalidAt(field, `is not supported by the built-in engine (${UNSUPPORTED[field]})`);
+  }
 }
 
-/** Features a client may ask for that this engine does not have: refused, never ignored. */
-function refuseUnsupported(body: Body): void {
-  if (Array.isArray(body.tools) && body.tools.length > 0) throw invalidRequest("'tools' is not supported by the built-in engine yet; serve this model with llama-server (provider llama-server) for tool calls");
-  const format = (body.response_format ?? {}) as Body;
-  if (format.type !== undefined && format.type !== 'text') throw invalidRequest(`'response_format' ${JSON.stringify(format.type)} is not supported by the built-in engine yet; only "text"`);
+const UNSUPPORTED: Readonly<Record<string, string>> = {
+  logit_bias: 'serve this model with llama-server (provider llama-server) for token biases',
+  audio: 'it generates text only',
+  prediction: 'it has no predicted outputs',
+  web_search_options: 'it has no web search',
+  echo: 'it returns the completion only; prepend the prompt yourself',
+  best_of: 'ask for n choices and pick one',
+  suffix: 'it has no fill-in-the-middle',
+};
+
+function chatLogprobs(body: Body): number | null {
+  const wanted = body.logprobs ?? false;
+  if (typeof wanted !== 'boolean') throw invalidAt('logprobs', 'must be a boolean in a chat request (top_logprobs says how many alternatives)');
+  const top = body.top_logprobs;
+  if (top === undefined || top === null) return wanted ? 0 : null;
+  if (!wanted) throw invalidAt('top_logprobs', 'needs `logprobs: true`');
+  return number(body, 'top_logprobs', 0, 0, 20, true);
 }
 
 /** llama-server's chat template variables: only enable_thinking is read (thinking.ts). */
@@ -144,17 +163,12 @@ function enableThinking(body: Body): boolean | null {
 }
 
 export function readChatRequest(body: Body): ChatRequest {
-  refuseUnsupported(body);
-  if (body.messages === undefined) throw invalidRequest("'messages' is required");
-  if (!Array.isArray(body.messages)) throw invalidRequest("Expected 'messages' to be an array");
-  if (body.messages.length === 0) throw invalidRequest("'messages' must not be empty");
-  const messages = body.messages.map((raw: unknown, i): ChatMessage => {
-    const message = (raw ?? {}) as Body;
-    const role = ROLES[String(message.role)];
-    if (!role) throw invalidRequest(`'messages[${i}].role' must be one of system, developer, user, assistant; got ${JSON.stringify(message.role)}`);
-    return { role, content: contentText(message.content, `messages[${i}]`) };
-  });
-  return { ...common(body), messages, enableThinking: enableThinking(body) };
+  const messages = readMessages(body.messages);
+  refuseUnsupported(body, ['logit_bias', 'audio', 'prediction', 'web_search_options']);
+  return {
+    ...common(body), messages, enableThinking: enableThinking(body),
+    tools: readTools(body), responseGrammar: readResponseFormat(body), logprobs: chatLogprobs(body),
+  };
 }
 
 export function readCompletionRequest(body: Body): CompletionRequest {
@@ -163,5 +177,7 @@ export function readCompletionRequest(body: Body): CompletionRequest {
   if (!Array.isArray(prompts) || prompts.length === 0 || !prompts.every((p) => typeof p === 'string')) {
     throw invalidRequest("'prompt' must be a string or a non-empty list of strings");
   }
-  return { ...common(body), prompts };
+  refuseUnsupported(body, ['logit_bias', 'echo', 'best_of', 'suffix']);
+  const logprobs = body.logprobs === undefined || body.logprobs === null ? null : number(body, 'logprobs', 0, 0, 5, true);
+  return { ...common(body), prompts, logprobs };
 }

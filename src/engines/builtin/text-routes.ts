@@ -1,14 +1,17 @@
 // POST /v1/chat/completions and /v1/completions. Each request takes one context sequence
 // from the pool for all its choices (n), so up to --parallel requests generate at once and
 // the rest wait; a client that leaves stops its generation (the signal) or its wait.
-import { answerMeta, chatChunk, chatCompletion, chatUsageChunk, textChunk, textCompletion, usage, type ChoiceResult } from './answers.js';
+import { answerMeta, chatChunk, chatCompletion, chatUsageChunk, textChunk, textCompletion, usage, type ChatDelta, type ChoiceResult } from './answers.js';
 import type { LoadedEngine } from './engine.js';
-import { choiceSeed, generateChat, generateCompletion, type Generated } from './generate.js';
+import { choiceSeed, generateChat, generateCompletion, type Delta, type Generated } from './generate.js';
 import { notSupported, sendJson, type SseWriter } from './http-io.js';
+import { ownCompletion } from './own-completion.js';
 import type { WorkerPool } from './pool.js';
 import { readChatRequest, readCompletionRequest } from './request.js';
 import type { RequestLog } from './request-log.js';
+import { chatRoute, ownCallsAnswer, ownTextAnswer, type ChatRoute, type ChatTurn } from './structured-chat.js';
 import { thinkingWrapper } from './thinking.js';
+import { autoToolAnswer } from './tool-choice-auto.js';
 
 export interface RouteContext {
   engine: LoadedEngine;
@@ -31,8 +34,32 @@ function chatEngine(engine: LoadedEngine) {
   return { sequences: engine.sequences, wrapper: engine.chatWrapper };
 }
 
-const choices = (results: readonly Generated[]): ChoiceResult[] =>
-  results.map((r, i) => ({ index: i, text: r.text, reasoning: r.reasoning, finishReason: r.finishReason }));
+const choices = (results: readonly Generated[], textOffset?: (index: number) => number): ChoiceResult[] =>
+  results.map((r, i) => ({
+    index: i, text: r.text, reasoning: r.reasoning, finishReason: r.finishReason,
+    ...(r.toolCalls && { toolCalls: r.toolCalls }), ...(r.logprobs && { logprobs: r.logprobs, ...(textOffset && { textOffset: textOffset(i) }) }),
+  }));
+
+/** One chat choice: LlamaChat for a plain request (its speed untouched), else the structured turns. */
+function chatChoice(route: ChatRoute, turn: ChatTurn): Promise<Generated> {
+  switch (route) {
+    case 'plain':
+      return generateChat(turn.target, turn.wrapper, turn.request.messages, turn.request.sampling, turn.seed, turn.onDelta, turn.signal);
+    case 'own':
+      return ownTextAnswer(turn);
+    case 'calls':
+      return ownCallsAnswer(turn);
+    case 'auto':
+      return autoToolAnswer(turn);
+  }
+}
+
+/** The delta of a chunk: thought, a piece of a tool call, or text (logprobs ride on the chunk, not the delta). */
+function chunkDelta(delta: Delta): ChatDelta {
+  if (delta.reasoning !== undefined) return { reasoning_content: delta.reasoning };
+  if (delta.toolCall) return { tool_calls: [delta.toolCall] };
+  return delta.content === undefined ? {} : { content: delta.content };
+}
 
 /** Usage: each prompt counted once (n choices share it), every choice's tokens counted. */
 function usageOf(results: readonly Generated[], n: number) {
@@ -49,6 +76,7 @@ export async function chatCompletions(ctx: RouteContext): Promise<void> {
   const stream = request.stream ? ctx.reply : null;
   const run = ctx.log.start('chat');
   noteQueue(ctx, 'chat', sequences);
+  const route = chatRoute(request);
   const results = await sequences.use(ctx.signal, async (sequence) => {
     run.started();
     const done: Generated[] = [];
@@ -60,11 +88,12 @@ export async function chatCompletions(ctx: RouteContext): Promise<void> {
         if (!opened && stream) stream.send(chatChunk(meta, index, { role: 'assistant', content: null }));
         opened = true;
       };
-      const result = await generateChat({ model: ctx.engine.model, sequence, contextSize: ctx.engine.contextSize }, wrapper, request.messages, sampling, choiceSeed(sampling.seed, index), (delta) => {
+      const target = { model: ctx.engine.model, sequence, contextSize: ctx.engine.contextSize };
+      const result = await chatChoice(route, { target, wrapper, request, seed: choiceSeed(sampling.seed, index), signal: ctx.signal, onDelta: (delta) => {
         run.token();
         open();
-        stream?.send(chatChunk(meta, index, delta.reasoning !== undefined ? { reasoning_content: delta.reasoning } : { content: delta.content ?? '' }));
-      }, ctx.signal);
+        stream?.send(chatChunk(meta, index, chunkDelta(delta), null, delta.logprobs));
+      } });
       done.push(result);
       if (result.aborted) break;
       open();
@@ -89,15 +118,26 @@ export async function completions(ctx: RouteContext): Promise<void> {
   const run = ctx.log.start('completion');
   noteQueue(ctx, 'completion', sequences);
   const total = request.prompts.length * sampling.n;
+  const promptOf = (index: number) => request.prompts[Math.floor(index / sampling.n)]!;
   const results = await sequences.use(ctx.signal, async (sequence) => {
     run.started();
     const done: Generated[] = [];
     for (let index = 0; index < total && !ctx.signal.aborted; index++) {
-      const prompt = request.prompts[Math.floor(index / sampling.n)]!;
-      const result = await generateCompletion({ model: ctx.engine.model, sequence, contextSize: ctx.engine.contextSize }, prompt, sampling, choiceSeed(sampling.seed, index % sampling.n), (text) => {
-        run.token();
-        stream?.send(textChunk(meta, index, text));
-      }, ctx.signal);
+      const prompt = promptOf(index);
+      const target = { model: ctx.engine.model, sequence, contextSize: ctx.engine.contextSize };
+      const seed = choiceSeed(sampling.seed, index % sampling.n);
+      // Legacy logprobs count offsets in prompt + completion.
+      let offset = prompt.length;
+      const result = request.logprobs === null
+        ? await generateCompletion(target, prompt, sampling, seed, (text) => {
+          run.token();
+          stream?.send(textChunk(meta, index, text));
+        }, ctx.signal)
+        : await ownCompletion(target, prompt, sampling, seed, request.logprobs, (text, entries) => {
+          run.token();
+          stream?.send(textChunk(meta, index, text, null, undefined, { entries, offset }));
+          offset += entries.reduce((sum, e) => sum + e.token.length, 0);
+        }, ctx.signal);
       done.push(result);
       if (result.aborted) break;
       // llama-server puts usage on the very last chunk of a completion stream.
@@ -107,6 +147,6 @@ export async function completions(ctx: RouteContext): Promise<void> {
   });
   run.end(results, ctx.signal.aborted);
   if (ctx.signal.aborted) return;
-  if (!stream) return sendJson(ctx.reply.response, 200, textCompletion(meta, choices(results), usageOf(results, sampling.n)));
+  if (!stream) return sendJson(ctx.reply.response, 200, textCompletion(meta, choices(results, (i) => promptOf(i).length), usageOf(results, sampling.n)));
   stream.done();
 }
