@@ -51,4 +51,10 @@ describe('resolveSlotModel for engines that name their model by id', () => {
     expect(slotModelId(entry({}), byId)).toBe('kokoro');
     expect(slotModelId(entry({}), undefined)).toBe('');
   });
+
+  it('slotModelId of a [model].path model is the id its run gets, before and during a start', async () => {
+    const pathOnly = entry({}, { path: file });
+    expect(slotModelId(pathOnly, undefined)).toBe('tiny');
+    expect(slotModelId(pathOnly, undefined)).toBe((await resolveSlotModel(pathOnly, registry)).id);
+  });
 });

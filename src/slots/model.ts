@@ -16,8 +16,16 @@ type ModelEngine = Pick<EngineAdapter, 'defaultModelId'>;
 
 /** The model id a slot serves before it runs: the override, [model].default, else the engine's default ('' = none). */
 export function slotModelId(slot: SlotEntry, engine: ModelEngine | undefined, overrideId?: string): string {
-  return overrideId ?? (slot.config.model.default || engine?.defaultModelId?.(slot.config) || '');
+  const { model } = slot.config;
+  return overrideId ?? (model.default || engine?.defaultModelId?.(slot.config) || (model.path ? pathModelId(model.path) : ''));
 }
+
+/**
+ * The id of a slot's `[model].path` model that has no registry id: its file name. The same
+ * before the slot starts (routing, views) as while it runs (resolveSlotModel), so a request
+ * that arrives during a start is forwarded with the id the next one gets.
+ */
+const pathModelId = (path: string) => basename(path, extname(path));
 
 export async function resolveSlotModel(slot: SlotEntry, registry: RegistryFile, overrideId?: string, engine?: ModelEngine): Promise<ResolvedModel> {
   if (engine?.defaultModelId) return resolveById(slot, registry, slotModelId(slot, engine, overrideId));
@@ -25,7 +33,7 @@ export async function resolveSlotModel(slot: SlotEntry, registry: RegistryFile, 
   const id = overrideId ?? model.default;
   if (!overrideId && model.path) {
     if (!(await exists(model.path))) throw missing(slot.name, `its [model].path ${model.path} does not exist`);
-    return { id: id || basename(model.path, extname(model.path)), path: model.path, mmproj: null, tags: [], contextLength: null };
+    return { id: id || pathModelId(model.path), path: model.path, mmproj: null, tags: [], contextLength: null };
   }
   if (!id) throw missing(slot.name, `it has no model; set one with \`svc model assign <id> --slot ${slot.name}\``);
   const entry = registry.models[id];
