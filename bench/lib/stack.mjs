@@ -5,12 +5,11 @@
 //             three slot files, capabilities and the active record written as one journaled
 //             change set, the config reloaded, then the same three parallel loads).
 // The difference of the medians is what the apply adds.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { median } from './load.mjs';
 import { startGateway } from './processes.mjs';
+import { tinyModelHome } from './tiny-home.mjs';
 
 const call = async (url, method, path, body) => {
   const res = await fetch(`${url}${path}`, { method, headers: { 'content-type': 'application/json' }, ...(method !== 'GET' && { body: JSON.stringify(body ?? {}) }) });
@@ -20,12 +19,7 @@ const call = async (url, method, path, body) => {
 };
 
 export async function stackApplyBeside({ reps = 5 } = {}) {
-  const root = mkdtempSync(join(tmpdir(), 'svc-bench-stack-'));
-  const { writeTinyModel } = await import('../../dist/engines/gguf/tiny-model.js');
-  const model = join(root, 'tiny.gguf');
-  await writeTinyModel(model);
-  mkdirSync(join(root, 'var/lib/svc/registry'), { recursive: true });
-  writeFileSync(join(root, 'var/lib/svc/registry/registry.toml'), `[models.tiny]\npath = ${JSON.stringify(model)}\n`);
+  const root = await tinyModelHome('svc-bench-stack-');
   const gw = await startGateway({ home: root, wrapper: '/bin/false' });
   const row = (slot) => ({ slot, model: 'tiny', device: 'cpu', provider: 'builtin' });
   const direct = [];

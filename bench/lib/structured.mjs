@@ -2,12 +2,11 @@
 // answers on the tiny model, plain (LlamaChat) against response_format json_schema (the
 // engine's own token loop under a grammar), through the built gateway, alternating, several
 // runs each. Used by bench/run.mjs (the `structured` figures) and bench/structured.mjs.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { median } from './load.mjs';
 import { startGateway } from './processes.mjs';
+import { tinyModelHome } from './tiny-home.mjs';
 
 const call = async (url, path, body) => {
   const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) });
@@ -29,12 +28,7 @@ export async function measureStructured({ runs = 7, maxTokens = 256 } = {}) {
     plain: { model: 'tiny', messages, max_tokens: maxTokens, ignore_eos: true, seed: 1 },
     json_schema: { model: 'tiny', messages, max_tokens: 4 * maxTokens, seed: 1, response_format: { type: 'json_schema', json_schema: { name: 'notes', schema } } },
   };
-  const root = mkdtempSync(join(tmpdir(), 'svc-bench-structured-'));
-  const { writeTinyModel } = await import('../../dist/engines/gguf/tiny-model.js');
-  const model = join(root, 'tiny.gguf');
-  await writeTinyModel(model);
-  mkdirSync(join(root, 'var/lib/svc/registry'), { recursive: true });
-  writeFileSync(join(root, 'var/lib/svc/registry/registry.toml'), `[models.tiny]\npath = ${JSON.stringify(model)}\n`);
+  const root = await tinyModelHome('svc-bench-structured-');
   const gw = await startGateway({ home: root, wrapper: '/bin/false' });
   const rates = { plain: [], json_schema: [] };
   const tokens = { plain: [], json_schema: [] };

@@ -1,21 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { RequestError } from '../../protocol/errors.js';
+import { refusal } from './refusal.testing.js';
 import { readInput } from './input.js';
 
-/** The path and message of the 400 that `run` throws. */
-function refusal(run: () => unknown): { path: string; message: string } {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(RequestError);
-    const failure = error as RequestError;
-    expect(failure.code).toBe('request.invalid');
-    const [problem] = failure.details.problems as { path: string; message: string }[];
-    expect(failure.message).toContain(`\`${problem!.path}\``);
-    return { path: problem!.path, message: failure.message };
-  }
-  throw new Error('expected a request.invalid error');
-}
 
 
 describe('readInput', () => {

@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { RequestError } from '../../protocol/errors.js';
+import { refusal } from './refusal.testing.js';
 import { planChat } from './request.js';
 import type { ResponseItem } from './types.js';
 
-function refusal(run: () => unknown): { path: string; message: string } {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(RequestError);
-    const failure = error as RequestError;
-    return { path: (failure.details.problems as { path: string }[])[0]!.path, message: failure.message };
-  }
-  throw new Error('expected a request.invalid error');
-}
 
 describe('planChat', () => {
   it('translates a full request into a chat body', () => {
