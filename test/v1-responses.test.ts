@@ -127,6 +127,18 @@ describe('responses.stream on the built-in engine', () => {
   }, 60_000);
 });
 
+describe('/v1/responses as a /v1 route', () => {
+  it("carries Server-Timing, answered and streamed, like chat", async () => {
+    const answered = await post({ model: 'chat', input: 'hi', max_output_tokens: 2 });
+    expect(answered.status).toBe(200);
+    expect(answered.headers.get('server-timing')).toMatch(/\bsvc;dur=[\d.]+/);
+    const streamed = await post({ model: 'chat', input: 'hi', max_output_tokens: 2, stream: true });
+    expect(streamed.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(streamed.headers.get('server-timing')).toMatch(/\bsvc;dur=[\d.]+/);
+    expect(streamed.text).toMatch(/^event: response\.created\ndata: /);
+  });
+});
+
 describe('stored responses', () => {
   it('continue over two turns with previous_response_id', async () => {
     const first = await client.responses.create({ model: 'chat', input: 'my name is Ada', max_output_tokens: 6 });
