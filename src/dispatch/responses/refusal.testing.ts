@@ -8,7 +8,7 @@ export function refusal(run: () => unknown): { path: string; message: string } {
   } catch (error) {
     if (!(error instanceof RequestError) || error.code !== 'request.invalid') throw error;
     const [problem] = error.details.problems as { path: string; message: string }[];
-    if (!problem || !error.message.includes(`\`${problem.path}\``)) throw new Error(`the message does not name the path: ${error.message}`);
+    if (!problem || !error.message.includes(`\`${problem.path}\``)) throw new Error(`the message does not name the path: ${error.message}`, { cause: error });
     return { path: problem.path, message: error.message };
   }
   throw new Error('expected a request.invalid error');
