@@ -70,7 +70,8 @@ function banner(base) {
     '',
     `svc is up: ${base}`,
     `  API status:   ${base}/api/status        OpenAI base URL: ${base}/v1`,
-    `  dashboard:    ${base}/ (arrives with the dashboard milestone; the API and \`svc\` work now)`,
+    // The gateway serves dist/web at / (src/server/routes/dashboard.ts); `npm run build` writes it.
+    existsSync(join(root, 'dist/web/index.html')) ? `  dashboard:    ${base}/` : '  dashboard:    not built (dist/web/index.html is missing: npm run build); the API and `svc` work now',
     '  try it:',
     `    curl -s ${base}/v1/chat/completions -H 'content-type: application/json' \\`,
     `      -d '{"model":"chat","messages":[{"role":"user","content":"Hello!"}],"max_tokens":32}'`,

@@ -125,6 +125,10 @@ export const ROUTE_ACCESS_TABLE: Readonly<Record<string, RouteAccess>> = {
   'POST /api/updates/rollback': 'write',
   'GET /api/updates/status/:id': 'read',
 
+  // The dashboard's files and views (GET /* takes every path no other route has): open in
+  // default mode like every read, behind the proxy's sign-in (or a read token) in auth mode.
+  'GET /*': 'read',
+
   'GET /api/auth/tokens': 'token-admin',
   'POST /api/auth/tokens': 'token-admin',
   'DELETE /api/auth/tokens/:id': 'token-admin',

@@ -14,6 +14,8 @@ import { parseJsonBody } from './json-body.js';
 import { arrivalOf, markArrival, setIdentity } from './request.js';
 import { registerActivityRoutes } from './routes/activity.js';
 import { registerAuthRoutes } from './routes/auth.js';
+import { registerDashboardRoutes } from './routes/dashboard.js';
+import { isReservedPath } from './dashboard-files.js';
 import { registerEventRoutes } from './routes/events.js';
 import { registerHardwareRoutes } from './routes/hardware.js';
 import { registerInstallRoutes } from './routes/install.js';
@@ -59,6 +61,16 @@ const routesOf = new WeakMap<FastifyInstance, RegisteredRoute[]>();
 /** Every route the app registered, HEAD twins included, with its access class (access-table.test.ts walks them). */
 export function registeredRoutes(app: FastifyInstance): readonly RegisteredRoute[] {
   return routesOf.get(app) ?? [];
+}
+
+/** A path as the router gives its params: percent-decoded where that is valid, no trailing slash (ignoreTrailingSlash). */
+function decodedPath(path: string): string {
+  const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  try {
+    return decodeURIComponent(trimmed);
+  } catch {
+    return trimmed;
+  }
 }
 
 /** Fastify's own default, which a server from serverFactory does not get by itself. */
@@ -130,7 +142,12 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
   app.addHook('onClose', () => ctx.dispatcher.close());
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
-    const allowed = METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
+    // Under /api and /v1 the dashboard's GET /* matches anything; that is no GET route there.
+    const allowed = METHODS.filter((method) => {
+      const found = app.findRoute({ method, url: path });
+      const star = (found?.params as Record<string, string> | undefined)?.['*'];
+      return found !== null && !(isReservedPath(path) && star !== undefined && `/${star}` === decodedPath(path));
+    });
     if (allowed.length > 0) {
       reply.header('allow', allowed.join(', '));
       return sendError(reply, new RequestError('request.method_not_allowed', `${request.method} is not allowed on ${path}`, { allowed }));
@@ -157,5 +174,7 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
   registerV1ImageRoutes(app, ctx);
   registerSlotRoutes(app, ctx);
   registerV1ModelRoutes(app, ctx);
+  // Last, and it takes every GET path no other route has (the dashboard's files and views).
+  registerDashboardRoutes(app);
   return app;
 }

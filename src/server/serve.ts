@@ -1,9 +1,9 @@
 // Start the API server: load and validate all configuration (refusing to start on any
 // error), open the activity log, listen; close() shuts down gracefully (the bin calls it on
 // SIGTERM, SIGINT and SIGHUP).
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { foldInbox } from '../activity/inbox.js';
 import type { ResponseStore } from '../activity/responses-store.js';
 import type { ActivityLog } from '../activity/store.js';
@@ -14,6 +14,7 @@ import { notWritableHint, type SvcPaths } from '../config/paths.js';
 import { errorsOf, formatProblem, warningsOf } from '../config/problems.js';
 import { isLoopbackAddress } from '../lib/addresses.js';
 import { buildApp } from './app.js';
+import { dashboardRoot } from './routes/dashboard.js';
 import { EXIT_CONFIG_INVALID, EXIT_LISTEN_FAILED, EXIT_NOT_WRITABLE } from './exit-codes.js';
 import { loadUndici } from '../dispatch/forward.js';
 import { activityOptions, ServerContext } from './context.js';
@@ -130,6 +131,7 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
   log(`  config: ${paths.configRoot} (${paths.source === 'SVC_HOME' ? 'SVC_HOME' : paths.source === 'user' ? 'per-user default' : 'system'})`);
   log(`  state:  ${paths.stateRoot}`);
   log(`  API:    ${url}/api/status   OpenAI base URL: ${url}/v1`);
+  log(`  dashboard: ${existsSync(join(dashboardRoot(), 'index.html')) ? `${url}/` : `not built (no index.html in ${dashboardRoot()}: npm run build)`}`);
   log(`  auth:   ${outcome.config.env.authEnabled ? `on (bearer tokens; ${ctx.auth.store.list().length} in ${paths.tokensToml})` : 'off (default mode: LAN trusted; see docs/auth.md)'}`);
   if (!isLoopbackAddress(options.host) && outcome.config.svc.api.public_hostnames.length === 0) {
     log(`  names:  LAN clients reach it by IP address; a name (http://${hostname()}:${port}) needs [api].public_hostnames (docs/auth.md, "Default mode on a network")`);

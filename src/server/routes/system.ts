@@ -4,6 +4,9 @@ import { formatProblem } from '../../config/problems.js';
 import { hostSnapshot } from '../../host/memory.js';
 import { summarizeSlots, type SlotsSummary } from '../../slots/summary.js';
 import type { ServerContext } from '../context.js';
+import { access } from 'node:fs/promises';
+import { join } from 'node:path';
+import { dashboardRoot } from './dashboard.js';
 
 /** The summary's slot rows, each with its request metrics (the figures of GET /api/metrics). */
 function withMetrics(ctx: ServerContext, summary: SlotsSummary) {
@@ -52,7 +55,8 @@ export function registerSystemRoutes(app: FastifyInstance, ctx: ServerContext): 
       update_channel: svc.updates.channel,
       memory_engine: svc.memory.engine,
       memory_graph: svc.memory.graph.enabled,
-      dashboard: false,
+      // Whether the dashboard's build is there to serve (npm run build writes it).
+      dashboard: await access(join(dashboardRoot(), 'index.html')).then(() => true, () => false),
     };
   });
 

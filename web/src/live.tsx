@@ -1,0 +1,75 @@
+// The live half of the page: one event stream for the whole app, folded into the query
+// cache as events arrive (a slot's state the moment it changes, its figures from
+// `metrics.slot`), so no view polls. After an outage or a gateway restart every query is
+// fetched again, since events may have been missed.
+import { createContext, useContext, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { SvcEvent } from '../../src/protocol/events.js';
+import type { SlotListPayload } from '../../src/protocol/slots.js';
+import type { EventPagePayload } from '../../src/protocol/events.js';
+import { EventStreamClient, type StreamStatus } from './event-stream.js';
+import { MetricsHistory, type MetricsSeries } from './metrics-history.js';
+import { problemsQuery, slotsQuery, hardwareQuery } from './queries.js';
+
+interface Live {
+  status: StreamStatus;
+  history: MetricsHistory;
+}
+
+const LiveContext = createContext<Live | null>(null);
+
+/** Event types after which the slot list is read again (what they change is more than a state). */
+const RELIST = /^(slot\.(created|deleted|edited|evicted)|model\.assigned|config\.reloaded|profile\.updated|stack\.apply\.completed)$/;
+
+function patchSlots(queries: QueryClient, slot: string, patch: (row: SlotListPayload['slots'][number]) => SlotListPayload['slots'][number]): void {
+  queries.setQueryData(slotsQuery.queryKey, (old) => old && { slots: old.slots.map((row) => (row.name === slot ? patch(row) : row)) });
+}
+
+function fold(queries: QueryClient, history: MetricsHistory, event: SvcEvent): void {
+  if (event.type === 'slot.state') {
+    patchSlots(queries, event.data.slot, (row) => ({ ...row, state: event.data.to }));
+    // The rest of the row (pid, backend, memory, last error) is read once the move settles.
+    if (event.data.to !== 'starting' && event.data.to !== 'warming') {
+      void queries.invalidateQueries({ queryKey: slotsQuery.queryKey });
+      void queries.invalidateQueries({ queryKey: hardwareQuery.queryKey });
+    }
+  } else if (event.type === 'metrics.slot') {
+    history.add(event.data.slot, Date.parse(event.ts), event.data.tokens_per_second, event.data.ttft_ms_avg);
+    patchSlots(queries, event.data.slot, (row) => ({ ...row, in_flight: event.data.in_flight }));
+  } else if (RELIST.test(event.type)) {
+    void queries.invalidateQueries({ queryKey: slotsQuery.queryKey });
+  }
+  if (event.severity !== 'info') {
+    queries.setQueryData(problemsQuery.queryKey, (old: EventPagePayload | undefined) => old && { ...old, events: [...old.events.slice(-199), event] });
+  }
+}
+
+export function LiveProvider({ children }: { children: ReactNode }) {
+  const queries = useQueryClient();
+  const history = useMemo(() => new MetricsHistory(), []);
+  const [status, setStatus] = useState<StreamStatus>({ state: 'connecting', failures: 0, error: null, lastEventId: null });
+  useEffect(() => {
+    const client = new EventStreamClient('/api/events/stream', {
+      onEvent: (event) => fold(queries, history, event),
+      onStatus: setStatus,
+      onResync: () => void queries.invalidateQueries(),
+    });
+    client.start();
+    return () => client.stop();
+  }, [queries, history]);
+  const live = useMemo(() => ({ status, history }), [status, history]);
+  return <LiveContext.Provider value={live}>{children}</LiveContext.Provider>;
+}
+
+function useLive(): Live {
+  const live = useContext(LiveContext);
+  if (!live) throw new Error('useLive outside LiveProvider');
+  return live;
+}
+
+export const useStreamStatus = (): StreamStatus => useLive().status;
+
+export function useSlotSeries(slot: string): MetricsSeries {
+  const { history } = useLive();
+  return useSyncExternalStore(history.subscribe, () => history.get(slot));
+}
