@@ -86,7 +86,7 @@ export class ResponsesSink extends EventEmitter {
       // 'drain' comes from the real response, so only its own back-pressure may pause the relay.
       return !this.real.writableNeedDrain;
     }
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk);
+    const bytes = Buffer.from(chunk);
     this.bufferedBytes += bytes.length;
     if (this.bufferedBytes <= CHAT_ANSWER_MAX_BYTES) this.buffered.push(bytes);
     return true;
