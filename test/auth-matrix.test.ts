@@ -120,6 +120,18 @@ describe.skipIf(skip)(`auth mode: the scope matrix ${skip ?? ''}`, () => {
     expect(checked).toBe(callers().length * Object.keys(ROUTE_ACCESS_TABLE).length);
   }, 120_000);
 
+  it('tells each caller what it may do (GET /api/auth/whoami), exactly what the matrix grants it', async () => {
+    for (const caller of callers().filter((c) => c.grants.includes('read') && !c.viaLan)) {
+      const answer = await api(gateway.url, '/api/auth/whoami', { headers: caller.headers });
+      expect(answer.status, caller.name).toBe(200);
+      expect([...answer.json.grants].sort(), caller.name).toEqual([...caller.grants].sort());
+      expect(answer.json.auth_enabled).toBe(true);
+      expect(answer.json.host_authority, caller.name).toBe(caller.grants.includes('token-admin'));
+    }
+    const proxied = await api(gateway.url, '/api/auth/whoami', { headers: proxy });
+    expect(proxied.json.identity).toEqual({ kind: 'proxy', label: 'admin@example.test', scope: 'admin' });
+  });
+
   it('names the scheme on every 401', async () => {
     const answer = await api(gateway.url, '/api/slots');
     expect(answer.status).toBe(401);

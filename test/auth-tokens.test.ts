@@ -155,6 +155,13 @@ describe.skipIf(lanSkip)(`default mode token management ${lanSkip ?? ''}`, () =>
     expect((await fromLan('/api/auth/tokens', { headers: { authorization: `Bearer ${local.json.token}` } })).status).toBe(200);
     const forbidden = await fromLan('/api/auth/tokens', { headers: { authorization: `Bearer ${reader.json.token}` } });
     expect([forbidden.status, forbidden.json.error.code]).toEqual([403, 'auth.forbidden']);
+    // What the dashboard reads to hide what would be refused: the same answers, said ahead.
+    const lanWho = await fromLan('/api/auth/whoami');
+    expect([lanWho.json.grants.includes('token-admin'), lanWho.json.host_authority]).toEqual([false, false]);
+    const adminWho = await fromLan('/api/auth/whoami', { headers: { authorization: `Bearer ${local.json.token}` } });
+    expect([adminWho.json.grants.includes('token-admin'), adminWho.json.host_authority]).toEqual([true, true]);
+    const localWho = await api(gateway.url, '/api/auth/whoami');
+    expect([localWho.json.auth_enabled, localWho.json.host_authority, localWho.json.grants.includes('write')]).toEqual([false, true, true]);
     lan.close();
   });
 });

@@ -65,6 +65,7 @@ export const ROUTE_ACCESS_TABLE: Readonly<Record<string, RouteAccess>> = {
   'DELETE /v1/responses/:id': 'v1',
   'GET /v1/responses/:id/input_items': 'v1',
 
+  'GET /api/auth/whoami': 'read',
   'GET /api/settings': 'read',
   'GET /api/settings/schema': 'read',
   'GET /api/settings/apply-plan': 'read',

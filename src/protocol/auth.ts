@@ -1,5 +1,6 @@
 // Request and answer shapes of /api/auth (docs/api.md, "Auth"), shared by the server and the CLI.
 import { z } from 'zod';
+import type { RouteAccess } from './access.js';
 import { TOKEN_SCOPES, type TokenScope } from './vocabulary.js';
 
 /** POST /api/auth/tokens. The scope is checked apart, so an unknown one is auth.invalid_scope. */
@@ -28,6 +29,19 @@ export interface CreatedTokenPayload extends Omit<TokenInfo, 'last_used_at'> {
 }
 
 export const TOKEN_WARNING = 'Store this token now: svc keeps only a hash of it and cannot show it again.';
+
+/**
+ * GET /api/auth/whoami: who the caller is and what it may do, so a client (the dashboard)
+ * hides or disables what would be refused. The server still decides every request.
+ */
+export interface WhoAmIPayload {
+  auth_enabled: boolean;
+  identity: AuthStatusPayload['identity'];
+  /** The access classes (protocol/access.ts) this caller's requests pass. */
+  grants: RouteAccess[];
+  /** Whether this caller may set host-only keys (docs/auth.md, "Host-only keys"). */
+  host_authority: boolean;
+}
 
 export interface AuthStatusPayload {
   enabled: boolean;

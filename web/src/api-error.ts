@@ -38,3 +38,26 @@ export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T>
   if (!response.ok) throw await errorFromResponse(response);
   return (await response.json()) as T;
 }
+
+/**
+ * Send a JSON body (or none) to /api or /v1 and read its JSON answer; a failure throws its
+ * ApiError, whose `details.problems` (path, message) a form shows beside each field.
+ */
+export async function sendJson<T>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      // Always JSON, even with no body: svc refuses a write that looks like a web form's
+      // (request.form_post, docs/auth.md), which a request without this header would.
+      headers: { accept: 'application/json', 'content-type': 'application/json' },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+      ...(signal && { signal }),
+    });
+  } catch (error) {
+    throw new ApiError('network.unreachable', `the gateway did not answer: ${(error as Error).message}`);
+  }
+  if (!response.ok) throw await errorFromResponse(response);
+  const text = await response.text();
+  return (text ? JSON.parse(text) : null) as T;
+}

@@ -1,12 +1,32 @@
 // The shell: the nav (only pages that exist), the stream's health, and the current page.
-// The Overview is in the first chunk; each later page goes in ROUTES as
-// `lazy(() => import('./pages/x.js'))` so that it loads only when opened.
-import { Link, usePath, useTitle, type Route } from './router.js';
+// The Overview is in the first chunk; every other page is a lazy chunk (its folder under
+// pages/, default export) that loads only when opened.
+import { lazy, Suspense } from 'react';
+import { Link, routeFor, usePath, useTitle, type Route } from './router.js';
 import { Overview } from './pages/overview.js';
 import { useStreamStatus } from './live.js';
 import { ErrorNote } from './components/error-note.js';
 
-export const ROUTES: Route[] = [{ path: '/', title: 'Overview', page: Overview }];
+export const ROUTES: Route[] = [
+  { path: '/', title: 'Overview', page: Overview },
+  { path: '/slots', title: 'Slots', page: lazy(() => import('./pages/slots/index.js')) },
+  { path: '/models', title: 'Models', page: lazy(() => import('./pages/models/index.js')) },
+  { path: '/stacks', title: 'Profiles & stacks', page: lazy(() => import('./pages/stacks/index.js')) },
+  { path: '/settings', title: 'Settings', page: lazy(() => import('./pages/settings/index.js')) },
+  { path: '/access', title: 'Access', page: lazy(() => import('./pages/access/index.js')) },
+  { path: '/activity', title: 'Activity', page: lazy(() => import('./pages/activity/index.js')) },
+  { path: '/playground', title: 'Playground', page: lazy(() => import('./pages/playground/index.js')) },
+  { path: '/doctor', title: 'Doctor', page: lazy(() => import('./pages/doctor/index.js')) },
+  { path: '/updates', title: 'Updates', page: lazy(() => import('./pages/updates/index.js')) },
+];
+
+function Loading() {
+  return (
+    <p className="muted" aria-busy="true">
+      Loading…
+    </p>
+  );
+}
 
 function NotFound() {
   useTitle('not found');
@@ -34,7 +54,7 @@ function StreamBanner() {
 
 export function App() {
   const path = usePath();
-  const route = ROUTES.find((r) => r.path === path);
+  const route = routeFor(ROUTES, path);
   const Page = route?.page ?? NotFound;
   const status = useStreamStatus();
   return (
@@ -54,7 +74,9 @@ export function App() {
       </header>
       <StreamBanner />
       <main>
-        <Page />
+        <Suspense fallback={<Loading />}>
+          <Page />
+        </Suspense>
       </main>
     </div>
   );

@@ -28,6 +28,18 @@ export function navigate(path: string): void {
 
 export const usePath = (): string => useSyncExternalStore(subscribe, () => window.location.pathname);
 
+/** The route that owns `path`: its own path, or a sub-path of it (/slots/chat is /slots's). */
+export function routeFor<R extends { path: string }>(routes: readonly R[], path: string): R | undefined {
+  return routes.find((r) => r.path === path) ?? routes.find((r) => r.path !== '/' && path.startsWith(`${r.path}/`));
+}
+
+/** The path below a page's route, split ("/slots/chat/edit" under "/slots" is ["chat", "edit"]). */
+export function useSubPath(base: string): string[] {
+  const path = usePath();
+  if (!path.startsWith(`${base}/`)) return [];
+  return path.slice(base.length + 1).split('/').filter(Boolean).map(decodeURIComponent);
+}
+
 export function useTitle(title: string): void {
   useEffect(() => {
     document.title = `svc · ${title}`;

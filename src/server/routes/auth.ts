@@ -6,12 +6,15 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Identity } from '../../auth/identity.js';
 import { PROOF_NONCE, PROOF_PATH, type ProofPayload } from '../../protocol/proxy-proof.js';
 import type { TokenRow } from '../../config/schema/tokens.js';
-import { type AuthStatusPayload, type CreatedTokenPayload, CreateTokenRequestSchema, isTokenScope, TOKEN_WARNING, type TokenInfo } from '../../protocol/auth.js';
+import { type AuthStatusPayload, type CreatedTokenPayload, type WhoAmIPayload, CreateTokenRequestSchema, isTokenScope, TOKEN_WARNING, type TokenInfo } from '../../protocol/auth.js';
 import { AuthError, SvcError } from '../../protocol/errors.js';
 import { parseRequest } from '../../protocol/validate.js';
 import { TOKEN_SCOPES } from '../../protocol/vocabulary.js';
+import { type RouteAccess, SCOPE_GRANTS } from '../../protocol/access.js';
+import { scopeOf } from '../../auth/identity.js';
 import type { ServerContext } from '../context.js';
-import { actorOf, objectBody, queryProblem, queryValue } from '../request.js';
+import { hostAuthority } from '../host-authority.js';
+import { actorOf, identityOf, objectBody, queryProblem, queryValue } from '../request.js';
 
 function info(row: TokenRow): TokenInfo {
   return { id: row.id, label: row.label, scope: row.scope, created_at: row.created_at, last_used_at: row.last_used_at };
@@ -35,6 +38,18 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ServerContext): vo
       credential_error: found instanceof SvcError ? found.code : null,
       login: authEnabled ? `the reverse proxy owns login: open https://${hostname}/ (HTTP basic auth); API clients send Authorization: Bearer svc_<id>.<secret>` : 'auth mode is off: no login is needed',
     };
+  });
+
+  app.get('/api/auth/whoami', async (request): Promise<WhoAmIPayload> => {
+    const identity = identityOf(request);
+    const host = await hostAuthority(ctx, request);
+    const scope = scopeOf(identity);
+    // Default mode checks no credentials: every class passes but token management, which
+    // needs this host or an admin token (auth/guard.ts, hostAdmin).
+    const grants: RouteAccess[] = ctx.config.env.authEnabled
+      ? [...(scope ? SCOPE_GRANTS[scope] : ['public' as const])]
+      : ['public', 'v1', 'v1-read', 'read', 'write', ...(host ? ['token-admin' as const] : [])];
+    return { auth_enabled: ctx.config.env.authEnabled, identity: describe(identity), grants, host_authority: host };
   });
 
   app.all('/api/auth/login', async () => ({
