@@ -2,7 +2,7 @@
 // cache as events arrive (a slot's state the moment it changes, its figures from
 // `metrics.slot`), so no view polls. After an outage or a gateway restart every query is
 // fetched again, since events may have been missed.
-import { createContext, useContext, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { SvcEvent } from '../../src/protocol/events.js';
 import type { SlotListPayload } from '../../src/protocol/slots.js';
@@ -11,9 +11,12 @@ import { EventStreamClient, type StreamStatus } from './event-stream.js';
 import { MetricsHistory, type MetricsSeries } from './metrics-history.js';
 import { problemsQuery, slotsQuery, hardwareQuery } from './queries.js';
 
+type EventListener = (event: SvcEvent) => void;
+
 interface Live {
   status: StreamStatus;
   history: MetricsHistory;
+  listeners: Set<EventListener>;
 }
 
 const LiveContext = createContext<Live | null>(null);
@@ -47,17 +50,21 @@ function fold(queries: QueryClient, history: MetricsHistory, event: SvcEvent): v
 export function LiveProvider({ children }: { children: ReactNode }) {
   const queries = useQueryClient();
   const history = useMemo(() => new MetricsHistory(), []);
+  const listeners = useMemo(() => new Set<EventListener>(), []);
   const [status, setStatus] = useState<StreamStatus>({ state: 'connecting', failures: 0, error: null, lastEventId: null });
   useEffect(() => {
     const client = new EventStreamClient('/api/events/stream', {
-      onEvent: (event) => fold(queries, history, event),
+      onEvent: (event) => {
+        fold(queries, history, event);
+        for (const listener of listeners) listener(event);
+      },
       onStatus: setStatus,
       onResync: () => void queries.invalidateQueries(),
     });
     client.start();
     return () => client.stop();
-  }, [queries, history]);
-  const live = useMemo(() => ({ status, history }), [status, history]);
+  }, [queries, history, listeners]);
+  const live = useMemo(() => ({ status, history, listeners }), [status, history, listeners]);
   return <LiveContext.Provider value={live}>{children}</LiveContext.Provider>;
 }
 
@@ -72,4 +79,20 @@ export const useStreamStatus = (): StreamStatus => useLive().status;
 export function useSlotSeries(slot: string): MetricsSeries {
   const { history } = useLive();
   return useSyncExternalStore(history.subscribe, () => history.get(slot));
+}
+
+/**
+ * Call `listener` with every event from the app's one stream while the calling component is
+ * mounted (a page's progress bars, its live tail). The latest `listener` is used, so it may
+ * close over state without re-subscribing.
+ */
+export function useEvents(listener: EventListener): void {
+  const { listeners } = useLive();
+  const latest = useRef(listener);
+  latest.current = listener;
+  useEffect(() => {
+    const call: EventListener = (event) => latest.current(event);
+    listeners.add(call);
+    return () => void listeners.delete(call);
+  }, [listeners]);
 }
