@@ -4,16 +4,8 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { arch, cpus, freemem, hostname, platform, totalmem } from 'node:os';
 
-export interface HostSnapshot {
-  hostname: string;
-  platform: string;
-  arch: string;
-  cpu_count: number;
-  cpu_model: string;
-  mem_total_mb: number;
-  /** MemAvailable on Linux (what the kernel can hand out without swapping), else free memory. */
-  mem_available_mb: number;
-}
+import type { HostSnapshot } from '../protocol/system.js';
+export type { HostSnapshot };
 
 const MiB = 1024 * 1024;
 

@@ -1,12 +1,8 @@
 // The slot summary shown by /api/status and `svc status`, from the supervisor's views.
+import type { SlotsSummary } from '../protocol/system.js';
 import type { SlotView } from './view.js';
 
-export interface SlotsSummary {
-  total: number;
-  enabled: number;
-  by_state: Record<string, number>;
-  slots: Array<Pick<SlotView, 'name' | 'type' | 'device' | 'provider' | 'port' | 'enabled' | 'state' | 'model' | 'pid'>>;
-}
+export type { SlotsSummary };
 
 export function summarizeSlots(views: readonly SlotView[]): SlotsSummary {
   const by_state: Record<string, number> = {};

@@ -4,10 +4,11 @@ import type { FastifyInstance } from 'fastify';
 import { probeHardware, readHardwareJson, writeHardwareJson } from '../../host/hardware.js';
 import { hostSnapshot } from '../../host/memory.js';
 import { actorOf } from '../request.js';
+import type { HardwarePayload } from '../../protocol/system.js';
 import type { ServerContext } from '../context.js';
 
 export function registerHardwareRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  app.get('/api/hardware', async () => {
+  app.get('/api/hardware', async (): Promise<HardwarePayload> => {
     return { probe: await readHardwareJson(ctx.paths), host: hostSnapshot() };
   });
 

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { formatProblem } from '../../config/problems.js';
 import { hostSnapshot } from '../../host/memory.js';
 import { summarizeSlots, type SlotsSummary } from '../../slots/summary.js';
+import type { StatusPayload } from '../../protocol/system.js';
 import type { ServerContext } from '../context.js';
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -29,7 +30,7 @@ export function registerSystemRoutes(app: FastifyInstance, ctx: ServerContext): 
     };
   });
 
-  app.get('/api/status', async () => {
+  app.get('/api/status', async (): Promise<StatusPayload> => {
     const config = ctx.config;
     return {
       version: ctx.version,
