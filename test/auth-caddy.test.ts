@@ -14,6 +14,7 @@ import { resolvePaths } from '../src/config/paths.js';
 import { type Gateway, runSvc, runSvcAsync, startGateway, svcEnv, tempHome, type TempHome } from './helpers/gateway.js';
 import { freePort } from './helpers/ports.js';
 import { waitFor } from './helpers/wait.js';
+import { chromiumSkipReason, launchChromium } from './helpers/chromium.js';
 
 const caddy = findProgram('caddy');
 if (!caddy && process.env.CI === 'true') throw new Error('caddy is not installed; CI must install it (.ci/run)');
@@ -104,6 +105,39 @@ describe.skipIf(!caddy)('auth mode behind the real Caddy', () => {
     // A token-admin route: only an admin identity reaches it.
     expect((await get('/api/auth/tokens', basic)).status).toBe(200);
   });
+
+  it('serves the dashboard behind basic auth, and tells it who the user is', async () => {
+    expect((await get('/')).status).toBe(401);
+    const index = await get('/slots', basic);
+    expect(index.status).toBe(200);
+    expect(index.text).toContain('<div id="root">');
+    expect(index.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const asset = /src="(\/assets\/[^"]+\.js)"/.exec(index.text)![1]!;
+    expect((await get(asset)).status).toBe(401);
+    const script = await get(asset, basic);
+    expect([script.status, script.headers.get('cache-control')]).toEqual([200, 'public, max-age=31536000, immutable']);
+    const who = await get('/api/auth/whoami', basic);
+    expect(who.json).toMatchObject({ auth_enabled: true, identity: { kind: 'proxy', label: 'admin', scope: 'admin' }, host_authority: true });
+    expect(who.json.grants).toContain('token-admin');
+  });
+
+  it.skipIf(chromiumSkipReason())('runs the dashboard in Chromium through Caddy, signed in by basic auth, with no console error', async () => {
+    const browser = await launchChromium();
+    try {
+      const context = await browser.newContext({ ignoreHTTPSErrors: true, httpCredentials: { username: 'admin', password: PASSWORD } });
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on('console', (message) => void (message.type() === 'error' && problems.push(message.text())));
+      page.on('pageerror', (error) => problems.push(error.message));
+      await page.goto(`${https}/`);
+      // The Overview live: the version read from /api/status, the event stream open through Caddy.
+      await page.getByTestId('version').filter({ hasText: /\d/ }).waitFor();
+      await page.getByTestId('stream-state').filter({ hasText: 'live' }).waitFor();
+      expect(problems).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
 
   it('strips the identity and the secret a client sends itself', async () => {
     const secret = readFileSync(paths().proxySecret, 'utf8').trim();
