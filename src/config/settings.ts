@@ -10,9 +10,12 @@ import { validateSvcToml } from './load.js';
 import type { SvcPaths } from './paths.js';
 import type { ConfigProblem } from './problems.js';
 import { errorsOf, joinPath } from './problems.js';
-import type { ApplyClass } from './schema/common.js';
+import type { ApplyClass, ApplyPlan, SettingDescription } from '../protocol/settings-wire.js';
 import { SvcTomlSchema, type SvcToml } from './schema/svc-toml.js';
 import { readTomlFile, stringifyToml, type TomlDoc } from './toml.js';
+
+// The wire shapes live in protocol/settings-wire.ts (the dashboard reads them too).
+export type { ApplyPlan, SettingDescription };
 
 type Table = Record<string, unknown>;
 const isTable = (v: unknown): v is Table => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
@@ -46,22 +49,6 @@ export function leafPaths(value: Table, prefix: string[] = []): string[] {
   return Object.entries(value).flatMap(([key, child]) =>
     isTable(child) && Object.keys(child).length > 0 ? leafPaths(child, [...prefix, key]) : [joinPath([...prefix, key])],
   );
-}
-
-export interface SettingDescription {
-  key: string;
-  section: string;
-  type: string;
-  nullable: boolean;
-  default: unknown;
-  minimum?: number;
-  maximum?: number;
-  exclusive_minimum?: number;
-  enum?: readonly unknown[];
-  description: string;
-  apply_class: ApplyClass;
-  /** Present on keys nothing reads yet (KeyMeta.unread): accepted and validated only. */
-  unread?: true;
 }
 
 interface JsonNode {
@@ -119,15 +106,6 @@ function describeLeaf(node: JsonNode, path: string[], defaults: Table, sectionUn
   if (concrete.enum) description.enum = concrete.enum;
   if (sectionUnread || node.unread === true) description.unread = true;
   return description;
-}
-
-export interface ApplyPlan {
-  /** Per key, how a change takes effect. */
-  keys: Record<string, ApplyClass>;
-  /** The same, grouped: keys applied at once, per service to restart, and needing a manual restart. */
-  live: string[];
-  restart: Record<string, string[]>;
-  manual: string[];
 }
 
 export function applyPlan(descriptions: readonly SettingDescription[], only?: readonly string[]): ApplyPlan {

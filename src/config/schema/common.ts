@@ -1,12 +1,13 @@
 // Field helpers shared by every configuration schema.
 import { z } from 'zod';
 import { SLOT_NAME_PATTERN, SLOT_NAME_RULE } from '../../protocol/vocabulary.js';
+import type { ApplyClass } from '../../protocol/settings-wire.js';
 
 // The enumerations are the wire's (src/protocol/vocabulary.ts); config schemas use them from here too.
 export * from '../../protocol/vocabulary.js';
 
-/** How a change to a key takes effect: at once, after a service restart, or after a manual restart. */
-export type ApplyClass = 'live' | `restart:${string}` | 'manual';
+/** How a change to a key takes effect (defined with the wire shapes of /api/settings). */
+export type { ApplyClass };
 
 /** Metadata every svc.toml key carries; it feeds /api/settings/schema and docs/configuration.md. */
 export interface KeyMeta {

@@ -8,6 +8,7 @@ import { SvcTomlSchema } from '../../config/schema/svc-toml.js';
 import { applyPlan, describeSettings, updateSvcToml } from '../../config/settings.js';
 import { envOverrides, extractionSlotRule, settingsChanges } from '../../config/settings-edit.js';
 import { ConfigError } from '../../protocol/errors.js';
+import type { ApplyPlan, SettingsPayload, SettingsReloadPayload, SettingsSchemaPayload, SettingsUpdatePayload } from '../../protocol/settings-wire.js';
 import { actorOf, objectBody } from '../request.js';
 import type { ServerContext } from '../context.js';
 import { hostAuthority } from '../host-authority.js';
@@ -24,13 +25,13 @@ export function registerSettingsRoutes(app: FastifyInstance, ctx: ServerContext)
   let described: ReturnType<typeof describeSettings> | undefined;
   const descriptions = () => (described ??= describeSettings(ctx.paths));
 
-  app.get('/api/settings', async () => ({
+  app.get('/api/settings', async (): Promise<SettingsPayload> => ({
     settings: ctx.config.svc,
     file: ctx.paths.svcToml,
     env_overrides: envOverrides(ctx.config),
   }));
 
-  app.put('/api/settings', async (request) => {
+  app.put('/api/settings', async (request): Promise<SettingsUpdatePayload> => {
     const patch = objectBody(request);
     const mayChangeHostOnly = await hostAuthority(ctx, request);
     let result: Awaited<ReturnType<typeof updateSvcToml>>;
@@ -57,17 +58,17 @@ export function registerSettingsRoutes(app: FastifyInstance, ctx: ServerContext)
     return { settings: ctx.config.svc, changed: result.changed, apply: applyPlan(descriptions(), result.changed) };
   });
 
-  app.get('/api/settings/schema', async () => ({
+  app.get('/api/settings/schema', async (): Promise<SettingsSchemaPayload> => ({
     keys: descriptions(),
     json_schema: z.toJSONSchema(SvcTomlSchema, { io: 'input', unrepresentable: 'any' }),
   }));
 
-  app.get('/api/settings/apply-plan', async (request) => {
+  app.get('/api/settings/apply-plan', async (request): Promise<ApplyPlan> => {
     const keys = (request.query as Record<string, unknown>).keys;
     return applyPlan(descriptions(), typeof keys === 'string' && keys ? keys.split(',') : undefined);
   });
 
-  app.post('/api/settings/reload', async (request) => {
+  app.post('/api/settings/reload', async (request): Promise<SettingsReloadPayload> => {
     const outcome = await ctx.configWrites.run(() => loadConfig(ctx.paths));
     if (!outcome.ok) {
       ctx.record({ action: 'settings.reload', actor: actorOf(request), outcome: 'error', details: { problems: outcome.problems.map(formatProblem) } });
