@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from './helpers/gateway.js';
-import { axeViolations, chromiumSkipReason, startDashboard, type Dashboard } from './helpers/dashboard.js';
+import { axeViolations, chromiumSkipReason, screenshot, startDashboard, type Dashboard } from './helpers/dashboard.js';
 
 const skip = chromiumSkipReason();
 let dashboard: Dashboard;
@@ -65,6 +65,7 @@ describe.skipIf(skip)('Profiles & stacks in Chromium', () => {
     expect(await page.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
     // The progress came from the apply's events: started, committed, one per slot, completed.
     await expect.poll(() => page.getByTestId('apply-progress').getAttribute('data-events')).toBe('5');
+    await screenshot(page, 'stacks-apply');
 
     await page.getByRole('link', { name: '← Profiles & stacks' }).click();
     await page.locator('[data-testid="active-stack"][data-status="clean"][data-stack="pair"]').waitFor();
@@ -107,6 +108,7 @@ describe.skipIf(skip)('Profiles & stacks in Chromium', () => {
     await flags.fill('-b 128 --jinja');
     await page.getByTestId('profile-save').click();
     await page.getByTestId('profile-saved').waitFor();
+    await screenshot(page, 'stacks-profile-edit');
     expect((await send('GET', '/api/profiles/mine')).json).toMatchObject({ flags: '-b 128 --jinja', cloned_from: 'cpu-llm', seed: false });
 
     // A slot that uses it: the delete confirm says so before anything changes.

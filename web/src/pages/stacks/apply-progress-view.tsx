@@ -8,6 +8,9 @@ import { slotsQuery } from '../../queries.js';
 import { fractionDone, type ApplyProgress } from './apply-progress.js';
 import { slotMatches } from './plan-format.js';
 
+/** A slot's convergence time: ms under a second, else seconds. */
+const formatMs = (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`);
+
 const PHASE_WORDS = { idle: '', started: 'checking and writing the slot files…', committed: 'files written; converging the slots…', done: 'done', failed: 'failed' };
 
 function SlotsNow({ plan }: { plan: StackApplyPayload }) {
@@ -57,7 +60,7 @@ export function ApplyProgressView({ progress, plan, error, onPlanAgain }: { prog
       <ul className="apply-results">
         {progress.results.map((result) => (
           <li key={result.slot} data-testid={`result-${result.slot}`} data-ok={String(result.ok)}>
-            <strong>{result.slot}</strong> {result.runtime} → <span className={`state state-${result.state}`}>{result.state}</span> <span className="muted">{result.ms} ms</span>
+            <strong>{result.slot}</strong> {result.runtime} → <span className={`state state-${result.state}`}>{result.state}</span> <span className="muted">{formatMs(result.ms)}</span>
             {result.error && (
               <span className="error-note">
                 <code>{result.error.code}</code> {result.error.message}

@@ -20,7 +20,8 @@ export function ApplyView({ slug }: { slug: string }) {
   useTitle(`Apply stack ${slug}`);
   const access = useAccess();
   const queries = useQueryClient();
-  const plan = useQuery(planQuery(slug));
+  // The dry run is a POST that the gateway keeps to write access, like the apply itself.
+  const plan = useQuery({ ...planQuery(slug), enabled: access.can('write') });
   const [confirming, setConfirming] = useState(false);
   const [pull, setPull] = useState(false);
   const [progress, setProgress] = useState<ApplyProgress>(IDLE);
@@ -60,7 +61,8 @@ export function ApplyView({ slug }: { slug: string }) {
         An apply is a declarative replace: every slot the stack names is created or edited to match it and started; every running slot it does not name is unloaded (its file is kept).
       </p>
       {plan.error !== null && <ErrorNote error={plan.error} />}
-      {!shown && !plan.error && <p className="muted">Planning…</p>}
+      {!access.can('write') && <p className="warn-note">The plan needs write access: {access.why('write')}.</p>}
+      {!shown && !plan.error && access.can('write') && <p className="muted">Planning…</p>}
       {progress.phase === 'idle' && plan.data && (
         <div className="toolbar">
           {pullable && (

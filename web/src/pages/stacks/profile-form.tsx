@@ -90,7 +90,7 @@ export function ProfileFormView({ original }: { original: ProfilePayload | undef
           <input type="checkbox" checked={restart} onChange={(e) => setRestart(e.target.checked)} /> restart the running slots that use it now ({original.used_by.join(', ')})
         </label>
       )}
-      {unchanged && <p className="muted">Nothing changed yet.</p>}
+      {unchanged && !saved && <p className="muted">Nothing changed yet.</p>}
       {error !== null && <ErrorNote error={error} />}
       {saved && (
         <p role="status" data-testid="profile-saved">

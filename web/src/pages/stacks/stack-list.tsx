@@ -11,12 +11,15 @@ import { Link } from '../../router.js';
 import { stackPath, stacksQuery } from './queries.js';
 import { ExportButton } from './export-button.js';
 
+/** A row's enabled child capabilities (embed, rerank, …), each its own slot `<row>-<child>`. */
+function childNames(row: StackPayload['slots'][number]): string[] {
+  const children = Array.isArray(row.capabilities) ? (row.capabilities as Array<{ child: string; enabled?: boolean }>) : [];
+  return children.filter((c) => c.enabled !== false).map((c) => c.child);
+}
+
 /** The slots a stack names, children as `chat-embed`. */
-export function stackSlotNames(stack: Pick<StackPayload, 'slots'>): string[] {
-  return stack.slots.flatMap((row) => {
-    const children = Array.isArray(row.capabilities) ? (row.capabilities as Array<{ child: string; enabled?: boolean }>) : [];
-    return [String(row.slot), ...children.filter((c) => c.enabled !== false).map((c) => `${String(row.slot)}-${c.child}`)];
-  });
+function stackSlotNames(stack: Pick<StackPayload, 'slots'>): string[] {
+  return stack.slots.flatMap((row) => [String(row.slot), ...childNames(row).map((child) => `${String(row.slot)}-${child}`)]);
 }
 
 function StackCard({ stack, onDelete }: { stack: StackPayload; onDelete: (stack: StackPayload) => void }) {
@@ -37,6 +40,7 @@ function StackCard({ stack, onDelete }: { stack: StackPayload; onDelete: (stack:
         {stack.slots.map((row) => (
           <li key={String(row.slot)}>
             <strong>{String(row.slot)}</strong> <span className="muted">{String(row.model)}</span>
+            {childNames(row).length > 0 && <span className="muted"> · with {childNames(row).join(', ')}</span>}
           </li>
         ))}
       </ul>
