@@ -29,6 +29,18 @@ export interface StackPayload {
   slots: Array<Record<string, unknown>>;
 }
 
+/** GET /api/stacks/<slug>/export: the portable envelope POST /api/stacks/import takes back. */
+export interface StackEnvelopePayload {
+  kind: typeof STACK_ENVELOPE_KIND;
+  schema_version: number;
+  svc_version: string;
+  exported_at: string;
+  /** "sha256:<hex>" over the canonical JSON (keys sorted) of `stack`. */
+  checksum: string;
+  /** The stack with its slug, the user `profiles` its rows name and its `models`: what the checksum covers. */
+  stack: Record<string, unknown>;
+}
+
 export interface StackModelReport {
   id: string;
   /** present: in the registry with its file; pullable: a Hugging Face repo is known; unresolvable: neither. */

@@ -10,18 +10,11 @@ import { ProfileSchema, type Profile } from '../config/schema/profiles.js';
 import type { Stack } from '../config/schema/stacks.js';
 import { canonicalJson } from '../protocol/canonical-json.js';
 import { SvcError } from '../protocol/errors.js';
-import { STACK_ENVELOPE_KIND, STACK_ENVELOPE_VERSION, type StackModelReport } from '../protocol/stacks.js';
+import { STACK_ENVELOPE_KIND, STACK_ENVELOPE_VERSION, type StackEnvelopePayload, type StackModelReport } from '../protocol/stacks.js';
 import { modelIdsOf, parseStack, refuseTakenSlug } from './catalogue.js';
 
-export interface StackEnvelope {
-  kind: typeof STACK_ENVELOPE_KIND;
-  schema_version: number;
-  svc_version: string;
-  exported_at: string;
-  checksum: string;
-  /** The stack with its slug, `profiles` and `models`: what the checksum covers. */
-  stack: Record<string, unknown>;
-}
+/** The wire shape (src/protocol/stacks.ts), so a changed envelope breaks the dashboard's typecheck. */
+export type StackEnvelope = StackEnvelopePayload;
 
 /** What an import takes from a checked envelope. */
 export interface ImportedStack {
