@@ -46,6 +46,12 @@ describe.skipIf(skip)('the Models page', () => {
     await q8.getByRole('button', { name: 'pull Q8_0 of org/tiny-GGUF' }).click();
     expect(await page.getByTestId('pull-ref').inputValue()).toBe('org/tiny-GGUF:Q8_0');
     expect(await page.getByTestId('pull-id').inputValue()).toBe('tiny-q8_0');
+    // The dry run reads the file's header: the fit with the KV cache counted, before any fetch.
+    await page.getByTestId('pull-check').click();
+    const plan = page.getByTestId('pull-plan');
+    expect(await plan.getByTestId('plan-fit').textContent()).toMatch(/^fits \d+ MiB of \d+ MiB$/);
+    expect(await plan.textContent()).toContain('llama · Q8_0 · context 2,048');
+    expect(await plan.getByTestId('plan-refusal').count()).toBe(0);
     await page.getByTestId('pull-start').click();
     const job = page.getByTestId('pull-tiny-q8_0');
     await job.and(page.locator('[data-state="done"]')).waitFor();

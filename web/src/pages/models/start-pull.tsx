@@ -13,6 +13,7 @@ import { Field } from '../../components/field.js';
 import { problemsOfError } from '../../field-problems.js';
 import { pullsQuery } from './queries.js';
 import { suggestedModelId, withJob } from './pull-math.js';
+import { PullPlan, type PlanAnswer } from './pull-plan.js';
 
 export function StartPull({ initialRef, onDone }: { initialRef: string | null; onDone: () => void }) {
   const queries = useQueryClient();
@@ -22,6 +23,7 @@ export function StartPull({ initialRef, onDone }: { initialRef: string | null; o
   const [force, setForce] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const [plan, setPlan] = useState<PlanAnswer | null>(null);
   const refInput = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (initialRef) refInput.current?.focus();
@@ -31,14 +33,28 @@ export function StartPull({ initialRef, onDone }: { initialRef: string | null; o
   const refProblem = parsed && 'error' in parsed ? parsed.error : problemsOfError(error).ref;
   const idProblem = id !== '' && !MODEL_ID_PATTERN.test(id) ? `expected ${MODEL_ID_RULE}` : undefined;
   const ready = parsed !== null && !('error' in parsed) && id !== '' && !idProblem;
+  const path = `/api/models/${encodeURIComponent(id)}/pull`;
+  const check = async () => {
+    setBusy(true);
+    setError(null);
+    setPlan(null);
+    try {
+      setPlan(await sendJson<PlanAnswer>('POST', path, { ref: ref.trim(), force, dry_run: true }));
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
     setError(null);
     try {
-      const job = await sendJson<PullJobPayload>('POST', `/api/models/${encodeURIComponent(id)}/pull`, { ref: ref.trim(), force });
+      const job = await sendJson<PullJobPayload>('POST', path, { ref: ref.trim(), force });
       queries.setQueryData(pullsQuery.queryKey, (old) => ({ pulls: withJob(old?.pulls ?? [], job) }));
       onDone();
+      setPlan(null);
       setRef('');
       setOwnId(null);
     } catch (failure) {
@@ -50,7 +66,15 @@ export function StartPull({ initialRef, onDone }: { initialRef: string | null; o
   return (
     <form className="start-pull" onSubmit={submit} data-testid="start-pull" aria-label="start a pull">
       <Field label="Ref" path="ref" problem={refProblem} hint="org/repo:QUANT, org/repo/file.gguf, an https URL or a catalogue name">
-        <input ref={refInput} value={ref} onChange={(e) => setRef(e.target.value)} data-testid="pull-ref" />
+        <input
+          ref={refInput}
+          value={ref}
+          onChange={(e) => {
+            setRef(e.target.value);
+            setPlan(null);
+          }}
+          data-testid="pull-ref"
+        />
       </Field>
       <Field label="Model id" path="model_id" problem={idProblem} hint="the registry id the pull creates or refreshes">
         <input value={id} onChange={(e) => setOwnId(e.target.value)} data-testid="pull-id" />
@@ -58,8 +82,12 @@ export function StartPull({ initialRef, onDone }: { initialRef: string | null; o
       <label className="check">
         <input type="checkbox" checked={force} onChange={(e) => setForce(e.target.checked)} /> Pull even if the fit check says it does not fit
       </label>
+      {plan && <PullPlan answer={plan} />}
       {error !== null && <ErrorNote error={error} />}
       <div className="actions">
+        <button type="button" onClick={check} disabled={!ready || busy || !access.can('write')} title={access.why('write')} data-testid="pull-check">
+          Check fit
+        </button>
         <button type="submit" className="primary" disabled={!ready || busy || !access.can('write')} title={access.why('write')} data-testid="pull-start">
           {busy ? 'Starting…' : 'Pull'}
         </button>
