@@ -124,6 +124,23 @@ describe.skipIf(skip)('the Models page', () => {
     await page.close();
   }, 30_000);
 
+  it('fits a phone with pulls and search results shown', async () => {
+    const { page, problems, settled } = await dashboard.open('/models', { width: 375, height: 740 });
+    await page.getByTestId('pull-tiny-q8_0').waitFor();
+    await page.getByTestId('search-text').fill('GGUF');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByTestId('result-org/slow-GGUF').waitFor();
+    await settled();
+    const [scroll, client] = await page.evaluate(() => {
+      const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document.documentElement;
+      return [root.scrollWidth, root.clientWidth];
+    });
+    await screenshot(page, 'phone-models');
+    expect(scroll).toBeLessThanOrEqual(client);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 30_000);
+
   it('assigns a model to a slot and removes another, each after its confirmation', async () => {
     const { page, problems } = await dashboard.open('/models');
     const pulled = page.getByTestId('model-tiny-q8_0');
