@@ -85,6 +85,7 @@ describe.skipIf(skip)('the Models page', () => {
       await job.getByTestId('pull-file-slow-Q4_K_M.gguf').getByText(/\/s · ETA \d+s/).waitFor();
       await job.getByTestId('pull-cancel').click();
       await job.and(page.locator('[data-state="cancelled"]')).waitFor();
+      expect(await job.getByTestId('pull-discard').count()).toBe(1);
       const cancelled = (await api(dashboard.gateway.url, '/api/models/slow-q4_k_m/pull/status')).json;
       expect(cancelled.state).toBe('cancelled');
       expect(cancelled.bytes_done).toBeGreaterThan(0);

@@ -6,6 +6,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PullFileProgress, PullJobPayload } from '../../../../src/protocol/pulls.js';
 import { sendJson } from '../../api-error.js';
 import { useAccess } from '../../access.js';
+import { Confirm } from '../../components/confirm.js';
 import { ErrorNote } from '../../components/error-note.js';
 import { pullsQuery } from './queries.js';
 import { useJobStream } from './pull-stream.js';
@@ -42,6 +43,9 @@ function PullJob({ job }: { job: PullJobPayload }) {
   const queries = useQueryClient();
   const access = useAccess();
   const [error, setError] = useState<unknown>(null);
+  const [discarding, setDiscarding] = useState(false);
+  // The job does not change when its parts go, so the page remembers it did that.
+  const [discarded, setDiscarded] = useState(false);
   const act = async (send: () => Promise<PullJobPayload>) => {
     setError(null);
     try {
@@ -53,6 +57,10 @@ function PullJob({ job }: { job: PullJobPayload }) {
   };
   const id = encodeURIComponent(job.model_id);
   const cancel = () => act(() => sendJson<PullJobPayload>('DELETE', `/api/models/${id}/pull`));
+  const discard = async () => {
+    await sendJson<PullJobPayload>('DELETE', `/api/models/${id}/pull?discard=true`);
+    setDiscarded(true);
+  };
   const resume = () => act(() => sendJson<PullJobPayload>('POST', `/api/models/${id}/pull`, { ref: job.ref, force: job.force }));
   return (
     <article className="card pull" data-testid={`pull-${job.model_id}`} data-state={job.state}>
@@ -99,7 +107,27 @@ function PullJob({ job }: { job: PullJobPayload }) {
             Resume
           </button>
         )}
+        {discarded && isResumable(job) && <span className="muted">parts discarded</span>}
+        {isResumable(job) && job.bytes_done > 0 && !discarded && (
+          <button type="button" className="danger" onClick={() => setDiscarding(true)} disabled={!access.can('write')} title={access.why('write')} data-testid="pull-discard">
+            Discard parts
+          </button>
+        )}
       </div>
+      {discarding && (
+        <Confirm
+          title={`Discard the parts of ${job.model_id}?`}
+          action="Discard"
+          onConfirm={discard}
+          onClose={() => setDiscarding(false)}
+          changes={
+            <p>
+              The {formatBytes(job.bytes_done)} already downloaded ({job.files.map((f) => f.path).join(', ')}) are deleted from the store; pulling it again starts from
+              zero.
+            </p>
+          }
+        />
+      )}
     </article>
   );
 }
@@ -113,7 +141,7 @@ export function PullList() {
       {pulls.data?.pulls.length === 0 && <p className="muted">No pulls yet. Search Hugging Face above and pull a quant.</p>}
       <div className="pull-list">
         {[...(pulls.data?.pulls ?? [])].reverse().map((job) => (
-          <PullJob key={job.model_id} job={job} />
+          <PullJob key={`${job.model_id}:${job.id}`} job={job} />
         ))}
       </div>
     </section>
