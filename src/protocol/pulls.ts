@@ -111,3 +111,9 @@ export interface SearchResultPayload {
   likes: number;
   quants: Array<{ quant: string | null; file: string; size: number }>;
 }
+
+/** GET /api/models/search */
+export interface SearchPayload {
+  query: string;
+  results: SearchResultPayload[];
+}

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { MODEL_ID_PATTERN, MODEL_ID_RULE } from '../../config/schema/registry.js';
 import { ModelError } from '../../protocol/errors.js';
-import { PullRequestSchema, TERMINAL_PULL_STATES, type PullJobPayload, type SearchResultPayload } from '../../protocol/pulls.js';
+import { PullRequestSchema, TERMINAL_PULL_STATES, type PullJobPayload, type SearchPayload, type SearchResultPayload } from '../../protocol/pulls.js';
 import { parseRequest } from '../../protocol/validate.js';
 import { actorOf, booleanQuery, queryProblem, queryValue } from '../request.js';
 import type { ServerContext } from '../context.js';
@@ -106,7 +106,7 @@ export function registerPullRoutes(app: FastifyInstance, ctx: ServerContext): vo
     send();
   });
 
-  app.get('/api/models/search', async (request) => {
+  app.get('/api/models/search', async (request): Promise<SearchPayload> => {
     const text = queryValue(request, 'q') ?? '';
     if (text.trim() === '') queryProblem('q', 'the text to search for is required');
     const limitText = queryValue(request, 'limit') ?? '20';
