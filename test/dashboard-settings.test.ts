@@ -99,7 +99,7 @@ describe.skipIf(skip)('Settings and Access in Chromium', () => {
     expect(raw).toMatch(/^svc_/);
     expect(await page.getByTestId('token-once').textContent()).toContain('cannot show it again');
     await page.getByTestId('token-copy').click();
-    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(raw);
+    await expect.poll(() => page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText())).toBe(raw);
     await page.getByTestId('token-ci-laptop').waitFor();
 
     const listed = (await api(dashboard.gateway.url, '/api/auth/tokens')).json as { tokens: Array<{ id: string; label: string; scope: string }> };

@@ -1,0 +1,91 @@
+// The dashboard as a read-only token sees it, in real Chromium against a real gateway in auth
+// mode: whoami says what the scope allows, so the pages hide token management, disable every
+// change (with the reason), show host-only keys read-only, and make no request the server
+// refuses. An admin token, on the same pages, gets the controls back.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { api, startGateway, type Gateway, type TempHome } from './helpers/gateway.js';
+import { chromiumSkipReason, launchChromium } from './helpers/chromium.js';
+import { homeWithTinySlots } from './helpers/llama.js';
+
+const skip = chromiumSkipReason();
+const SECRET = 'scopes-proxy-secret-0123456789abcdef';
+const proxy = { 'x-forwarded-email': 'admin@example.test', 'x-svc-proxy-secret': SECRET };
+let home: TempHome;
+let gateway: Gateway;
+let browser: Browser;
+const tokens: Record<string, string> = {};
+
+beforeAll(async () => {
+  if (skip) return;
+  home = await homeWithTinySlots([{ name: 'chat', provider: 'builtin', extra: 'idle_timeout_s = 0' }]);
+  home.write('proxy-secret', `${SECRET}\n`);
+  gateway = await startGateway(home.home, { env: { SVC_AUTH_ENABLED: '1' } });
+  for (const scope of ['read-only', 'admin']) {
+    const created = await api(gateway.url, '/api/auth/tokens', { method: 'POST', headers: proxy, body: { label: `dash-${scope}`, scope } });
+    expect(created.status).toBe(201);
+    tokens[scope] = created.json.token;
+  }
+  browser = await launchChromium();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await gateway?.stop();
+});
+
+/** A page whose every request carries the token; `refused` collects any answer of 400 or more. */
+async function openAs(scope: string, path: string): Promise<{ page: Page; refused: string[] }> {
+  const context = await browser.newContext({ extraHTTPHeaders: { authorization: `Bearer ${tokens[scope]}` } });
+  const page = await context.newPage();
+  const refused: string[] = [];
+  page.on('response', (response) => void (response.status() >= 400 && refused.push(`${response.status()} ${response.url()}`)));
+  page.on('console', (message) => void (message.type() === 'error' && refused.push(`console: ${message.text()}`)));
+  page.on('pageerror', (error) => refused.push(`uncaught: ${error.message}`));
+  await page.goto(`${gateway.url}${path}`);
+  await page.getByRole('heading', { level: 1 }).first().waitFor();
+  return { page, refused };
+}
+
+describe.skipIf(skip)('the dashboard under a token\'s scope', () => {
+  it('shows a read-only token no token management, no enabled change, host-only keys read-only, and asks nothing it would be refused', async () => {
+    const access = await openAs('read-only', '/access');
+    await access.page.getByTestId('identity').filter({ hasText: 'dash-read-only' }).waitFor();
+    await access.page.getByTestId('tokens-refused').waitFor();
+    expect(await access.page.getByTestId('create-token').count()).toBe(0);
+
+    const settings = await openAs('read-only', '/settings');
+    const store = settings.page.locator('[data-field="models.store"] input');
+    await store.waitFor();
+    expect(await store.getAttribute('readonly')).not.toBeNull();
+    expect(await settings.page.locator('[data-field="slots.idle_timeout_s"] input').getAttribute('readonly')).not.toBeNull();
+    expect(await settings.page.getByTestId('settings-reload').isDisabled()).toBe(true);
+
+    const models = await openAs('read-only', '/models');
+    await models.page.getByTestId('model-tiny').waitFor();
+    expect(await models.page.getByTestId('remove').first().isDisabled()).toBe(true);
+    expect(await models.page.getByTestId('remove').first().getAttribute('title')).toMatch(/read-only/);
+
+    const stacks = await openAs('read-only', '/stacks');
+    await stacks.page.getByRole('button', { name: /^Clone profile / }).first().waitFor();
+    expect(await stacks.page.getByRole('button', { name: /^Clone profile / }).first().isDisabled()).toBe(true);
+
+    for (const { page, refused } of [access, settings, models, stacks]) {
+      await page.waitForTimeout(300);
+      expect(refused, page.url()).toEqual([]);
+    }
+  }, 90_000);
+
+  it('gives an admin token the same pages with their controls', async () => {
+    const access = await openAs('admin', '/access');
+    await access.page.getByTestId('create-token').waitFor();
+    const models = await openAs('admin', '/models');
+    await models.page.getByTestId('model-tiny').waitFor();
+    expect(await models.page.getByTestId('remove').first().isEnabled()).toBe(true);
+    const settings = await openAs('admin', '/settings');
+    const store = settings.page.locator('[data-field="models.store"] input');
+    await store.waitFor();
+    expect(await store.getAttribute('readonly')).toBeNull();
+    expect([...access.refused, ...models.refused, ...settings.refused]).toEqual([]);
+  }, 60_000);
+});
