@@ -10,6 +10,7 @@ import { navigate } from '../../router.js';
 import { slotApi, type RuntimeAction } from './queries.js';
 import { deleteChanges, disableChanges, isRunning } from './slot-changes.js';
 import { useSlotAction } from './use-slot-action.js';
+import { whileDeleting } from './use-slot-live.js';
 
 const RUNTIME: Array<{ action: RuntimeAction; label: string; busyLabel: string }> = [
   { action: 'load', label: 'Load', busyLabel: 'Loading…' },
@@ -30,7 +31,7 @@ export function SlotActions({ slot }: { slot: SlotDetailPayload }) {
     if (running) await slotApi.run(slot.name, 'unload');
   };
   const remove = async () => {
-    await slotApi.remove(slot.name, running);
+    await whileDeleting(slot.name, () => slotApi.remove(slot.name, running));
     navigate('/slots');
   };
   return (

@@ -17,7 +17,8 @@ export function CreateSlot() {
   useTitle('new slot');
   const create = async (body: unknown) => {
     const created = await slotApi.create(body as CreateSlotRequest);
-    leaveNote(created.name, [`Created (${created.provider}: ${created.provider_reason}).`, ...created.warnings.map((warning) => `Warning: ${warning}`)]);
+    const engine = created.provider_reason === 'given' ? `engine ${created.provider}` : `engine ${created.provider}: ${created.provider_reason}`;
+    leaveNote(created.name, [`Created (${engine}).`, ...created.warnings.map((warning) => `Warning: ${warning}`)]);
     navigate(detailPath(created.name));
   };
   return (

@@ -33,7 +33,7 @@ function browserProblems(values: SlotFormValues, initial: SlotFormValues | null,
   return placed;
 }
 
-/** `initial`: the slot file's values when editing, null when creating. */
+/** `initial`: the slot file's values when editing, null when creating; `slotFile` "" when creating. */
 export function useSlotForm(start: SlotFormValues, initial: SlotFormValues | null, slotFile: string, hostAuthority: boolean): SlotForm {
   const [values, setValues] = useState(start);
   const [touched, setTouched] = useState<ReadonlySet<SlotFormField>>(new Set());
@@ -51,7 +51,8 @@ export function useSlotForm(start: SlotFormValues, initial: SlotFormValues | nul
     unplaced: [...server.unplaced, ...(submitted ? browser.unplaced : [])],
     valid: Object.keys(browser.fields).length === 0 && browser.unplaced.length === 0,
     body: () => (initial === null ? createBody(values) : editBody(initial, values)),
-    refused: (error) => setServer(placeError(error, slotFile)),
+    // A new slot's file is named after it.
+    refused: (error) => setServer(placeError(error, slotFile || `slots/${values.name.trim()}.toml`)),
     tried: () => setSubmitted(true),
   };
 }

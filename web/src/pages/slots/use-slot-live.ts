@@ -12,6 +12,24 @@ import { slotDetailQuery } from './queries.js';
 
 const SETTLED = new Set(['stopped', 'ready', 'error']);
 
+/**
+ * Slots being deleted from this page: the engine's last state moves arrive before the
+ * slot.deleted event, and a detail re-read then would find no slot. A slot created again
+ * under the name (slot.created) is read as usual.
+ */
+const deleting = new Set<string>();
+
+/** Run the deletion of `name`, with no detail re-reads meanwhile (nor after, once it succeeded). */
+export async function whileDeleting<T>(name: string, operation: () => Promise<T>): Promise<T> {
+  deleting.add(name);
+  try {
+    return await operation();
+  } catch (error) {
+    deleting.delete(name);
+    throw error;
+  }
+}
+
 /** Whether `event` changes what GET /api/slots/<slot> answers, beyond the state the list carries. */
 export function rereadsDetail(event: SvcEvent, slot: string): boolean {
   switch (event.type) {
@@ -35,8 +53,10 @@ export function useSlotLive(name: string): { detail: SlotDetailPayload | undefin
   const row = useQuery(slotsQuery).data?.slots.find((slot) => slot.name === name);
   useEvents((event) => {
     if (event.type === 'slot.deleted' && event.data.slot === name) setDeleted(true);
-    else if (event.type === 'slot.created' && event.data.slot === name) setDeleted(false);
-    else if (!deleted && rereadsDetail(event, name)) void queries.invalidateQueries({ queryKey: slotDetailQuery(name).queryKey });
+    else if (event.type === 'slot.created' && event.data.slot === name) {
+      deleting.delete(name);
+      setDeleted(false);
+    } else if (!deleted && !deleting.has(name) && rereadsDetail(event, name)) void queries.invalidateQueries({ queryKey: slotDetailQuery(name).queryKey });
   });
   const live = detail.data && row ? { ...detail.data, state: row.state, in_flight: row.in_flight } : detail.data;
   return { detail: live, error: detail.error, deleted };
