@@ -125,6 +125,25 @@ describe.skipIf(skip)('dashboard Slots page in Chromium', () => {
     for (const opened of [page, list.page, overview.page]) await opened.close();
   }, 150_000);
 
+  it('fits a phone (375 px) with no axe violation: the detail, the edit form and the create form', async () => {
+    const found: string[] = [];
+    for (const path of ['/slots/chat', '/slots/chat/edit', '/slots/new']) {
+      const { page, problems, settled } = await dashboard.open(path, { width: 375, height: 740 });
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      await (path === '/slots/chat' ? page.getByTestId('slot-facts') : page.getByTestId('slot-form')).waitFor();
+      await settled();
+      const [scroll, client] = await page.evaluate(() => {
+        const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document.documentElement;
+        return [root.scrollWidth, root.clientWidth];
+      });
+      if (scroll > client) found.push(`${path}: ${scroll} px wide in a ${client} px viewport`);
+      found.push(...(await axeViolations(page)).map((v) => `${path}: ${v}`), ...problems.map((p) => `${path}: ${p}`));
+      if (path === '/slots/chat/edit') await screenshot(page, 'slots-edit-phone');
+      await page.close();
+    }
+    expect(found).toEqual([]);
+  }, 60_000);
+
   it('swaps a slot to another registry model, then deletes it running, its engine named in the confirmation', async () => {
     const tiny = (await api(dashboard.gateway.url, '/api/models')).json.models[0].path as string;
     expect((await api(dashboard.gateway.url, '/api/models', { method: 'POST', body: { id: 'tiny-b', path: tiny } })).status).toBe(201);
