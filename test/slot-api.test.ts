@@ -234,6 +234,18 @@ describe('slot files through the API (no engine needed)', () => {
     expect(readFileSync(join(h.configRoot, 'slots/off.toml'), 'utf8')).toBe(before);
   });
 
+  it('enables and disables a slot with PUT {enabled}: the file and the state follow', async () => {
+    const on = await api(g.url, '/api/slots/off', { method: 'PUT', body: { enabled: true } });
+    expect(on.status, on.text).toBe(200);
+    expect(on.json.changes).toEqual([{ key: 'slot.enabled', before: false, after: true }]);
+    expect(on.json.slot).toMatchObject({ enabled: true, state: 'stopped' });
+    expect(slotFile(h, 'off').slot).toMatchObject({ enabled: true, my_note: 'kept' });
+    const off = await api(g.url, '/api/slots/off', { method: 'PUT', body: { enabled: false } });
+    expect(off.json.slot).toMatchObject({ enabled: false, state: 'disabled' });
+    expect(slotFile(h, 'off').slot.enabled).toBe(false);
+    expect((await api(g.url, '/api/slots/off', { method: 'PUT', body: { enabled: 'no' } })).json.error.details.problems[0].path).toBe('enabled');
+  });
+
   it('PUT /api/install/slots/<name>/model persists the default without loading', async () => {
     const { status, json } = await api(g.url, '/api/install/slots/a/model', { method: 'PUT', body: { model: 'other' } });
     expect(status).toBe(200);

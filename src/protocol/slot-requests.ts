@@ -47,7 +47,7 @@ export const CreateSlotRequestSchema = z.strictObject({
 export type CreateSlotRequest = z.input<typeof CreateSlotRequestSchema>;
 export type CreateSlotInput = z.output<typeof CreateSlotRequestSchema>;
 
-const EDITABLE = ['model', 'port', 'ctx_size', 'provider', 'hardware', 'device', 'profile', 'extra_args', 'env'] as const;
+const EDITABLE = ['model', 'port', 'ctx_size', 'provider', 'hardware', 'device', 'profile', 'extra_args', 'env', 'enabled'] as const;
 
 /** PUT /api/slots/<name>: at least one field. */
 export const EditSlotRequestSchema = z.strictObject({
@@ -60,6 +60,8 @@ export const EditSlotRequestSchema = z.strictObject({
   profile: maybe(text()),
   extra_args: extraArgs(),
   env: engineEnv(),
+  /** [slot].enabled: false keeps the slot from starting (at boot or on demand); a running engine runs on until unloaded. */
+  enabled: maybe(z.boolean()),
 }).refine((body) => EDITABLE.some((key) => body[key] !== undefined), { message: `nothing to change: give at least one of ${EDITABLE.join(', ')}` });
 export type EditSlotRequest = z.input<typeof EditSlotRequestSchema>;
 export type EditSlotInput = z.output<typeof EditSlotRequestSchema>;

@@ -151,7 +151,7 @@ export class SlotConfigService {
     return warnings;
   }
 
-  /** Change model, port, context size, provider, device, profile, extra args, environment; returns what changed. */
+  /** Change model, port, context size, provider, device, profile, extra args, environment, enabled; returns what changed. */
   async edit(name: string, input: EditSlotInput, check?: SlotChangeCheck): Promise<SlotChange[]> {
     const entry = this.entry(name);
     const problems: FieldProblem[] = [];
@@ -174,6 +174,7 @@ export class SlotConfigService {
     set(slotPatch, 'slot', 'provider', s.provider, provider);
     set(slotPatch, 'slot', 'device', s.device, device);
     set(slotPatch, 'slot', 'profile', s.profile, input.profile);
+    set(slotPatch, 'slot', 'enabled', s.enabled, input.enabled);
     // "" and {} clear: the file then has no key at all (null removes it).
     const extra = input.extra_args === undefined ? undefined : input.extra_args || null;
     if (extra !== undefined && extra !== sv.extra_args) { serverPatch.extra_args = extra; changes.push({ key: 'server.extra_args', before: sv.extra_args, after: extra }); }

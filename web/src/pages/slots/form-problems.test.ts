@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../api-error.js';
+import { fieldOfPath, loaderEnvProblem, placeError, placeProblems } from './form-problems.js';
+
+describe('slot form problems', () => {
+  it('maps request paths and slot-file paths to fields', () => {
+    expect(fieldOfPath('port')).toEqual({ field: 'port', rest: '' });
+    expect(fieldOfPath('env.LD_PRELOAD')).toEqual({ field: 'env', rest: 'LD_PRELOAD' });
+    expect(fieldOfPath('model.context_size')).toEqual({ field: 'ctx_size', rest: '' });
+    expect(fieldOfPath('server.env.X')).toEqual({ field: 'env', rest: 'X' });
+    expect(fieldOfPath('hardware')).toEqual({ field: 'device', rest: '' });
+    expect(fieldOfPath('slot.workers')).toBeUndefined();
+  });
+
+  it('keeps what names no field for the top', () => {
+    expect(placeProblems({ port: 'too big', '': 'nothing to change', 'slot.workers': 'bad' })).toEqual({ fields: { port: 'too big' }, unplaced: ['nothing to change', 'slot.workers: bad'] });
+  });
+
+  it('places a config.invalid on this slot file beside its field, another file at the top', () => {
+    const error = new ApiError('config.invalid', 'not changed', {
+      problems: [
+        { file: 'slots/x.toml', path: 'slot.port', message: 'expected <= 8200; got 8300' },
+        { file: 'svc.toml', path: 'slots.idle_timeout_s', message: 'expected >= 0' },
+      ],
+    });
+    expect(placeError(error, 'slots/x.toml')).toEqual({ fields: { port: 'expected <= 8200; got 8300' }, unplaced: ['svc.toml: slots.idle_timeout_s: expected >= 0'] });
+  });
+
+  it('places a code that is about one field, and ignores what is no API error', () => {
+    expect(placeError(new ApiError('model.not_found', 'no model "nope" in the registry'), 'slots/x.toml').fields).toEqual({ model: 'no model "nope" in the registry' });
+    expect(placeError(new Error('x'), 'slots/x.toml')).toEqual({ fields: {}, unplaced: [] });
+  });
+
+  it('names loader variables only for a caller without host authority', () => {
+    expect(loaderEnvProblem({ LD_PRELOAD: 'x', A: '1' }, false)).toBe('LD_PRELOAD: loader variables need this host or an admin token');
+    expect(loaderEnvProblem({ LD_PRELOAD: 'x' }, true)).toBeUndefined();
+  });
+});

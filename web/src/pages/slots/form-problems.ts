@@ -1,0 +1,83 @@
+// Where each problem goes in the slot form: the request's own paths (name, port, env.LD_X),
+// the slot file's paths of a config.invalid (slot.port, model.context_size, server.env), and
+// a few codes that are about one field (model.not_found). What names no field is shown at
+// the top. Problems in another file (the full reload found a broken file) stay at the top too.
+import { isLoaderEnv } from '../../../../src/protocol/host-only.js';
+import { ApiError } from '../../api-error.js';
+import type { SlotFormField } from './form-values.js';
+
+const REQUEST_FIELDS: readonly SlotFormField[] = ['name', 'model', 'type', 'provider', 'device', 'port', 'ctx_size', 'profile', 'extra_args', 'env', 'enabled'];
+
+const FILE_PATHS: Readonly<Record<string, SlotFormField>> = {
+  'slot.name': 'name',
+  'slot.port': 'port',
+  'slot.type': 'type',
+  'slot.device': 'device',
+  'slot.provider': 'provider',
+  'slot.profile': 'profile',
+  'slot.enabled': 'enabled',
+  'model.default': 'model',
+  'model.context_size': 'ctx_size',
+  'server.extra_args': 'extra_args',
+  'server.env': 'env',
+  // The request's shorthand for the device.
+  hardware: 'device',
+};
+
+const CODE_FIELDS: Readonly<Record<string, SlotFormField>> = {
+  'model.not_found': 'model',
+  'slot.already_exists': 'name',
+  'slot.no_free_port': 'port',
+};
+
+export interface PlacedProblems {
+  fields: Partial<Record<SlotFormField, string>>;
+  /** Problems that name no field of this form, as "path: message". */
+  unplaced: string[];
+}
+
+/** The form field a problem path names and what is left of the path ("env.LD_PRELOAD": env, "LD_PRELOAD"), or undefined. */
+export function fieldOfPath(path: string): { field: SlotFormField; rest: string } | undefined {
+  const under = (prefix: string) => path === prefix || path.startsWith(`${prefix}.`) || path.startsWith(`${prefix}[`);
+  const rest = (prefix: string) => path.slice(prefix.length).replace(/^\./, '');
+  // The file's paths first: "model.context_size" is the context size, not the request's model.
+  const key = Object.keys(FILE_PATHS).find(under);
+  if (key !== undefined) return { field: FILE_PATHS[key]!, rest: rest(key) };
+  const field = REQUEST_FIELDS.find(under);
+  return field === undefined ? undefined : { field, rest: rest(field) };
+}
+
+/** Place path → message problems (from zod or from the server) on the form's fields. */
+export function placeProblems(problems: Readonly<Record<string, string>>): PlacedProblems {
+  const placed: PlacedProblems = { fields: {}, unplaced: [] };
+  for (const [path, message] of Object.entries(problems)) {
+    const found = fieldOfPath(path);
+    if (found === undefined) placed.unplaced.push(path ? `${path}: ${message}` : message);
+    else placed.fields[found.field] ??= found.rest ? `${found.rest}: ${message}` : message;
+  }
+  return placed;
+}
+
+/** A refused submit's problems: details.problems of this slot's file (or of the request), or the code's field. */
+export function placeError(error: unknown, slotFile: string): PlacedProblems {
+  if (!(error instanceof ApiError)) return { fields: {}, unplaced: [] };
+  const list = Array.isArray(error.details.problems) ? (error.details.problems as Array<{ path?: unknown; message?: unknown; file?: unknown }>) : [];
+  const ours: Record<string, string> = {};
+  const unplaced: string[] = [];
+  for (const problem of list) {
+    if (typeof problem.path !== 'string' || typeof problem.message !== 'string') continue;
+    if (typeof problem.file === 'string' && problem.file !== slotFile) unplaced.push(`${problem.file}: ${problem.path}: ${problem.message}`);
+    else ours[problem.path] ??= problem.message;
+  }
+  const placed = placeProblems(ours);
+  const byCode = CODE_FIELDS[error.code];
+  if (list.length === 0 && byCode !== undefined) placed.fields[byCode] = error.message;
+  return { fields: placed.fields, unplaced: [...unplaced, ...placed.unplaced] };
+}
+
+/** Loader variables a caller without host authority may not set (the server refuses them with config.host_only). */
+export function loaderEnvProblem(env: Readonly<Record<string, string>>, hostAuthority: boolean): string | undefined {
+  if (hostAuthority) return undefined;
+  const loaders = Object.keys(env).filter(isLoaderEnv);
+  return loaders.length === 0 ? undefined : `${loaders.join(', ')}: loader variables need this host or an admin token`;
+}

@@ -1,0 +1,139 @@
+// The create and edit form for a slot file: every field the slot API takes, checked as the
+// user types with the server's zod schema, the server's problems beside their fields after a
+// submit (and what names no field at the top). The other keys of the file are listed
+// read-only (file-keys.tsx): the API does not write them.
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { loaderEnvIn } from '../../../../src/protocol/host-only.js';
+import { CREATE_PROVIDERS, DEVICES, SLOT_TYPES } from '../../../../src/protocol/vocabulary.js';
+import { useAccess } from '../../access.js';
+import { ErrorNote } from '../../components/error-note.js';
+import { Field } from '../../components/field.js';
+import { modelsQuery, profilesQuery } from './queries.js';
+import { useSlotForm } from './use-slot-form.js';
+import { parseEnv, type SlotFormField, type SlotFormValues } from './form-values.js';
+
+export interface SlotFormProps {
+  /** The slot file's values when editing; null when creating. */
+  initial: SlotFormValues | null;
+  start: SlotFormValues;
+  slotFile: string;
+  submitLabel: string;
+  /** Send the body; a rejection's problems are shown beside their fields. */
+  onSubmit(body: unknown): Promise<void>;
+  /** Below the fields: the file's other keys. */
+  children?: ReactNode;
+}
+
+function Options({ values, empty }: { values: readonly string[]; empty: string }) {
+  return (
+    <>
+      <option value="">{empty}</option>
+      {values.map((value) => (
+        <option key={value} value={value}>
+          {value}
+        </option>
+      ))}
+    </>
+  );
+}
+
+export function SlotForm({ initial, start, slotFile, submitLabel, onSubmit, children }: SlotFormProps) {
+  const access = useAccess();
+  const form = useSlotForm(start, initial, slotFile, access.hostAuthority);
+  const models = useQuery(modelsQuery);
+  const profiles = useQuery(profilesQuery);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const editing = initial !== null;
+  const text = (field: SlotFormField) => ({ value: form.values[field] as string, onChange: (event: { target: { value: string } }) => form.set(field, event.target.value) });
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    form.tried();
+    if (!form.valid) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await onSubmit(form.body());
+    } catch (failure) {
+      setError(failure);
+      form.refused(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+  // Loader variables already in the file are host-only: such a caller may not rewrite the map.
+  const loaderLocked = !access.hostAuthority && initial !== null && loaderEnvIn(parseEnv(initial.env).env).length > 0;
+  return (
+    <form className="slot-form" onSubmit={submit} noValidate data-testid="slot-form">
+      {error !== null && <ErrorNote error={error} />}
+      {form.unplaced.length > 0 && (
+        <ul className="error-note" data-testid="form-problems">
+          {form.unplaced.map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ul>
+      )}
+      <fieldset disabled={!access.can('write')} title={access.why('write')}>
+        <legend className="muted">{editing ? `Changes are written to ${slotFile}` : `Written as ${slotFile || 'slots/<name>.toml'}; the slot is not started`}</legend>
+        <div className="form-grid">
+          {!editing && (
+            <Field label="Name" problem={form.problem('name')} hint="lowercase letters, digits, - and _; at most 32" path="name">
+              <input {...text('name')} autoComplete="off" required />
+            </Field>
+          )}
+          <Field label="Model" problem={form.problem('model')} hint="a registry model id (or an engine's own model id)" path="model">
+            <input {...text('model')} list="slot-form-models" autoComplete="off" required />
+          </Field>
+          <datalist id="slot-form-models">
+            {models.data?.models.map((model) => <option key={model.id} value={model.id} />)}
+          </datalist>
+          <Field label="Type" problem={form.problem('type')} hint={editing ? 'the API does not change a type: create another slot' : 'what the slot serves'} path="type">
+            <select {...text('type')} disabled={editing}>
+              <Options values={SLOT_TYPES} empty="llm (default)" />
+            </select>
+          </Field>
+          <Field label="Engine (provider)" problem={form.problem('provider')} hint="default: by type and device (llama-server when one is found, else builtin)" path="provider">
+            <select {...text('provider')}>
+              <Options values={CREATE_PROVIDERS} empty={editing ? '(unchanged)' : '(default)'} />
+            </select>
+          </Field>
+          <Field label="Device" problem={form.problem('device')} hint="default: the hardware probe's recommendation" path="device">
+            <select {...text('device')}>
+              <Options values={DEVICES} empty={editing ? '(unchanged)' : '(default)'} />
+            </select>
+          </Field>
+          <Field label="Port" problem={form.problem('port')} hint="8081-8200; empty: the first free port of the pool" path="port">
+            <input {...text('port')} type="number" inputMode="numeric" />
+          </Field>
+          <Field label="Context size" problem={form.problem('ctx_size')} hint="llm, embedding, reranking: tokens, at least 128 (default 4096)" path="ctx_size">
+            <input {...text('ctx_size')} type="number" inputMode="numeric" />
+          </Field>
+          <Field label="Profile" problem={form.problem('profile')} hint="a seed profile or one of profiles.toml; empty: the model's or the device's default" path="profile">
+            <input {...text('profile')} list="slot-form-profiles" autoComplete="off" />
+          </Field>
+          <datalist id="slot-form-profiles">
+            {profiles.data?.profiles.map((profile) => <option key={profile.name} value={profile.name} />)}
+          </datalist>
+        </div>
+        <Field label="Extra engine arguments" problem={form.problem('extra_args')} hint={access.hostAuthority ? 'applied last; where the engine listens (--host, --port) is svc\'s own' : 'flags that read host files or load code (--log-file, -m, --lora, …) need this host or an admin token'} path="extra_args">
+          <input {...text('extra_args')} autoComplete="off" className="wide" />
+        </Field>
+        <Field label="Engine environment" problem={loaderLocked ? undefined : form.problem('env')} hint={loaderLocked ? 'read-only: it holds loader variables (LD_*, PATH, …), which only this host or an admin token may change' : 'one NAME=value a line'} path="env">
+          <textarea {...text('env')} rows={3} readOnly={loaderLocked} className="wide" />
+        </Field>
+        {editing && (
+          <label className="check">
+            <input type="checkbox" checked={form.values.enabled} onChange={(event) => form.set('enabled', event.target.checked)} data-testid="field-enabled" /> enabled (started at gateway start and on demand)
+          </label>
+        )}
+      </fieldset>
+      {children}
+      <div className="actions">
+        <button type="submit" className="primary" disabled={busy || !access.can('write')} title={access.why('write')} data-testid="slot-form-submit">
+          {busy ? `${submitLabel}…` : submitLabel}
+        </button>
+      </div>
+    </form>
+  );
+}
