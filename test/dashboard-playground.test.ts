@@ -2,8 +2,8 @@
 // engine with the tiny model: a chat answer streams into the page (its text grows over
 // several updates, then the turn completes) with svc's overhead from Server-Timing; Stop
 // ends a long answer mid-stream and the gateway's slot has nothing in flight afterwards;
-// embeddings show the vector's length; rerank orders the documents by score; a tool with no
-// model of its kind says so.
+// an engine's error is shown with its code and message; embeddings show the vector's length;
+// rerank orders the documents by score; a tool with no model of its kind says so.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { api } from './helpers/gateway.js';
@@ -16,7 +16,7 @@ beforeAll(async () => {
   if (skip) return;
   dashboard = await startDashboard({
     slots: [
-      { name: 'chat', provider: 'builtin', contextSize: 2048 },
+      { name: 'chat', provider: 'builtin', contextSize: 8192 },
       { name: 'embed', provider: 'builtin', type: 'embedding' },
       { name: 'rank', provider: 'builtin', type: 'reranking', model: 'tiny-rerank' },
     ],
@@ -88,8 +88,10 @@ describe.skipIf(skip)('the Playground in Chromium', () => {
     // svc's overhead, from the answer's Server-Timing header.
     expect(await first.getByTestId('chat-timing-ms').textContent()).toMatch(/^\d+(\.\d+)? m?s$/);
 
-    // A long answer, stopped as soon as its text appears.
-    await send(page, 'Now a much longer one, please.', '1800');
+    // A long answer (the model may not stop on its own: ignore_eos, as a JSON extra field),
+    // stopped as soon as its text appears.
+    await page.getByTestId('chat-extra').fill('{"ignore_eos": true}');
+    await send(page, 'Now a much longer one, please.', '8000');
     const second = page.getByTestId('assistant-turn').nth(1);
     await second.locator('[data-testid="assistant-text"]:not(:empty)').waitFor({ timeout: 60_000 });
     await page.getByTestId('chat-stop').click();
@@ -108,14 +110,23 @@ describe.skipIf(skip)('the Playground in Chromium', () => {
     await page.close();
   }, 120_000);
 
-  it('embeds a text, reranks documents, and says when no model serves a tool', async () => {
+  it('shows an engine error, embeds a text, reranks documents, and says when no model serves a tool', async () => {
     const { page, problems } = await dashboard.open('/playground');
     await page.getByRole('link', { name: 'Embeddings' }).click();
     await expect.poll(() => page.title()).toBe('svc · Playground · Embeddings');
     await page.locator('[data-testid="embeddings-model"] option[value="svc/embed"]').waitFor({ state: 'attached', timeout: 60_000 });
     await page.getByTestId('embeddings-model').selectOption('svc/embed');
+    // The engine's own error (a text longer than the slot's 512-token context), with its code and message.
+    const text = await page.getByTestId('embeddings-input').inputValue();
+    await page.getByTestId('embeddings-input').fill('word '.repeat(700));
+    await page.getByTestId('embeddings-run').click();
+    const refusal = page.getByTestId('embeddings-tool').locator('.error-note');
+    await refusal.waitFor({ timeout: 60_000 });
+    expect(await refusal.textContent()).toMatch(/^request\.context_exceeded .*more than the 512 the context holds/);
+    await page.getByTestId('embeddings-input').fill(text);
     await page.getByTestId('embeddings-run').click();
     await page.getByTestId('embeddings-length').waitFor({ timeout: 60_000 });
+    expect(await refusal.count()).toBe(0);
     const slot = await api(dashboard.gateway.url, '/v1/embeddings', { method: 'POST', body: { model: 'svc/embed', input: 'x', encoding_format: 'float' } });
     expect(await page.getByTestId('embeddings-length').textContent()).toBe(String(slot.json.data[0].embedding.length));
     expect(await page.getByTestId('embeddings-preview').textContent()).toMatch(/^\[-?\d\.\d{4}, .*…\]$/);
@@ -139,7 +150,8 @@ describe.skipIf(skip)('the Playground in Chromium', () => {
     await page.getByRole('link', { name: 'Embeddings' }).click();
     expect(await page.getByTestId('embeddings-length').isVisible()).toBe(true);
     await screenshot(page, 'playground-embeddings');
-    expect(problems).toEqual([]);
+    // The one refusal above was asked for; nothing else failed.
+    expect(problems).toEqual([expect.stringMatching(/^HTTP 400: POST .*\/v1\/embeddings$/), expect.stringMatching(/^console: Failed to load resource: .* 400/)]);
     await page.close();
   }, 120_000);
 });

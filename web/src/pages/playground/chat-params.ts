@@ -15,15 +15,36 @@ export interface ChatSettingsInput {
   system: string;
   temperature: string;
   maxTokens: string;
+  /** More request fields as a JSON object (top_p, seed, ignore_eos, …); blank for none. */
+  extra: string;
+}
+
+/** The extra fields, or why they are not a JSON object. */
+function readExtra(text: string): { extra: Record<string, unknown> } | { problem: string } {
+  if (text.trim() === '') return { extra: {} };
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return { extra: value as Record<string, unknown> };
+  } catch {
+    // Not JSON: the same problem as a JSON value that is not an object.
+  }
+  return { problem: 'a JSON object, e.g. {"top_p": 0.9, "seed": 1}' };
 }
 
 /** Blank means "the engine's default": the field is left out of the request. */
 const numberOrNothing = (text: string): number | undefined => (text.trim() === '' ? undefined : Number(text));
 
-/** The request fields, or the problems by field path (temperature, max_tokens). */
-export function readChatParams(input: ChatSettingsInput): { params: ChatParams; problems: Problems } {
+/**
+ * The request fields (the extra ones first, so temperature and max tokens as typed win), or
+ * the problems by field path (temperature, max_tokens, extra).
+ */
+export function readChatParams(input: ChatSettingsInput): { params: Record<string, unknown>; problems: Problems } {
   const raw = { temperature: numberOrNothing(input.temperature), max_tokens: numberOrNothing(input.maxTokens) };
   const parsed = chatParamsSchema.safeParse(raw);
-  if (parsed.success) return { params: parsed.data, problems: {} };
-  return { params: {}, problems: problemsOfIssues(parsed.error.issues) };
+  const extra = readExtra(input.extra);
+  const problems: Problems = parsed.success ? {} : problemsOfIssues(parsed.error.issues);
+  if ('problem' in extra) problems.extra = extra.problem;
+  if (!parsed.success || 'problem' in extra) return { params: {}, problems };
+  const given = Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== undefined));
+  return { params: { ...extra.extra, ...given }, problems: {} };
 }

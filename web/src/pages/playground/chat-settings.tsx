@@ -17,6 +17,9 @@ export function ChatSettings({ value, onChange, problems }: { value: ChatSetting
           <input inputMode="numeric" value={value.maxTokens} onChange={(e) => onChange({ ...value, maxTokens: e.target.value })} data-testid="chat-max-tokens" />
         </Field>
       </div>
+      <Field label="More fields (JSON)" path="extra" problem={problems.extra} hint='Added to the request, e.g. {"top_p": 0.9, "seed": 1}'>
+        <textarea rows={2} value={value.extra} onChange={(e) => onChange({ ...value, extra: e.target.value })} data-testid="chat-extra" spellCheck={false} />
+      </Field>
     </>
   );
 }

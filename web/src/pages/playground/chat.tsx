@@ -11,7 +11,7 @@ import { useChat } from './use-chat.js';
 
 export function Chat({ options, model, onModel }: { options: readonly ModelOption[]; model: string; onModel: (id: string) => void }) {
   const chat = useChat();
-  const [settings, setSettings] = useState<ChatSettingsInput>({ system: '', temperature: '0.8', maxTokens: '256' });
+  const [settings, setSettings] = useState<ChatSettingsInput>({ system: '', temperature: '0.8', maxTokens: '256', extra: '' });
   const [draft, setDraft] = useState('');
   const { params, problems } = readChatParams(settings);
   const canSend = model !== '' && draft.trim() !== '' && Object.keys(problems).length === 0 && !chat.streaming;

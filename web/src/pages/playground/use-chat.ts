@@ -3,7 +3,6 @@
 // its turn, and Stop, which aborts the request (the gateway then aborts the engine's work).
 import { useCallback, useRef, useState } from 'react';
 import { ApiError } from '../../api-error.js';
-import type { ChatParams } from './chat-params.js';
 import { EMPTY_PROGRESS, endNote, foldChunk, type ChatProgress } from './chat-stream.js';
 import type { Turn } from './conversation.js';
 import { isAbort, postStream } from './v1-client.js';
@@ -11,7 +10,8 @@ import { isAbort, postStream } from './v1-client.js';
 export interface ChatRequest {
   model: string;
   system: string;
-  params: ChatParams;
+  /** Temperature, max tokens and any extra fields. */
+  params: Record<string, unknown>;
   message: string;
 }
 
@@ -42,7 +42,7 @@ export function useChat() {
       let progress: ChatProgress = EMPTY_PROGRESS;
       let stopped = false;
       try {
-        await postStream('/v1/chat/completions', { model, messages, stream: true, stream_options: { include_usage: true }, ...params }, controller.signal, {
+        await postStream('/v1/chat/completions', { ...params, model, messages, stream: true, stream_options: { include_usage: true } }, controller.signal, {
           onHead: (timing) => patch({ timing }),
           onComment: (comment) => comment.startsWith('svc:') && patch({ waiting: `${comment.slice(4).trim()}…` }),
           onData: (data) => {
