@@ -1,7 +1,8 @@
 // The Playground in real Chromium against a real gateway whose slots run on the built-in
 // engine with the tiny model: a chat answer streams into the page (its text grows over
 // several updates, then the turn completes) with svc's overhead from Server-Timing; Stop
-// ends a long answer mid-stream and the gateway's slot has nothing in flight afterwards;
+// ends a long answer mid-stream and the gateway's slot has nothing in flight afterwards; a
+// stopped chat slot is named as such, and its answer says it waited for the load;
 // an engine's error is shown with its code and message; embeddings show the vector's length;
 // rerank orders the documents by score; a tool with no model of its kind says so.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -106,6 +107,24 @@ describe.skipIf(skip)('the Playground in Chromium', () => {
     expect(await page.getByTestId('chat-send').isDisabled()).toBe(true); // an empty message
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'playground-chat');
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 120_000);
+
+  it('says when the chat model is stopped, and that the answer waited for it to load', async () => {
+    const { page, problems } = await dashboard.open('/playground');
+    await page.locator('[data-testid="chat-model"] option[value="chat"]').waitFor({ state: 'attached', timeout: 60_000 });
+    expect((await api(dashboard.gateway.url, '/api/slots/chat/unload', { method: 'POST' })).status).toBe(200);
+    // A stopped llm slot has no alias in /v1/models; svc/primary still names it, and the note says a request starts it.
+    await expect.poll(() => page.getByTestId('chat-model').inputValue(), { timeout: 20_000 }).toBe('svc/primary');
+    const note = page.locator('[data-testid="chat-slot-note"][data-state="stopped"]');
+    await note.waitFor();
+    expect(await note.textContent()).toContain('the first request starts it');
+    await send(page, 'hello again', '16');
+    await page.locator('[data-testid="assistant-turn"][data-status="done"]').waitFor({ timeout: 60_000 });
+    // Within a second the load shows in Server-Timing; a longer one began the stream (keep-alives) before svc's time was known.
+    expect(await page.getByTestId('assistant-turn').locator('.playground-timing').textContent()).toMatch(/waited \d.* for the slot to load|no Server-Timing on this answer/);
+    await note.waitFor({ state: 'detached' });
     expect(problems).toEqual([]);
     await page.close();
   }, 120_000);

@@ -1,5 +1,7 @@
 // The conversation so far: each turn as it was sent or answered. The answer being streamed is
-// a turn like the others, updated in place as its chunks arrive.
+// a turn like the others, updated in place as its chunks arrive; the list follows it down
+// unless the reader has scrolled up.
+import { useLayoutEffect, useRef } from 'react';
 import type { ApiError } from '../../api-error.js';
 import { ErrorNote } from '../../components/error-note.js';
 import type { GatewayTiming } from './server-timing.js';
@@ -55,10 +57,27 @@ function AssistantTurn({ turn }: { turn: Turn }) {
   );
 }
 
+/** Keep a scrolled list at its bottom as it grows, while the reader is there (within 40 px). */
+function useFollowBottom(content: unknown) {
+  const list = useRef<HTMLOListElement>(null);
+  const atBottom = useRef(true);
+  useLayoutEffect(() => {
+    const element = list.current;
+    if (element && atBottom.current) element.scrollTop = element.scrollHeight;
+  }, [content]);
+  const onScroll = () => {
+    const element = list.current;
+    if (element) atBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < 40;
+  };
+  return { list, onScroll };
+}
+
 export function Conversation({ turns }: { turns: readonly Turn[] }) {
+  const { list, onScroll } = useFollowBottom(turns);
   if (turns.length === 0) return <p className="muted">No messages yet: write one below.</p>;
   return (
-    <ol className="conversation" data-testid="conversation" aria-live="polite">
+    // Scrollable, so it takes focus: a keyboard can scroll it too.
+    <ol className="conversation" data-testid="conversation" aria-live="polite" aria-label="conversation" ref={list} onScroll={onScroll} tabIndex={0}>
       {turns.map((turn) =>
         turn.role === 'user' ? (
           <li key={turn.id} className="turn turn-user" data-testid="user-turn">
