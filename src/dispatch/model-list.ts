@@ -9,6 +9,7 @@
 // GET /v1/models/{id} (describeModel) also answers ids that are routable but not listed.
 import { resolveTarget, VIRTUAL_NAMES } from './resolve.js';
 import type { SlotCandidate, UpstreamCatalog, V1Route } from './types.js';
+import type { ModelEntry, ModelList, SlotAliasEntry, UpstreamModelEntry, VirtualModelEntry } from '../protocol/v1-wire.js';
 
 /**
  * Slot states that count as "currently served" for an alias entry: ready, and on its way
@@ -26,41 +27,9 @@ const VIRTUAL_ROUTES: Readonly<Record<string, V1Route>> = {
   'svc/image': 'images',
 };
 
-export const OWNED_BY_SVC = 'svc';
+export const OWNED_BY_SVC = 'svc' as const;
 
-export interface SlotAliasEntry {
-  id: string;
-  object: 'model';
-  created: number;
-  owned_by: typeof OWNED_BY_SVC;
-  /** `<slot> · <model id>` */
-  name: string;
-  context_length: number | null;
-}
-
-export interface UpstreamModelEntry {
-  id: string;
-  object: 'model';
-  created: number;
-  /** The provider's or upstream's name. */
-  owned_by: string;
-}
-
-export interface VirtualModelEntry {
-  id: string;
-  object: 'model';
-  created: number;
-  owned_by: typeof OWNED_BY_SVC;
-  context_length: number | null;
-  _hal0: { virtual: true; kind: 'live-resolve'; resolves_to: string; device: string };
-}
-
-export type ModelEntry = SlotAliasEntry | UpstreamModelEntry | VirtualModelEntry;
-
-export interface ModelList {
-  object: 'list';
-  data: ModelEntry[];
-}
+export type { ModelEntry, ModelList, SlotAliasEntry, UpstreamModelEntry, VirtualModelEntry };
 
 /**
  * The /v1/models body. `nowMs` (ms since the epoch) becomes every entry's `created` (epoch

@@ -74,6 +74,8 @@ describe('the headers of a file', () => {
     expect(html['content-encoding']).toBeUndefined();
     expect(html['content-security-policy']).toContain("script-src 'self'");
     expect(html['content-security-policy']).toContain("connect-src 'self'");
+    // The Playground plays speech it fetched from an object URL; nothing else is loosened.
+    expect(html['content-security-policy']).toContain("media-src 'self' blob:");
     expect(html['content-security-policy']).not.toContain('unsafe-inline');
     expect(headersFor('assets/a-12345678.css', 'br', 'abc')).toMatchObject({ 'content-type': 'text/css; charset=utf-8', 'content-encoding': 'br', etag: '"abc-br"' });
     expect(headersFor('assets/a-12345678.js', 'gzip', 'abc')).toMatchObject({ 'content-type': 'text/javascript; charset=utf-8', 'content-encoding': 'gzip' });

@@ -114,10 +114,12 @@ export function isHashedAsset(file: string): boolean {
 
 /**
  * No inline script or style, nothing from another origin, API calls to this origin only.
- * img-src allows data: for icons a bundler inlines; nothing may frame the page.
+ * img-src allows data: for icons a bundler inlines (and the Playground's generated images);
+ * media-src allows blob: for the Playground's speech, played from the bytes the page itself
+ * fetched (an object URL); nothing may frame the page.
  */
 export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "font-src 'self'",
+  "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "media-src 'self' blob:", "font-src 'self'",
   "connect-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
 ].join('; ');
 
