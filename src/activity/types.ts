@@ -12,6 +12,7 @@ export interface ActivityQuery {
   target?: string;
   actor?: string;
   kind?: ActivityKind;
+  outcome?: ActivityOutcome;
   since?: string;
   until?: string;
   sort?: SortKey;
