@@ -5,10 +5,11 @@
 // against a real local npm registry (verdaccio) holding a newer stub version, the check shows
 // it, and an apply, confirmed with from → to, shows the gateway's refusal with its code (the
 // install prefix is unwritable on purpose: a real install would copy this checkout's modules).
+// axe-core finds no serious violation in what each flow fills in (rows, checks, the check).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from './helpers/gateway.js';
 import { PACKAGE, startNpmRegistry, stubPackage, type LocalRegistry } from './helpers/npm-registry.js';
-import { chromiumSkipReason, screenshot, startDashboard, type Dashboard } from './helpers/dashboard.js';
+import { axeViolations, chromiumSkipReason, screenshot, startDashboard, type Dashboard } from './helpers/dashboard.js';
 
 const skip = chromiumSkipReason();
 const NEWER = `${Number(PACKAGE.version.split('.')[0]) + 1}.0.0`;
@@ -66,6 +67,7 @@ describe.skipIf(skip)('Activity, Doctor and Updates pages', () => {
     expect(await live.getAttribute('data-action')).toBe('slot.unload');
     expect(await rows.count()).toBe(before + 1);
     expect(await page.locator('[data-testid=activity-row][data-action="settings.update"]').count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'activity');
     expect(problems).toEqual([]);
     await page.close();
@@ -81,6 +83,7 @@ describe.skipIf(skip)('Activity, Doctor and Updates pages', () => {
     expect(checks).toContainEqual({ id: 'config', status: 'ok', hint: false });
     expect(checks).toContainEqual({ id: `port:${dashboard.gateway.port}`, status: 'ok', hint: false });
     for (const check of checks.filter((c) => c.status !== 'ok')) expect(check.hint, check.id ?? '').toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'doctor');
     expect(problems).toEqual([]);
     await page.close();
@@ -94,6 +97,7 @@ describe.skipIf(skip)('Activity, Doctor and Updates pages', () => {
     expect(await page.getByTestId('update-latest').textContent()).toBe(NEWER);
     expect(await page.getByTestId('update-verdict').textContent()).toContain(`svc ${NEWER} is available`);
     expect(await page.getByTestId('update-rollback').isDisabled()).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
 
     await page.getByTestId('update-apply').click();
     const dialog = page.getByTestId('confirm');
