@@ -2,7 +2,7 @@
 // by the cursor of the one before ("older").
 import { infiniteQueryOptions } from '@tanstack/react-query';
 import type { ActivityPage } from '../../../../src/protocol/activity-wire.js';
-import { getJson } from '../../api-error.js';
+import { ApiError, getJson } from '../../api-error.js';
 import { activityPath, searchOf, type ActivityFilters } from './filters.js';
 
 export function activityQuery(filters: ActivityFilters) {
@@ -11,5 +11,7 @@ export function activityQuery(filters: ActivityFilters) {
     queryFn: ({ pageParam, signal }) => getJson<ActivityPage>(activityPath(filters, pageParam), signal),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next_cursor,
+    // A refused query (a bad date in a hand-edited link) stays refused: shown, not retried.
+    retry: (failures, error) => failures < 1 && !(error instanceof ApiError && error.status !== null && error.status < 500),
   });
 }
