@@ -8,6 +8,7 @@
 // axe-core finds no serious violation in what each flow fills in (rows, checks, the check).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from './helpers/gateway.js';
+import { waitFor } from './helpers/wait.js';
 import { PACKAGE, startNpmRegistry, stubPackage, type LocalRegistry } from './helpers/npm-registry.js';
 import { axeViolations, chromiumSkipReason, screenshot, startDashboard, type Dashboard } from './helpers/dashboard.js';
 
@@ -33,14 +34,22 @@ const call = async (method: string, path: string, body?: unknown) => {
   expect(answer.status, `${method} ${path}`).toBeLessThan(300);
 };
 
+/** A change recorded as a slot row (slot.edit_defaults, target chat) that starts and stops nothing. */
+const slotRow = () => call('PUT', '/api/install/slots/chat/model', { model: 'tiny' });
+
 describe.skipIf(skip)('Activity, Doctor and Updates pages', () => {
   it('Activity: filters narrow the rows and the URL, and a matching row appears live on top', async () => {
-    await call('POST', '/api/slots/chat/unload');
+    // The gateway may be starting the slot: let it settle, so no slot.state row lands mid-flow.
+    await waitFor(async () => {
+      const { json } = await api(dashboard.gateway.url, '/api/slots');
+      return ['ready', 'stopped', 'error'].includes((json.slots as Array<{ name: string; state: string }>).find((slot) => slot.name === 'chat')?.state ?? '');
+    }, { what: 'slot chat to settle' });
+    await slotRow();
     await call('PUT', '/api/updates/channel', { channel: 'nightly' });
     const { page, problems } = await dashboard.open('/activity');
     const rows = page.getByTestId('activity-row');
     await page.locator('[data-testid=activity-row][data-action="settings.update"]').first().waitFor();
-    await page.locator('[data-testid=activity-row][data-action="slot.unload"]').first().waitFor();
+    await page.locator('[data-testid=activity-row][data-action="slot.edit_defaults"]').first().waitFor();
 
     await page.getByTestId('filter-slot').selectOption('chat');
     await page.locator('[data-testid=activity-row][data-action="settings.update"]').first().waitFor({ state: 'detached' });
@@ -59,12 +68,12 @@ describe.skipIf(skip)('Activity, Doctor and Updates pages', () => {
 
     // A change the filters exclude, then one they match: only the second shows, on top.
     await call('PUT', '/api/updates/channel', { channel: 'stable' });
-    await call('POST', '/api/slots/chat/unload');
+    await slotRow();
     const live = page.locator('[data-testid=activity-row][data-live]');
     await live.first().waitFor();
     expect(await live.count()).toBe(1);
     expect(await rows.first().getAttribute('data-live')).not.toBeNull();
-    expect(await live.getAttribute('data-action')).toBe('slot.unload');
+    expect(await live.getAttribute('data-action')).toBe('slot.edit_defaults');
     expect(await rows.count()).toBe(before + 1);
     expect(await page.locator('[data-testid=activity-row][data-action="settings.update"]').count()).toBe(0);
     expect(await axeViolations(page)).toEqual([]);
@@ -90,6 +99,7 @@ describe.skipIf(skip)('Activity, Doctor and Updates pages', () => {
   }, 90_000);
 
   it('Updates: the check shows the newer version; an apply confirms from → to and shows the refusal with its code', async () => {
+    await call('PUT', '/api/updates/channel', { channel: 'stable' });
     const { page, problems } = await dashboard.open('/updates');
     expect(await page.getByTestId('update-version').textContent()).toBe(PACKAGE.version);
     await page.getByTestId('update-check').click();
