@@ -6,6 +6,7 @@ import type { ActivityQuery, QueryProblem } from './types.js';
 import { MAX_LIMIT } from './types.js';
 
 const KINDS = ['action', 'event'] as const;
+const OUTCOMES = ['ok', 'error'] as const;
 const ORDERS = ['asc', 'desc'] as const;
 // Date-only, or date and time with an explicit offset: a bare local time would mean
 // whatever the server's time zone is, which the caller cannot see.
@@ -77,6 +78,7 @@ export function parseActivityQuery(raw: Record<string, unknown>): { query: Activ
     target: readText(reader, 'target'),
     actor: readText(reader, 'actor'),
     kind: readChoice(reader, 'kind', KINDS),
+    outcome: readChoice(reader, 'outcome', OUTCOMES),
     since: readTimestamp(reader, 'since'),
     until: readTimestamp(reader, 'until'),
     sort: readChoice(reader, 'sort', SORT_KEYS),

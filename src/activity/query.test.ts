@@ -27,10 +27,10 @@ describe('parseActivityQuery', () => {
 
   it('parses every parameter and normalizes timestamps to UTC milliseconds', () => {
     expect(queryOf({
-      action: 'slot.load', target: 'chat', actor: 'dashboard', kind: 'event', since: '2024-05-01T02:00:00+02:00',
+      action: 'slot.load', target: 'chat', actor: 'dashboard', kind: 'event', outcome: 'error', since: '2024-05-01T02:00:00+02:00',
       until: '2024-05-02', sort: 'action', order: 'asc', limit: '500', cursor: '',
     })).toEqual({
-      action: 'slot.load', target: 'chat', actor: 'dashboard', kind: 'event', since: '2024-05-01T00:00:00.000Z',
+      action: 'slot.load', target: 'chat', actor: 'dashboard', kind: 'event', outcome: 'error', since: '2024-05-01T00:00:00.000Z',
       until: '2024-05-02T00:00:00.000Z', sort: 'action', order: 'asc', limit: 500,
     });
   });
@@ -38,9 +38,9 @@ describe('parseActivityQuery', () => {
   it('reports every bad parameter at once, each naming its parameter', () => {
     const problems = problemsOf({
       sort: 'id; drop table', order: 'up', limit: '0', since: 'yesterday', until: '2024-05-01T12:00:00', kind: 'x',
-      cursor: '!!!', actor: ['a', 'b'],
+      cursor: '!!!', actor: ['a', 'b'], outcome: 'warn',
     });
-    expect(problems.map((p) => p.path).sort()).toEqual(['actor', 'cursor', 'kind', 'limit', 'order', 'since', 'sort', 'until']);
+    expect(problems.map((p) => p.path).sort()).toEqual(['actor', 'cursor', 'kind', 'limit', 'order', 'outcome', 'since', 'sort', 'until']);
     expect(problems).toContainEqual({ path: 'sort', message: 'expected one of ts, action, target; got "id; drop table"' });
     expect(problems).toContainEqual({ path: 'order', message: 'expected one of asc, desc; got "up"' });
   });

@@ -36,6 +36,7 @@ function filterClauses(query: ActivityQuery): Clause[] {
   if (query.target !== undefined) clauses.push(['target = ?', query.target]);
   if (query.actor !== undefined) clauses.push(['actor = ?', query.actor]);
   if (query.kind !== undefined) clauses.push(['kind = ?', query.kind]);
+  if (query.outcome !== undefined) clauses.push(['outcome = ?', query.outcome]);
   if (query.since !== undefined) clauses.push(['ts >= ?', query.since]);
   if (query.until !== undefined) clauses.push(['ts < ?', query.until]);
   return clauses;

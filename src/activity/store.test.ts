@@ -57,13 +57,13 @@ describe('ActivityLog', () => {
     expect(rows[1]?.ts).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
   });
 
-  it('filters by exact action, action prefix, target, actor, kind and time range', () => {
+  it('filters by exact action, action prefix, target, actor, kind, outcome and time range', () => {
     const log = openLog();
     log.record({ action: 'settings.update', target: 'svc', ts: at(0) });
     log.record({ action: 'settings', target: 'svc', ts: at(1) });
     log.record({ action: 'settingsX.update', target: 'svc', ts: at(2) });
     log.record({ action: 'slot.load', target: 'chat', actor: 'dashboard', ts: at(3) });
-    log.record({ action: 'slot.state', target: 'chat', kind: 'event', ts: at(4) });
+    log.record({ action: 'slot.state', target: 'chat', kind: 'event', outcome: 'error', ts: at(4) });
     const actions = (query: ActivityQuery) => allRows(log, { ...query, order: 'asc' }).map((r) => r.action);
     expect(actions({ action: 'settings' })).toEqual(['settings']);
     expect(actions({ action: 'settings.*' })).toEqual(['settings.update']);
@@ -72,6 +72,8 @@ describe('ActivityLog', () => {
     expect(actions({ target: 'chat' })).toEqual(['slot.load', 'slot.state']);
     expect(actions({ actor: 'dashboard' })).toEqual(['slot.load']);
     expect(actions({ kind: 'event' })).toEqual(['slot.state']);
+    expect(actions({ outcome: 'error' })).toEqual(['slot.state']);
+    expect(actions({ outcome: 'ok', target: 'chat' })).toEqual(['slot.load']);
     expect(actions({ since: at(1).toISOString(), until: at(3).toISOString() })).toEqual(['settings', 'settingsX.update']);
   });
 

@@ -1,5 +1,6 @@
 // Shapes shared by the activity store, its query builder and the HTTP layer above it.
 // Row fields keep their snake_case column names because rows go out on the wire as-is.
+import type { ActivityRow } from '../protocol/activity-wire.js';
 import type { SortKey, SortOrder } from './cursor.js';
 
 export type { SortKey, SortOrder } from './cursor.js';
@@ -12,6 +13,7 @@ export interface ActivityQuery {
   target?: string;
   actor?: string;
   kind?: ActivityKind;
+  outcome?: ActivityOutcome;
   since?: string;
   until?: string;
   sort?: SortKey;
@@ -20,26 +22,11 @@ export interface ActivityQuery {
   cursor?: string;
 }
 
-export interface ActivityRow {
-  id: number;
-  ts: string;
-  kind: string;
-  action: string;
-  target: string;
-  actor: string;
-  outcome: string;
-  message: string;
-  details: Record<string, unknown>;
-  request_id: string | null;
-}
+// The row and the page are wire types (src/protocol/activity-wire.ts), which the dashboard reads.
+export type { ActivityPage, ActivityRow } from '../protocol/activity-wire.js';
 
 /** A row as SQLite returns it: details still JSON text. */
 export type StoredActivityRow = Omit<ActivityRow, 'details'> & { details: string };
-
-export interface ActivityPage {
-  items: ActivityRow[];
-  next_cursor: string | null;
-}
 
 /** One bad query parameter: `path` is the parameter name. */
 export interface QueryProblem {

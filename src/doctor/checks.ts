@@ -30,6 +30,8 @@ export interface DoctorOptions {
   /** More ports to check (--ports); a conflict on one of these is a warning. */
   extraPorts: readonly number[];
   env: NodeJS.ProcessEnv;
+  /** The gateway running the battery itself (GET /api/doctor): it serves this home, and its ports are ours. */
+  self?: { pid: number; url: string };
 }
 
 const GiB = 1024 ** 3;
@@ -42,7 +44,7 @@ export async function runDoctor(options: DoctorOptions): Promise<CheckResult[]> 
   const outcome = await loadConfig(paths, options.env);
   results.push(configCheck(outcome));
   const config = outcome.ok ? outcome.config : undefined;
-  results.push(...(await writableChecks(paths, config)), gatewayCheck(paths));
+  results.push(...(await writableChecks(paths, config)), gatewayCheck(paths, options.self));
   results.push(...(await portChecks(options, config)));
   results.push(...(await engineChecks(config, options.env)));
   const probe = await probeHardware().catch(() => null);
@@ -52,7 +54,9 @@ export async function runDoctor(options: DoctorOptions): Promise<CheckResult[]> 
 }
 
 /** Whether a gateway serves this home now (its lock names a live process). */
-function gatewayCheck(paths: SvcPaths): CheckResult {
+function gatewayCheck(paths: SvcPaths, self: DoctorOptions['self']): CheckResult {
+  // The lock names this very process, which liveHolder never counts as another holder.
+  if (self) return { id: 'gateway', status: 'ok', message: `serving this home at ${self.url} (pid ${self.pid}, running this check)` };
   const holder = liveHolder(paths.stateRoot);
   if (!holder) return { id: 'gateway', status: 'warn', message: 'no gateway serves this home', hint: 'start it: svc serve (or npm start in a checkout, or the service)' };
   return { id: 'gateway', status: 'ok', message: `serving this home${holder.url ? ` at ${holder.url}` : ' (still starting)'} (pid ${holder.pid}, since ${holder.started_at})` };
@@ -101,6 +105,7 @@ async function portChecks(options: DoctorOptions, config: ResolvedConfig | undef
   const gateway = liveHolder(options.paths.stateRoot);
   const ours = new Map<number, string>();
   if (gateway) ours.set(gateway.pid, `this home's gateway (pid ${gateway.pid})`);
+  if (options.self && !ours.has(options.self.pid)) ours.set(options.self.pid, `this gateway (pid ${options.self.pid})`);
   for (const slot of config?.slots ?? []) {
     const pid = readSlotState(options.paths.stateRoot, slot.name)?.pid;
     if (pid) ours.set(pid, `slot ${slot.name}'s engine (pid ${pid})`);

@@ -1,10 +1,5 @@
-// One line of `svc doctor`.
-export type CheckStatus = 'ok' | 'warn' | 'fail';
+// One line of `svc doctor`: the wire type of GET /api/doctor (src/protocol/doctor-wire.ts).
+import type { DoctorCheck, DoctorCheckStatus } from '../protocol/doctor-wire.js';
 
-export interface CheckResult {
-  id: string;
-  status: CheckStatus;
-  message: string;
-  /** How to fix it; absent when ok. */
-  hint?: string;
-}
+export type CheckStatus = DoctorCheckStatus;
+export type CheckResult = DoctorCheck;

@@ -76,6 +76,7 @@ export const ROUTE_ACCESS_TABLE: Readonly<Record<string, RouteAccess>> = {
   'GET /api/models/:id/pull/status': 'read',
   'GET /api/models/:id/pull/stream': 'read',
   'GET /api/hardware': 'read',
+  'GET /api/doctor': 'read',
   'GET /api/activity': 'read',
   'GET /api/events': 'read',
   'GET /api/events/stream': 'read',

@@ -15,6 +15,7 @@ import { arrivalOf, markArrival, setIdentity } from './request.js';
 import { registerActivityRoutes } from './routes/activity.js';
 import { registerAuthRoutes } from './routes/auth.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
+import { registerDoctorRoutes } from './routes/doctor.js';
 import { isReservedPath } from './dashboard-files.js';
 import { registerEventRoutes } from './routes/events.js';
 import { registerHardwareRoutes } from './routes/hardware.js';
@@ -168,6 +169,7 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
   registerUpdateRoutes(app, ctx);
   registerProfileRoutes(app, ctx);
   registerHardwareRoutes(app, ctx);
+  registerDoctorRoutes(app, ctx);
   registerV1Routes(app, ctx);
   registerV1ResponseRoutes(app, ctx);
   registerV1AudioRoutes(app, ctx);

@@ -2,11 +2,12 @@
 import type { FastifyInstance } from 'fastify';
 import { foldInbox } from '../../activity/inbox.js';
 import { parseActivityQuery } from '../../activity/query.js';
+import type { ActivityPage } from '../../protocol/activity-wire.js';
 import { RequestError, SystemError } from '../../protocol/errors.js';
 import type { ServerContext } from '../context.js';
 
 export function registerActivityRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  app.get('/api/activity', async (request) => {
+  app.get('/api/activity', async (request): Promise<ActivityPage> => {
     if (!ctx.activity) throw new SystemError('system.unavailable', 'The activity database could not be opened; see the server log.', { path: ctx.paths.activityDb });
     const parsed = parseActivityQuery(request.query as Record<string, unknown>);
     if ('problems' in parsed) {
