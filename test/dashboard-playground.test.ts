@@ -76,25 +76,29 @@ describe.skipIf(skip)('the Playground in Chromium', () => {
     await expect.poll(async () => (await api(dashboard.gateway.url, '/api/slots/chat')).json.state, { timeout: 60_000 }).toBe('ready');
     await page.locator('[data-testid="chat-slot-note"]').waitFor({ state: 'detached' });
     await watchAnswers(page);
+    // 64 tokens, however early the tiny model would stop on its own: enough to span updates.
+    await page.getByTestId('chat-extra').fill('{"ignore_eos": true}');
     await send(page, 'Tell me a story about a cat.', '64');
     const first = page.getByTestId('assistant-turn').first();
     await page.locator('[data-testid="assistant-turn"][data-status="done"]').waitFor({ timeout: 60_000 });
     const seen = await seenSoFar(page);
     const whileStreaming = [...new Set(seen.filter((s) => s.status === 'streaming' && s.length > 0).map((s) => s.length))];
-    expect(whileStreaming.length, JSON.stringify(seen)).toBeGreaterThan(1);
     expect(whileStreaming).toEqual([...whileStreaming].sort((a, b) => a - b)); // it only grows
     const finalText = (await first.getByTestId('assistant-text').textContent()) ?? '';
-    expect(finalText.length).toBeGreaterThanOrEqual(Math.max(...whileStreaming));
+    expect(finalText.length).toBeGreaterThanOrEqual(Math.max(0, ...whileStreaming));
+    // (Whether a 64-token answer shows partly before it ends depends on the engine's speed
+    // against the page's reads; the long answer below is where streaming is asserted.)
     expect(await first.getByTestId('turn-note').textContent()).toMatch(/^(finished|cut off at max tokens)/);
     // svc's overhead, from the answer's Server-Timing header.
     expect(await first.getByTestId('chat-timing-ms').textContent()).toMatch(/^\d+(\.\d+)? m?s$/);
 
-    // A long answer (the model may not stop on its own: ignore_eos, as a JSON extra field),
-    // stopped as soon as its text appears.
-    await page.getByTestId('chat-extra').fill('{"ignore_eos": true}');
+    // A long answer (ignore_eos, still in the JSON extra fields), stopped as soon as its text appears.
     await send(page, 'Now a much longer one, please.', '8000');
     const second = page.getByTestId('assistant-turn').nth(1);
-    await second.locator('[data-testid="assistant-text"]:not(:empty)').waitFor({ timeout: 60_000 });
+    // Streamed: its text is on screen while the answer is still coming.
+    await page.locator('[data-testid="assistant-turn"][data-status="streaming"] [data-testid="assistant-text"]:not(:empty)').waitFor({ timeout: 60_000 });
+    const partial = ((await second.getByTestId('assistant-text').textContent()) ?? '').length;
+    await expect.poll(async () => ((await second.getByTestId('assistant-text').textContent()) ?? '').length).toBeGreaterThan(partial);
     await page.getByTestId('chat-stop').click();
     await page.locator('[data-testid="assistant-turn"][data-status="stopped"]').waitFor();
     expect(await second.getByTestId('turn-note').textContent()).toBe('stopped');

@@ -72,7 +72,7 @@ describe.skipIf(skip)('the dashboard under a token\'s scope', () => {
 
     for (const { page, refused } of [access, settings, models, stacks]) {
       await page.waitForTimeout(300);
-      expect(refused, page.url()).toEqual([]);
+      expect(refused, `${page.url()}: ${refused.join("; ")}`).toEqual([]);
     }
   }, 90_000);
 
@@ -81,11 +81,11 @@ describe.skipIf(skip)('the dashboard under a token\'s scope', () => {
     await access.page.getByTestId('create-token').waitFor();
     const models = await openAs('admin', '/models');
     await models.page.getByTestId('model-tiny').waitFor();
-    expect(await models.page.getByTestId('remove').first().isEnabled()).toBe(true);
+    await expect.poll(() => models.page.getByTestId('remove').first().isEnabled()).toBe(true);
     const settings = await openAs('admin', '/settings');
     const store = settings.page.locator('[data-field="models.store"] input');
     await store.waitFor();
-    expect(await store.getAttribute('readonly')).toBeNull();
+    await expect.poll(() => store.getAttribute('readonly')).toBeNull();
     expect([...access.refused, ...models.refused, ...settings.refused]).toEqual([]);
   }, 60_000);
 });

@@ -10,8 +10,14 @@ describe('access from whoami', () => {
     expect(reader.hostAuthority).toBe(false);
   });
 
-  it('assumes nothing is refused before the answer comes (the server still decides)', () => {
-    const unknown = accessFrom(undefined);
+  it('grants nothing while whoami is pending, so no page asks what it would be refused', () => {
+    const pending = accessFrom(undefined, true);
+    expect([pending.can('read'), pending.can('token-admin'), pending.hostAuthority]).toEqual([false, false, false]);
+    expect(pending.why('write')).toMatch(/checking/);
+  });
+
+  it('refuses nothing when whoami itself failed (the server still decides)', () => {
+    const unknown = accessFrom(undefined, false);
     expect([unknown.can('write'), unknown.can('token-admin'), unknown.hostAuthority]).toEqual([true, true, true]);
   });
 });

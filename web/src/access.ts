@@ -9,11 +9,16 @@ import { getJson } from './api-error.js';
 export const whoamiQuery = queryOptions({ queryKey: ['whoami'], queryFn: ({ signal }) => getJson<WhoAmIPayload>('/api/auth/whoami', signal) });
 
 export interface Access {
-  /** Whether requests of this access class pass; true while unknown (the server still decides). */
+  /**
+   * Whether requests of this access class pass: false until whoami answers (so no page asks
+   * for what it would be refused), true when whoami itself failed (the server still decides).
+   */
   can(access: RouteAccess): boolean;
   /** Why a control is disabled, for its title; undefined when it is not. */
   why(access: RouteAccess): string | undefined;
   hostAuthority: boolean;
+  /** Whether whoami has answered (or failed): until then every `can` is false. */
+  settled: boolean;
   who: WhoAmIPayload | undefined;
 }
 
@@ -23,17 +28,18 @@ const REASONS: Partial<Record<RouteAccess, string>> = {
   v1: 'your token may not call the inference API',
 };
 
-export function accessFrom(who: WhoAmIPayload | undefined): Access {
-  const can = (access: RouteAccess) => who === undefined || who.grants.includes(access);
+export function accessFrom(who: WhoAmIPayload | undefined, pending = false): Access {
+  const can = (access: RouteAccess) => !pending && (who === undefined || who.grants.includes(access));
   return {
     can,
-    why: (access) => (can(access) ? undefined : (REASONS[access] ?? `needs ${access} access`)),
-    hostAuthority: who?.host_authority ?? true,
+    why: (access) => (can(access) ? undefined : pending ? 'checking what you may do' : (REASONS[access] ?? `needs ${access} access`)),
+    hostAuthority: !pending && (who?.host_authority ?? true),
+    settled: !pending,
     who,
   };
 }
 
 export function useAccess(): Access {
-  const { data } = useQuery(whoamiQuery);
-  return accessFrom(data);
+  const { data, isPending } = useQuery(whoamiQuery);
+  return accessFrom(data, isPending);
 }

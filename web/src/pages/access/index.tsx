@@ -28,7 +28,7 @@ export default function AccessPage() {
     <section className="page access-page">
       <h1>Access</h1>
       <AuthStatus />
-      {access.can('token-admin') ? (
+      {!access.settled ? null : access.can('token-admin') ? (
         <TokenAdmin />
       ) : (
         <p className="warn-note" data-testid="tokens-refused">
