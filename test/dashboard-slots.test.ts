@@ -3,9 +3,10 @@
 // user types, then one the server finds, each beside its field), loaded and seen turning
 // ready on its detail, on the list and on the Overview, its engine log lines arriving live,
 // unloaded, disabled and enabled again, edited, and deleted after a confirmation that says
-// what goes. The detail, the list and the Overview stay open the whole time: what they show
+// what goes; a slot file key without a field of its own set and cleared through the
+// generated controls, a server problem beside it. The detail, the list and the Overview stay open the whole time: what they show
 // comes from the event stream, not from reloads.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from './helpers/gateway.js';
@@ -142,6 +143,40 @@ describe.skipIf(skip)('dashboard Slots page in Chromium', () => {
       await page.close();
     }
     expect(found).toEqual([]);
+  }, 60_000);
+
+  it('sets and clears a slot file key the form has no field of its own for, a server problem beside its field', async () => {
+    const { page, problems } = await dashboard.open('/slots/chat/edit');
+    await page.getByRole('heading', { name: 'Edit slot chat' }).waitFor();
+    const idle = page.getByLabel('idle_timeout_s', { exact: true });
+    expect(await idle.inputValue()).toBe('');
+    // As typed: the slot file schema's own rule, in the browser.
+    await idle.fill('-5');
+    await page.getByTestId('problem-slot.idle_timeout_s').filter({ hasText: '>=0' }).waitFor();
+    await idle.fill('900');
+    await page.getByTestId('problem-slot.idle_timeout_s').waitFor({ state: 'detached' });
+    // A voice is a TTS default: the schema lets it through, the server's rule for a chat slot does not.
+    await page.getByLabel('default_voice', { exact: true }).fill('af_heart');
+    await page.getByTestId('slot-form-submit').click();
+    await page.getByTestId('problem-slot.default_voice').filter({ hasText: 'only allowed on tts slots' }).waitFor();
+    expect(readFileSync(slotFile('chat'), 'utf8')).not.toContain('idle_timeout_s');
+    await page.getByLabel('default_voice', { exact: true }).fill('');
+    await page.getByTestId('problem-slot.default_voice').waitFor({ state: 'detached' });
+    await page.getByTestId('slot-form-submit').click();
+    await page.getByTestId('slot-note').filter({ hasText: 'slot.idle_timeout_s: null → 900' }).waitFor();
+    expect(readFileSync(slotFile('chat'), 'utf8')).toMatch(/^idle_timeout_s = 900$/m);
+    expect((await api(dashboard.gateway.url, '/api/slots/chat')).json.idle_timeout_s).toBe(900);
+
+    // Emptied, the key leaves the file and the gateway's default applies again.
+    await page.getByTestId('action-edit').click();
+    await page.getByRole('heading', { name: 'Edit slot chat' }).waitFor();
+    expect(await idle.inputValue()).toBe('900');
+    await idle.fill('');
+    await page.getByTestId('slot-form-submit').click();
+    await page.getByTestId('slot-note').filter({ hasText: 'slot.idle_timeout_s: 900 → null' }).waitFor();
+    expect(readFileSync(slotFile('chat'), 'utf8')).not.toContain('idle_timeout_s');
+    expect(problems).toEqual([`HTTP 400: PUT ${dashboard.gateway.url}/api/slots/chat`, 'console: Failed to load resource: the server responded with a status of 400 (Bad Request)']);
+    await page.close();
   }, 60_000);
 
   it('swaps a slot to another registry model, then deletes it running, its engine named in the confirmation', async () => {

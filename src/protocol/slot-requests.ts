@@ -22,6 +22,18 @@ const engineEnv = () => z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { 
   .nullish().transform((v) => v ?? undefined);
 const ctxSize = () => z.int().min(MIN_CTX_SIZE).max(MAX_CTX_SIZE);
 
+/** The tables of a slot file (SPEC.md, "Slot config"). */
+export const SLOT_FILE_SECTIONS = ['slot', 'model', 'server', 'npu', 'image'] as const;
+export type SlotFileSection = (typeof SLOT_FILE_SECTIONS)[number];
+const fileTable = () => z.record(z.string(), z.unknown()).optional();
+/**
+ * `file`: a partial slot file, deep-merged into the slot's file (a null removes that key).
+ * Only its shape is checked here; its values are checked by the slot service with the slot
+ * file's own schema, on the merged file, exactly as a file on disk is (src/slots/slot-file-patch.ts).
+ */
+export const SlotFilePatchSchema = z.strictObject({ slot: fileTable(), model: fileTable(), server: fileTable(), npu: fileTable(), image: fileTable() });
+export type SlotFilePatch = z.output<typeof SlotFilePatchSchema>;
+
 /** POST /api/slots. */
 export const CreateSlotRequestSchema = z.strictObject({
   name: z.string().regex(SLOT_NAME_PATTERN, { message: `expected a slot name: ${SLOT_NAME_RULE}` }),
@@ -43,11 +55,13 @@ export const CreateSlotRequestSchema = z.strictObject({
   extra_args: extraArgs(),
   /** Extra engine environment; loader variables (LD_*, PATH, ...) need this host or an admin. */
   env: engineEnv(),
+  /** Any other key of the slot file (workers, timeouts, [model].path, [npu], [image], …), merged last. */
+  file: SlotFilePatchSchema.optional(),
 });
 export type CreateSlotRequest = z.input<typeof CreateSlotRequestSchema>;
 export type CreateSlotInput = z.output<typeof CreateSlotRequestSchema>;
 
-const EDITABLE = ['model', 'port', 'ctx_size', 'provider', 'hardware', 'device', 'profile', 'extra_args', 'env', 'enabled'] as const;
+const EDITABLE = ['model', 'port', 'ctx_size', 'provider', 'hardware', 'device', 'profile', 'extra_args', 'env', 'enabled', 'file'] as const;
 
 /** PUT /api/slots/<name>: at least one field. */
 export const EditSlotRequestSchema = z.strictObject({
@@ -62,6 +76,8 @@ export const EditSlotRequestSchema = z.strictObject({
   env: engineEnv(),
   /** [slot].enabled: false keeps the slot from starting (at boot or on demand); a running engine runs on until unloaded. */
   enabled: maybe(z.boolean()),
+  /** A partial slot file merged into the file after the fields above (a null removes a key); `slot.name` cannot change. */
+  file: SlotFilePatchSchema.optional(),
 }).refine((body) => EDITABLE.some((key) => body[key] !== undefined), { message: `nothing to change: give at least one of ${EDITABLE.join(', ')}` });
 export type EditSlotRequest = z.input<typeof EditSlotRequestSchema>;
 export type EditSlotInput = z.output<typeof EditSlotRequestSchema>;

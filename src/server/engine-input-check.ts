@@ -4,6 +4,7 @@
 import { resolveProfile } from '../config/profiles.js';
 import type { SlotFile } from '../config/schema/slot.js';
 import { hostOnlySlotChanges, type SlotEngineInput } from '../engines/engine-input.js';
+import { chatTemplateIsPath } from '../engines/llama-server/argv.js';
 import type { SlotChangeCheck } from '../slots/slot-config.js';
 import type { FastifyRequest } from 'fastify';
 import type { ServerContext } from './context.js';
@@ -16,9 +17,22 @@ export function slotEngineInput(ctx: ServerContext, file: SlotFile): SlotEngineI
   return { provider: file.slot.provider, profile: 'error' in choice ? null : choice.profile, extraArgs: file.server.extra_args, env: file.server.env };
 }
 
+/**
+ * The host files a slot file itself names: [model].path (a model file handed to the engine,
+ * as POST /api/models `path` is) and a [slot].chat_template that is a path (read by the
+ * engine as --chat-template-file). Setting either to a new file is host-only; clearing is not.
+ */
+function namedFiles(file: SlotFile): Record<string, string | null> {
+  const template = file.slot.chat_template;
+  return { 'model.path': file.model.path, 'slot.chat_template': template !== null && chatTemplateIsPath(template) ? template : null };
+}
+
 /** The host-only keys a change of slot `name` adds, as "slots.<name> <where> <arg>". */
 export function slotHostOnlyKeys(ctx: ServerContext, name: string, before: SlotFile | undefined, after: SlotFile): string[] {
-  return hostOnlySlotChanges(before && slotEngineInput(ctx, before), slotEngineInput(ctx, after)).map((key) => `slots.${name} ${key}`);
+  const engine = hostOnlySlotChanges(before && slotEngineInput(ctx, before), slotEngineInput(ctx, after));
+  const was = before ? namedFiles(before) : {};
+  const files = Object.entries(namedFiles(after)).filter(([key, value]) => value !== null && value !== was[key]).map(([key, value]) => `${key} ${value}`);
+  return [...engine, ...files].map((key) => `slots.${name} ${key}`);
 }
 
 /** The check a slot-file change over HTTP passes (slots/slot-config.ts SlotChangeCheck). */

@@ -24,8 +24,10 @@ import { npuExclusivityConflicts } from '../config/npu.js';
 import { errorsOf, formatProblem, type ConfigProblem } from '../config/problems.js';
 import { MODEL_ID_PATTERN } from '../config/schema/registry.js';
 import { slotFilePath, updateSlotFile } from '../config/slot-files.js';
+import { deepMerge } from '../config/settings.js';
 import type { ConfigHolder } from '../config/store.js';
-import type { TomlDoc } from '../config/toml.js';
+import { readTomlFile, type TomlDoc } from '../config/toml.js';
+import { validateDocument } from '../config/validate.js';
 import { engineFor as defaultEngineFor } from '../engines/index.js';
 import { ggufContextLength } from '../engines/llama-server/adapter.js';
 import type { EngineAdapter } from '../engines/types.js';
@@ -38,6 +40,7 @@ import { CONTEXT_SLOT_TYPES, DEFAULT_CTX_SIZE, type CreateSlotInput, type EditSl
 import { SLOT_NAME_RULE } from '../protocol/vocabulary.js';
 import { checkProvider, chooseDevice, chooseProvider, readDevice, type DeviceChoice } from './slot-choices.js';
 import { pickSlotPort } from './ports.js';
+import { fileChanges, filePatchProblems, patchedValue, withFilePatch } from './slot-file-patch.js';
 import type { SlotSupervisor } from './supervisor.js';
 
 export interface CreatedSlot extends DeviceChoice {
@@ -105,6 +108,7 @@ export class SlotConfigService {
     const problems: FieldProblem[] = [];
     const impliedProvider = checkProvider(type, input.provider, problems);
     const device = readDevice(input, problems);
+    problems.push(...filePatchProblems(input.name, input.file));
     if (problems.length > 0) throw invalidBody(problems);
     const choice = await chooseDevice(this.store.paths, device);
     const { provider, reason } = input.provider !== undefined
@@ -121,17 +125,27 @@ export class SlotConfigService {
       // Checked inside the queue, so two creates of one name cannot both pass.
       const exists = this.store.config.slots.some((s) => s.name === name) || (await readFile(path).then(() => true, () => false));
       if (exists) throw new SlotError('slot.already_exists', `slot ${name} already exists (slots/${name}.toml); edit it with \`svc slot edit ${name}\` or delete it first`, { slot: name, file: `slots/${name}.toml` });
-      const port = input.port ?? (await pickSlotPort(this.store.config));
-      const slot: TomlDoc = { name, port, type, device: choice.device, provider: impliedProvider ?? provider };
+      // A port in `file` is as given as `port`: the pool is not asked.
+      const filePort = patchedValue(input.file, 'slot', 'port');
+      const port = input.port ?? (filePort === undefined ? await pickSlotPort(this.store.config) : undefined);
+      const slot: TomlDoc = { name, ...(port !== undefined && { port }), type, device: choice.device, provider: impliedProvider ?? provider };
       if (profile !== null) slot.profile = profile;
       const server = serverTable(input.extra_args, input.env);
-      const doc = { slot, model: { default: model, ...(ctxSize !== null && { context_size: ctxSize }) }, ...(Object.keys(server).length > 0 && { server }) };
-      const parsed = SlotFileSchema.safeParse(doc);
-      if (check && parsed.success) await check(undefined, parsed.data);
+      const base = { slot, model: { default: model, ...(ctxSize !== null && { context_size: ctxSize }) }, ...(Object.keys(server).length > 0 && { server }) };
+      // `file` is merged last, as into an existing file: a null there only means "not set".
+      const doc = input.file === undefined ? base : deepMerge(base, withFilePatch({}, input.file));
+      const parsed = validateDocument(SlotFileSchema, doc, `slots/${name}.toml`).value;
+      if (check && parsed) await check(undefined, parsed);
       await this.write(name, doc);
-      return { name, file: `slots/${name}.toml`, port, provider: impliedProvider ?? provider, provider_reason: reason, type, model, ctx_size: ctxSize, profile, port_source: input.port === undefined ? 'pool' as const : 'given' as const, ...choice, warnings };
+      // What was written (the write validated it, so `parsed` is there).
+      const written = parsed!;
+      const writtenCtx = CONTEXT_SLOT_TYPES.includes(written.slot.type) ? written.model.context_size : null;
+      return {
+        name, file: `slots/${name}.toml`, port: written.slot.port, provider: written.slot.provider, provider_reason: reason, type: written.slot.type, model: written.model.default, ctx_size: writtenCtx,
+        profile: written.slot.profile, port_source: input.port === undefined && filePort === undefined ? 'pool' as const : 'given' as const, ...choice, warnings,
+      };
     });
-    warnings.push(...(await this.startWarnings(name, model, ctxSize)));
+    warnings.push(...(await this.startWarnings(name, created.model, created.ctx_size)));
     return created;
   }
 
@@ -191,18 +205,42 @@ export class SlotConfigService {
       modelPatch.path = null;
       changes.push({ key: 'model.path', before: m.path, after: null });
     }
-    if (changes.length === 0) return changes;
     const patch = {
       ...(Object.keys(slotPatch).length > 0 && { slot: slotPatch }),
       ...(Object.keys(modelPatch).length > 0 && { model: modelPatch }),
       ...(Object.keys(serverPatch).length > 0 && { server: serverPatch }),
     };
+    if (input.file !== undefined) return this.editFile(entry, withFilePatch(patch, input.file), check, filePatchProblems(name, input.file));
+    if (changes.length === 0) return changes;
     const after = { ...entry.config, slot: { ...s, ...slotPatch }, server: { ...sv, ...(extra !== undefined && { extra_args: extra }), ...(env !== undefined && { env }) } } as SlotFile;
     await this.commit(name, async () => {
       await check?.(entry.config, after);
       await this.write(name, patch);
     });
     if (model !== undefined) this.supervisor.clearModelOverride(name);
+    return changes;
+  }
+
+  /**
+   * An edit with `file`: the fields' patch with the file's laid over it, merged into the raw
+   * file and validated as a whole; the host-only check sees the whole merged file, so a key
+   * that arrives through `file` is judged exactly as the same key through its own field.
+   */
+  private async editFile(entry: SlotEntry, patch: TomlDoc, check: SlotChangeCheck | undefined, problems: FieldProblem[]): Promise<SlotChange[]> {
+    if (problems.length > 0) throw invalidBody(problems);
+    const { name } = entry;
+    const changes = await this.commit(name, async (path) => {
+      const read = await readTomlFile(path, entry.file);
+      const raw = read.status === 'ok' ? read.doc : {};
+      const merged = deepMerge(raw, patch);
+      if (read.status === 'ok' && JSON.stringify(merged) === JSON.stringify(raw)) return [];
+      const after = validateDocument(SlotFileSchema, merged, entry.file).value;
+      // An invalid result is refused by the write with every problem; there is nothing to judge.
+      if (after) await check?.(entry.config, after);
+      await this.write(name, patch);
+      return fileChanges(entry.config, after!);
+    });
+    if (changes.some((change) => change.key === 'model.default' || change.key === 'model.path')) this.supervisor.clearModelOverride(name);
     return changes;
   }
 

@@ -73,6 +73,11 @@ export function resolveContextSize(explicit: number | null, native: number | nul
   return CONTEXT_FALLBACK;
 }
 
+/** Whether a `[slot].chat_template` names a file (then it is read from the host), not a built-in template. */
+export function chatTemplateIsPath(value: string): boolean {
+  return value.includes('/') || value.endsWith('.jinja');
+}
+
 /**
  * `[slot].chat_template`: a value that looks like a path (contains "/" or ends in .jinja)
  * must be an existing file and becomes --chat-template-file (made absolute); anything else
@@ -80,8 +85,7 @@ export function resolveContextSize(explicit: number | null, native: number | nul
  */
 export function chatTemplateArgs(value: string | null, isFile: (path: string) => boolean): string[] {
   if (value === null || value === 'auto') return [];
-  const looksLikePath = value.includes('/') || value.endsWith('.jinja');
-  if (!looksLikePath) return ['--chat-template', value];
+  if (!chatTemplateIsPath(value)) return ['--chat-template', value];
   const path = isAbsolute(value) ? value : resolve(value);
   if (!isFile(path)) {
     throw new SlotError('slot.config_error', `chat_template "${value}" looks like a file path, but no such file exists`, { chat_template: value });

@@ -9,11 +9,14 @@ describe('slot form problems', () => {
     expect(fieldOfPath('model.context_size')).toEqual({ field: 'ctx_size', rest: '' });
     expect(fieldOfPath('server.env.X')).toEqual({ field: 'env', rest: 'X' });
     expect(fieldOfPath('hardware')).toEqual({ field: 'device', rest: '' });
-    expect(fieldOfPath('slot.workers')).toBeUndefined();
+    expect(fieldOfPath('slot.workers')).toEqual({ field: 'slot.workers', rest: '' });
+    expect(fieldOfPath('file.slot.idle_timeout_s')).toEqual({ field: 'slot.idle_timeout_s', rest: '' });
+    expect(fieldOfPath('file.slot.name')).toEqual({ field: 'name', rest: '' });
+    expect(fieldOfPath('file.slot.workerz')).toBeUndefined();
   });
 
   it('keeps what names no field for the top', () => {
-    expect(placeProblems({ port: 'too big', '': 'nothing to change', 'slot.workers': 'bad' })).toEqual({ fields: { port: 'too big' }, unplaced: ['nothing to change', 'slot.workers: bad'] });
+    expect(placeProblems({ port: 'too big', '': 'nothing to change', 'slot.workers': 'bad', 'future.key': 'odd' })).toEqual({ fields: { port: 'too big', 'slot.workers': 'bad' }, unplaced: ['nothing to change', 'future.key: odd'] });
   });
 
   it('places a config.invalid on this slot file beside its field, another file at the top', () => {

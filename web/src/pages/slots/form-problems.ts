@@ -1,10 +1,19 @@
 // Where each problem goes in the slot form: the request's own paths (name, port, env.LD_X),
-// the slot file's paths of a config.invalid (slot.port, model.context_size, server.env), and
+// the slot file's paths of a config.invalid (slot.port, model.context_size, server.env; a
+// key without a field of its own goes to its generated control, slot.workers), `file.`'s
+// paths of a request.invalid (file.slot.name, file.slot.workerz) the same way, and
 // a few codes that are about one field (model.not_found). What names no field is shown at
 // the top. Problems in another file (the full reload found a broken file) stay at the top too.
 import { isLoaderEnv } from '../../../../src/protocol/host-only.js';
 import { ApiError } from '../../api-error.js';
+import { fileControls } from './file-fields.js';
 import type { SlotFormField } from './form-values.js';
+
+/** A field of the form: one of its own (port, env, …) or a slot file key without one, by its path (slot.workers). */
+export type FormFieldKey = SlotFormField | string;
+
+/** The file keys the generated controls edit. */
+const CONTROL_PATHS: ReadonlySet<string> = new Set(fileControls().map((control) => control.path));
 
 const REQUEST_FIELDS: readonly SlotFormField[] = ['name', 'model', 'type', 'provider', 'device', 'port', 'ctx_size', 'profile', 'extra_args', 'env', 'enabled'];
 
@@ -31,13 +40,16 @@ const CODE_FIELDS: Readonly<Record<string, SlotFormField>> = {
 };
 
 export interface PlacedProblems {
-  fields: Partial<Record<SlotFormField, string>>;
+  fields: Partial<Record<FormFieldKey, string>>;
   /** Problems that name no field of this form, as "path: message". */
   unplaced: string[];
 }
 
 /** The form field a problem path names and what is left of the path ("env.LD_PRELOAD": env, "LD_PRELOAD"), or undefined. */
-export function fieldOfPath(path: string): { field: SlotFormField; rest: string } | undefined {
+export function fieldOfPath(fullPath: string): { field: FormFieldKey; rest: string } | undefined {
+  const path = fullPath.startsWith('file.') ? fullPath.slice('file.'.length) : fullPath;
+  const control = path.split('.').slice(0, 2).join('.');
+  if (CONTROL_PATHS.has(control)) return { field: control, rest: path.slice(control.length).replace(/^\./, '') };
   const under = (prefix: string) => path === prefix || path.startsWith(`${prefix}.`) || path.startsWith(`${prefix}[`);
   const rest = (prefix: string) => path.slice(prefix.length).replace(/^\./, '');
   // The file's paths first: "model.context_size" is the context size, not the request's model.

@@ -17,14 +17,16 @@ describe('slot form values', () => {
 
   it('creates with the fields filled in only', () => {
     expect(createBody({ ...EMPTY_FORM, name: ' x ', model: 'tiny', provider: 'builtin', port: '8090', env: 'A=1' })).toEqual({ name: 'x', model: 'tiny', provider: 'builtin', port: 8090, env: { A: '1' } });
+    expect(createBody({ ...EMPTY_FORM, name: 'x', model: 'tiny', enabled: false })).toEqual({ name: 'x', model: 'tiny', file: { slot: { enabled: false } } });
   });
 
   it('edits only what changed; cleared extra args and env are the API\'s "remove"', () => {
     const before = { ...EMPTY_FORM, name: 'x', model: 'tiny', port: '8090', extra_args: '-t 2', env: 'A=1', profile: 'cpu-llm' };
     expect(editBody(before, before)).toEqual({});
     expect(editBody(before, { ...before, port: '8091', extra_args: '', env: '', enabled: false })).toEqual({ port: 8091, extra_args: '', env: {}, enabled: false });
-    // The API cannot remove a profile or a port: a cleared one is not sent.
-    expect(editBody(before, { ...before, profile: '', port: '' })).toEqual({});
+    // A cleared profile or context size is removed from the file; a slot always has a port.
+    expect(editBody(before, { ...before, profile: '', port: '' })).toEqual({ file: { slot: { profile: null } } });
+    expect(editBody({ ...before, ctx_size: '512' }, { ...before, ctx_size: ' ' })).toEqual({ file: { model: { context_size: null } } });
     expect(editBody(before, { ...before, env: 'A=1\n' })).toEqual({});
   });
 

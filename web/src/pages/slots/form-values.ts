@@ -68,14 +68,17 @@ export function createBody(values: SlotFormValues): CreateSlotRequest {
     profile: given(values.profile),
     extra_args: given(values.extra_args),
     env: Object.keys(env).length > 0 ? env : undefined,
+    // A new slot is enabled unless the file says otherwise: only "disabled" is worth sending.
+    file: values.enabled ? undefined : { slot: { enabled: false } },
   };
   return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined)) as CreateSlotRequest;
 }
 
 /**
  * PUT /api/slots/<name>: only the fields that differ from the file. Cleared extra args are
- * "" and a cleared environment {} (the API's way to remove them); a cleared port, context
- * size or profile cannot be sent (the API has no "remove" for them) and is left out.
+ * "" and a cleared environment {} (the API's way to remove them); a cleared context size or
+ * profile is removed from the file through `file` (null), so the default applies again; a
+ * slot always has a port, so a cleared one is left out.
  */
 export function editBody(before: SlotFormValues, values: SlotFormValues): EditSlotRequest {
   const body: Record<string, unknown> = {};
@@ -85,6 +88,10 @@ export function editBody(before: SlotFormValues, values: SlotFormValues): EditSl
   if (changed('extra_args')) body.extra_args = values.extra_args.trim();
   if (formatEnv(parseEnv(values.env).env) !== formatEnv(parseEnv(before.env).env)) body.env = parseEnv(values.env).env;
   if (changed('enabled')) body.enabled = values.enabled;
+  const cleared = { slot: changed('profile') && given(values.profile) === undefined ? { profile: null } : {}, model: changed('ctx_size') && given(values.ctx_size) === undefined ? { context_size: null } : {} };
+  if (Object.keys(cleared.slot).length + Object.keys(cleared.model).length > 0) {
+    body.file = Object.fromEntries(Object.entries(cleared).filter(([, table]) => Object.keys(table).length > 0));
+  }
   return body as EditSlotRequest;
 }
 

@@ -1,8 +1,8 @@
-// The create and edit form for a slot file: every field the slot API takes, checked as the
-// user types with the server's zod schema, the server's problems beside their fields after a
-// submit (and what names no field at the top). The other keys of the file are listed
-// read-only (file-keys.tsx): the API does not write them.
-import { useState, type FormEvent, type ReactNode } from 'react';
+// The create and edit form for a slot file: the slot API's own fields, then every other key
+// of the file as a control generated from the slot file's schema (file-key-fields.tsx), each
+// checked as the user types with the server's zod schemas, the server's problems beside
+// their fields after a submit (and what names no field at the top).
+import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { loaderEnvIn } from '../../../../src/protocol/host-only.js';
 import { CREATE_PROVIDERS, DEVICES, SLOT_TYPES } from '../../../../src/protocol/vocabulary.js';
@@ -10,19 +10,20 @@ import { useAccess } from '../../access.js';
 import { ErrorNote } from '../../components/error-note.js';
 import { Field } from '../../components/field.js';
 import { modelsQuery, profilesQuery } from './queries.js';
-import { useSlotForm } from './use-slot-form.js';
+import { FileKeyFields } from './file-key-fields.js';
+import { FILE_CONTROLS, useSlotForm } from './use-slot-form.js';
 import { parseEnv, type SlotFormField, type SlotFormValues } from './form-values.js';
 
 export interface SlotFormProps {
   /** The slot file's values when editing; null when creating. */
   initial: SlotFormValues | null;
   start: SlotFormValues;
+  /** The texts of the file's other keys (file-fields.ts fileValuesOf). */
+  fileStart: Readonly<Record<string, string>>;
   slotFile: string;
   submitLabel: string;
   /** Send the body; a rejection's problems are shown beside their fields. */
   onSubmit(body: unknown): Promise<void>;
-  /** Below the fields: the file's other keys. */
-  children?: ReactNode;
 }
 
 function Options({ values, empty }: { values: readonly string[]; empty: string }) {
@@ -38,9 +39,9 @@ function Options({ values, empty }: { values: readonly string[]; empty: string }
   );
 }
 
-export function SlotForm({ initial, start, slotFile, submitLabel, onSubmit, children }: SlotFormProps) {
+export function SlotForm({ initial, start, fileStart, slotFile, submitLabel, onSubmit }: SlotFormProps) {
   const access = useAccess();
-  const form = useSlotForm(start, initial, slotFile, access.hostAuthority);
+  const form = useSlotForm(start, initial, fileStart, slotFile, access.hostAuthority);
   const models = useQuery(modelsQuery);
   const profiles = useQuery(profilesQuery);
   const [busy, setBusy] = useState(false);
@@ -122,13 +123,11 @@ export function SlotForm({ initial, start, slotFile, submitLabel, onSubmit, chil
         <Field label="Engine environment" problem={loaderLocked ? undefined : form.problem('env')} hint={loaderLocked ? 'read-only: it holds loader variables (LD_*, PATH, …), which only this host or an admin token may change' : 'one NAME=value a line'} path="env">
           <textarea {...text('env')} rows={3} readOnly={loaderLocked} className="wide" />
         </Field>
-        {editing && (
-          <label className="check">
-            <input type="checkbox" checked={form.values.enabled} onChange={(event) => form.set('enabled', event.target.checked)} data-testid="field-enabled" /> enabled (started at gateway start and on demand)
-          </label>
-        )}
+        <label className="check">
+          <input type="checkbox" checked={form.values.enabled} onChange={(event) => form.set('enabled', event.target.checked)} data-testid="field-enabled" /> enabled (started at gateway start and on demand)
+        </label>
+        <FileKeyFields controls={FILE_CONTROLS} values={form.fileValues} set={form.setFile} problem={form.problem} hostAuthority={access.hostAuthority} />
       </fieldset>
-      {children}
       <div className="actions">
         <button type="submit" className="primary" disabled={busy || !access.can('write')} title={access.why('write')} data-testid="slot-form-submit">
           {busy ? `${submitLabel}…` : submitLabel}

@@ -5,10 +5,14 @@ import { useQuery } from '@tanstack/react-query';
 import type { CreateSlotRequest, EditSlotRequest } from '../../../../src/protocol/slots.js';
 import { ErrorNote } from '../../components/error-note.js';
 import { Link, navigate, useTitle } from '../../router.js';
-import { FileKeys } from './file-keys.js';
+import { fileValuesOf } from './file-fields.js';
 import { EMPTY_FORM, valuesOfDetail } from './form-values.js';
 import { slotApi, slotDetailQuery } from './queries.js';
 import { SlotForm } from './slot-form.js';
+import { FILE_CONTROLS } from './use-slot-form.js';
+
+/** A new slot's file keys start at their defaults. */
+const FILE_DEFAULTS = fileValuesOf(FILE_CONTROLS, null);
 import { leaveNote } from './slot-notes.js';
 
 const detailPath = (name: string) => `/slots/${encodeURIComponent(name)}`;
@@ -27,17 +31,18 @@ export function CreateSlot() {
         <Link to="/slots">Slots</Link> /
       </p>
       <h1>New slot</h1>
-      <SlotForm initial={null} start={EMPTY_FORM} slotFile="" submitLabel="Create" onSubmit={create}>
-        <p className="muted">The file's other keys (workers, timeouts, TTS defaults, …) take their defaults; edit them in the file on the host.</p>
-      </SlotForm>
+      <SlotForm initial={null} start={EMPTY_FORM} fileStart={FILE_DEFAULTS} slotFile="" submitLabel="Create" onSubmit={create} />
     </section>
   );
 }
 
 export function EditSlot({ name }: { name: string }) {
   useTitle(`edit slot ${name}`);
-  const detail = useQuery(slotDetailQuery(name));
+  // The form starts from the file as it is now, not from a detail cached before the last change.
+  const detail = useQuery({ ...slotDetailQuery(name), refetchOnMount: 'always' });
+  const fresh = detail.isFetchedAfterMount;
   const initial = useMemo(() => (detail.data ? valuesOfDetail(detail.data) : null), [detail.data]);
+  const fileStart = useMemo(() => (detail.data ? fileValuesOf(FILE_CONTROLS, detail.data.config) : null), [detail.data]);
   const edit = async (body: unknown) => {
     const result = await slotApi.edit(name, body as EditSlotRequest);
     const changed = result.changes.map((change) => `${change.key}: ${JSON.stringify(change.before)} → ${JSON.stringify(change.after)}`);
@@ -54,12 +59,8 @@ export function EditSlot({ name }: { name: string }) {
       </p>
       <h1>Edit slot {name}</h1>
       {detail.error && <ErrorNote error={detail.error} />}
-      {detail.isPending && <p className="muted">Loading…</p>}
-      {detail.data && initial && (
-        <SlotForm initial={initial} start={initial} slotFile={detail.data.file} submitLabel="Save" onSubmit={edit}>
-          <FileKeys slot={detail.data} />
-        </SlotForm>
-      )}
+      {!fresh && !detail.error && <p className="muted">Loading…</p>}
+      {fresh && detail.data && initial && fileStart && <SlotForm initial={initial} start={initial} fileStart={fileStart} slotFile={detail.data.file} submitLabel="Save" onSubmit={edit} />}
     </section>
   );
 }

@@ -1,18 +1,25 @@
-// The slot form's state: its values, the zod check as the user types (the server's own
-// request schema, run on the body the form would send), and the server's problems after a
-// submit, each cleared once its field is edited. The browser's problems show for fields the
-// user touched, and for all of them once a submit was tried.
+// The slot form's state: its values (the form's own fields, and a text for every other key of
+// the slot file), the zod check as the user types (the server's own request schema on the
+// body the form would send; each file key's own schema from the slot file schema), and the
+// server's problems after a submit, each cleared once its field is edited. The browser's
+// problems show for fields the user touched, and for all of them once a submit was tried.
 import { useMemo, useState } from 'react';
-import { CreateSlotRequestSchema, EditSlotRequestSchema } from '../../../../src/protocol/slot-requests.js';
+import { CreateSlotRequestSchema, EditSlotRequestSchema, type SlotFilePatch } from '../../../../src/protocol/slot-requests.js';
 import { problemsOfIssues } from '../../field-problems.js';
-import { loaderEnvProblem, placeError, placeProblems, type PlacedProblems } from './form-problems.js';
+import { fileControls, filePatchOf, fileProblem } from './file-fields.js';
+import { loaderEnvProblem, placeError, placeProblems, type FormFieldKey, type PlacedProblems } from './form-problems.js';
 import { createBody, editBody, parseEnv, type SlotFormField, type SlotFormValues } from './form-values.js';
+
+export const FILE_CONTROLS = fileControls();
 
 export interface SlotForm {
   values: SlotFormValues;
+  fileValues: Readonly<Record<string, string>>;
   set<F extends SlotFormField>(field: F, value: SlotFormValues[F]): void;
+  /** A slot file key without a field of its own, by its path (slot.workers). */
+  setFile(path: string, text: string): void;
   /** The problem shown beside each field now. */
-  problem(field: SlotFormField): string | undefined;
+  problem(field: FormFieldKey): string | undefined;
   /** Problems that name no field, shown at the top. */
   unplaced: string[];
   /** Whether the browser finds nothing wrong (the submit is still the server's to judge). */
@@ -23,34 +30,61 @@ export interface SlotForm {
   tried(): void;
 }
 
-function browserProblems(values: SlotFormValues, initial: SlotFormValues | null, hostAuthority: boolean): PlacedProblems {
+/** The form's own `file` keys (a cleared profile, …) with the generated controls' changes laid over them. */
+function mergeFile(own: SlotFilePatch | undefined, controls: SlotFilePatch | undefined): SlotFilePatch | undefined {
+  if (!own || !controls) return own ?? controls;
+  const out: Record<string, Record<string, unknown>> = { ...own };
+  for (const [section, table] of Object.entries(controls)) out[section] = { ...out[section], ...table };
+  return out as SlotFilePatch;
+}
+
+function bodyOf(values: SlotFormValues, initial: SlotFormValues | null, fileStart: Readonly<Record<string, string>>, fileValues: Readonly<Record<string, string>>) {
   const body = initial === null ? createBody(values) : editBody(initial, values);
-  const parsed = initial === null ? CreateSlotRequestSchema.safeParse(body) : EditSlotRequestSchema.safeParse(body);
+  const file = mergeFile(body.file, filePatchOf(FILE_CONTROLS, fileStart, fileValues));
+  return { ...body, ...(file && { file }) };
+}
+
+function browserProblems(body: unknown, editing: boolean, values: SlotFormValues, fileValues: Readonly<Record<string, string>>, hostAuthority: boolean): PlacedProblems {
+  const parsed = editing ? EditSlotRequestSchema.safeParse(body) : CreateSlotRequestSchema.safeParse(body);
   const placed = placeProblems(parsed.success ? {} : problemsOfIssues(parsed.error.issues));
   const env = parseEnv(values.env);
   const envProblem = env.problems[0] ?? loaderEnvProblem(env.env, hostAuthority);
   if (envProblem !== undefined) placed.fields.env ??= envProblem;
+  for (const control of FILE_CONTROLS) {
+    const problem = fileProblem(control, fileValues[control.path] ?? '');
+    if (problem !== undefined) placed.fields[control.path] = problem;
+  }
   return placed;
 }
 
-/** `initial`: the slot file's values when editing, null when creating; `slotFile` "" when creating. */
-export function useSlotForm(start: SlotFormValues, initial: SlotFormValues | null, slotFile: string, hostAuthority: boolean): SlotForm {
+/** `initial`: the form's values when editing, null when creating; `fileStart`: the file keys' texts then; `slotFile` "" when creating. */
+export function useSlotForm(start: SlotFormValues, initial: SlotFormValues | null, fileStart: Readonly<Record<string, string>>, slotFile: string, hostAuthority: boolean): SlotForm {
   const [values, setValues] = useState(start);
-  const [touched, setTouched] = useState<ReadonlySet<SlotFormField>>(new Set());
+  const [fileValues, setFileValues] = useState(fileStart);
+  const [touched, setTouched] = useState<ReadonlySet<FormFieldKey>>(new Set());
   const [submitted, setSubmitted] = useState(false);
   const [server, setServer] = useState<PlacedProblems>({ fields: {}, unplaced: [] });
-  const browser = useMemo(() => browserProblems(values, initial, hostAuthority), [values, initial, hostAuthority]);
+  const body = useMemo(() => bodyOf(values, initial, fileStart, fileValues), [values, initial, fileStart, fileValues]);
+  const browser = useMemo(() => browserProblems(body, initial !== null, values, fileValues, hostAuthority), [body, initial, values, fileValues, hostAuthority]);
+  const edited = (field: FormFieldKey) => {
+    setTouched((old) => new Set(old).add(field));
+    setServer((old) => ({ ...old, fields: { ...old.fields, [field]: undefined } }));
+  };
   return {
     values,
+    fileValues,
     set(field, value) {
       setValues((old) => ({ ...old, [field]: value }));
-      setTouched((old) => new Set(old).add(field));
-      setServer((old) => ({ ...old, fields: { ...old.fields, [field]: undefined } }));
+      edited(field);
+    },
+    setFile(path, text) {
+      setFileValues((old) => ({ ...old, [path]: text }));
+      edited(path);
     },
     problem: (field) => server.fields[field] ?? (submitted || touched.has(field) ? browser.fields[field] : undefined),
     unplaced: [...server.unplaced, ...(submitted ? browser.unplaced : [])],
     valid: Object.keys(browser.fields).length === 0 && browser.unplaced.length === 0,
-    body: () => (initial === null ? createBody(values) : editBody(initial, values)),
+    body: () => body,
     // A new slot's file is named after it.
     refused: (error) => setServer(placeError(error, slotFile || `slots/${values.name.trim()}.toml`)),
     tried: () => setSubmitted(true),
