@@ -1,6 +1,7 @@
 // The typed HTTP client every API-backed command uses. It knows routes and payloads, not
 // presentation: commands decide how to print.
-import type { CreateSlotPayload, SlotMetricsSnapshot } from '../protocol/slots.js';
+import type { CreateSlotPayload } from '../protocol/slots.js';
+import type { StatusPayload } from '../protocol/system.js';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { AuthStatusPayload, CreatedTokenPayload, TokenInfo } from '../protocol/auth.js';
@@ -36,23 +37,7 @@ export class ApiResponseError extends Error {
 }
 
 
-export interface StatusPayload {
-  version: string;
-  uptime_s: number;
-  started_at: string;
-  config_root: string;
-  state_root: string;
-  home_source: string;
-  listen: { host: string; port: number };
-  auth_enabled: boolean;
-  config_warnings: string[];
-  slots: {
-    total: number;
-    enabled: number;
-    by_state: Record<string, number>;
-    slots: Array<{ name: string; type: string; device: string; provider: string; port: number; enabled: boolean; state: string; model: string; pid: number | null; metrics?: SlotMetricsSnapshot }>;
-  };
-}
+export type { StatusPayload };
 
 export interface ReloadPayload {
   reloaded: boolean;
