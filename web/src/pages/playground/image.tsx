@@ -32,7 +32,7 @@ export function Image(props: { options: readonly ModelOption[]; model: string; o
       result={run.data?.body.data.map((item, i) => {
         const src = imageSource(item);
         return src ? (
-          <img key={i} className="playground-image" src={src} alt={`generated from: ${run.variables ?? ''}`} data-testid="image-result" />
+          <img key={i} className="playground-image" src={src} alt={`generated from: ${run.variables ?? ''}`} data-testid="image-output" />
         ) : (
           <p key={i} className="muted">
             The image is at <code>{item.url}</code>, which this page may not load.

@@ -33,9 +33,13 @@ export async function postJson<T>(path: string, body: unknown, signal?: AbortSig
   return { body: (await response.json()) as T, timing: gatewayTiming(response.headers.get('server-timing')) };
 }
 
-/** A multipart body (the transcription route); the browser writes the boundary. */
+/**
+ * A multipart body (the transcription route); the browser writes the boundary. A web form
+ * can send multipart too, so svc refuses a POST of it that carries no X-* (or Authorization)
+ * header (request.form_post): the X-Requested-With header shows a script sent it.
+ */
 export async function postForm<T>(path: string, form: FormData, signal?: AbortSignal): Promise<Timed<T>> {
-  const response = await send(path, { method: 'POST', headers: { accept: 'application/json' }, body: form, ...(signal && { signal }) });
+  const response = await send(path, { method: 'POST', headers: { accept: 'application/json', 'x-requested-with': 'svc-dashboard' }, body: form, ...(signal && { signal }) });
   return { body: (await response.json()) as T, timing: gatewayTiming(response.headers.get('server-timing')) };
 }
 
