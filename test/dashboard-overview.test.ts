@@ -7,9 +7,10 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { api, REPO_ROOT, startGateway, type Gateway } from './helpers/gateway.js';
 import { chromiumSkipReason, launchChromium } from './helpers/chromium.js';
+import { openPage } from './helpers/dashboard.js';
 import { homeWithTinySlots } from './helpers/llama.js';
 import { CONTENT_SECURITY_POLICY } from '../src/server/dashboard-files.js';
 
@@ -74,26 +75,12 @@ afterAll(async () => {
   if (home) rmSync(home, { recursive: true, force: true });
 });
 
-/** A page that records every console error, uncaught exception and failed request. */
-async function openPage(path: string): Promise<{ page: Page; problems: string[] }> {
-  const page = await browser.newPage();
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
-  page.on('requestfailed', (request) => {
-    // The page cancels a read that a newer event made stale (net::ERR_ABORTED): its own choice, no failure.
-    const why = request.failure()?.errorText ?? '';
-    if (why !== 'net::ERR_ABORTED') problems.push(`request failed: ${request.url()} ${why}`);
-  });
-  await page.goto(`${base}${path}`);
-  return { page, problems };
-}
+/** A page that records every console error, uncaught exception and failed request (test/helpers/dashboard.ts). */
+const openPageAt = (path: string) => openPage(browser, `${base}${path}`);
 
 describe.skipIf(skip)('dashboard Overview in Chromium', () => {
   it('loads with no console error and turns a slot card ready when the slot is loaded', async () => {
-    const { page, problems } = await openPage('/');
+    const { page, problems } = await openPageAt('/');
     expect(await page.title()).toBe('svc · Overview');
     const card = page.getByTestId('slot-chat');
     await card.waitFor();
@@ -124,7 +111,7 @@ describe.skipIf(skip)('dashboard Overview in Chromium', () => {
   }, 90_000);
 
   it('serves a deep link to an unknown path as the app, with its nav and a not-found page', async () => {
-    const { page, problems } = await openPage('/no-such-page');
+    const { page, problems } = await openPageAt('/no-such-page');
     await page.getByRole('heading', { name: 'Not found' }).waitFor();
     await page.getByRole('link', { name: 'Overview', exact: true }).click();
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
