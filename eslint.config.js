@@ -18,9 +18,12 @@ import tseslint from 'typescript-eslint';
  *   install or inspect (host, auth's proxy, engines, models, update) and below slots: they
  *   never reach the runtime that a live gateway owns, so the CLI may use them. Provisioning,
  *   which a gateway runs, gets slot creation handed in (setup/provision.ts, ProvisionHost).
+ * - mcp (tool servers: records, installs, the stdio supervisor, the SDK client pool, policies,
+ *   approvals) sits above slots, whose process helpers it reuses; omni (the server-side tool
+ *   loop) above dispatch and mcp: it calls models through the one and tools through the other.
  * - server exposes everything below it; the CLI talks to it over HTTP (CLI_MAY_IMPORT).
  */
-export const LAYERS = ['lib', 'protocol', 'config', 'activity', 'events', 'update', 'host', 'auth', 'engines', 'models', 'setup', 'doctor', 'slots', 'dispatch', 'stacks', 'server', 'cli'];
+export const LAYERS = ['lib', 'protocol', 'config', 'activity', 'events', 'update', 'host', 'auth', 'engines', 'models', 'setup', 'doctor', 'slots', 'mcp', 'dispatch', 'omni', 'stacks', 'server', 'cli'];
 
 /**
  * Layers that sit beside one below them rather than above it, and may not import it: events

@@ -135,6 +135,25 @@ export const ERROR_CODES = {
   'auth.invalid_scope': { status: 400, when: 'The scope is not one of admin, all, v1-only, read-only.' },
   'auth.unknown_token': { status: 404, when: 'No token has this id (revoking one that does not exist, or was already revoked).' },
 
+  'mcp.not_found': { status: 404, when: 'No tool server has this id.' },
+  'mcp.invalid_id': { status: 400, when: 'A tool server id is not 1-64 of a-z, 0-9, "-", "_" starting with a letter or digit (so it can never name a path outside the servers folder).' },
+  'mcp.invalid_spec': { status: 400, when: 'The install spec is none of npm:<package>[@version], a command line, an http(s) URL (streamable-http or sse), oci://<image> or uvx:<package>; details.problems names the field.' },
+  'mcp.runtime_missing': { status: 400, when: 'An oci:// or uvx: spec needs a program this host lacks (docker or podman; uvx); details.install says what to install.' },
+  'mcp.already_installed': { status: 409, when: 'A tool server with this id is already installed.' },
+  'mcp.id_reserved': { status: 409, when: 'The id is that of a bundled server (svc-admin, svc-memory).' },
+  'mcp.bundled': { status: 409, when: 'Bundled servers (served by the gateway itself) cannot be uninstalled, stopped or reconfigured.' },
+  'mcp.install_failed': { status: 502, when: 'npm could not install the package; details.stderr has the end of its output. Nothing is left behind.' },
+  'mcp.unavailable': { status: 503, when: 'The tool server is not running or could not be reached (stopped, disabled, crash-looping, a remote URL that does not answer); details.state and details.last_error say why.' },
+  'mcp.tool_not_found': { status: 404, when: 'The server offers no tool of this name.' },
+  'mcp.tool_blocked': { status: 403, when: "The tool is in its server's blocked list, or the caller's token scope does not allow it (read tools need read, the rest write)." },
+  'mcp.tool_timeout': { status: 504, when: 'A tool call did not answer within [mcp].tool_timeout_s.' },
+  'mcp.tool_failed': { status: 502, when: 'The tool server answered the call with an error, or the call was denied or timed out in the approvals queue; details.reason says which.' },
+
+  'approvals.not_found': { status: 404, when: 'No approval request has this id (or it was resolved and dropped from the queue).' },
+  'approvals.already_resolved': { status: 409, when: 'The approval request was already approved, denied or expired; details.state says which.' },
+
+  'omni.max_rounds': { status: 502, when: 'An omni: true chat still asked for tools after [mcp].max_rounds rounds; details.rounds and details.tool_calls say what ran.' },
+
   'system.internal': { status: 500, when: 'An unexpected error; the server log has the stack.' },
   'system.unavailable': { status: 503, when: 'A subsystem the route needs (e.g. the activity database) is not available.' },
   'system.shutting_down': { status: 503, when: 'The server is shutting down and takes no new work.' },

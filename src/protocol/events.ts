@@ -3,6 +3,7 @@
 // typed by `type`. Adding an event type is adding one row to EventPayloads: the union, the
 // list of known types (which the `type` filter checks globs against) and the publisher's
 // argument types all follow from it.
+import type { ApprovalEntry, McpStateEventData, McpToolEventData } from './mcp.js';
 import type { SlotViewState } from './slots.js';
 import type { StackSlotResult } from './stacks.js';
 
@@ -117,6 +118,21 @@ export interface EventPayloads {
   /** A token was created or revoked: its id, label and scope, never the token. Only admins see these. */
   'auth.token_created': { id: string; label: string; scope: string };
   'auth.token_revoked': { id: string; label: string; scope: string };
+  /** Tool servers (docs/mcp.md): each state change, install, uninstall and change of a record. */
+  'mcp.state': McpStateEventData;
+  'mcp.installed': { server: string; transport: string; spec: string };
+  'mcp.uninstalled': { server: string };
+  'mcp.updated': { server: string; keys: string[] };
+  /** Each step of a tool call, from the omni loop or /mcp/*. */
+  'mcp.tool.invoked': McpToolEventData;
+  'mcp.tool.enqueued': McpToolEventData;
+  'mcp.tool.approved': McpToolEventData;
+  'mcp.tool.denied': McpToolEventData;
+  'mcp.tool.executed': McpToolEventData;
+  'mcp.tool.failed': McpToolEventData;
+  /** The approvals queue: an entry enqueued, and each decision on it (approved, denied, expired, executed, failed). */
+  'approval.enqueued': { entry: ApprovalEntry };
+  'approval.resolved': { entry: ApprovalEntry };
   activity: ActivityData;
   'metrics.slot': SlotMetricsData;
   /** Events this stream missed: its client read too slowly, or it resumed from an id the ring no longer holds. */
@@ -162,6 +178,18 @@ const EVENT_TYPE_SET: { [K in EventType]: true } = {
   'pull.cancelled': true,
   'auth.token_created': true,
   'auth.token_revoked': true,
+  'mcp.state': true,
+  'mcp.installed': true,
+  'mcp.uninstalled': true,
+  'mcp.updated': true,
+  'mcp.tool.invoked': true,
+  'mcp.tool.enqueued': true,
+  'mcp.tool.approved': true,
+  'mcp.tool.denied': true,
+  'mcp.tool.executed': true,
+  'mcp.tool.failed': true,
+  'approval.enqueued': true,
+  'approval.resolved': true,
   activity: true,
   'metrics.slot': true,
   'events.gap': true,

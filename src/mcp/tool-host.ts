@@ -1,0 +1,54 @@
+// What the layers above (the omni loop, the bundled servers' front end) see of the tool
+// servers: the tools a caller may use, and one call that applies every policy on the way
+// (blocked never runs, gated waits in the approvals queue, the scope is checked, the call
+// times out). McpService (service.ts) implements it.
+import type { ToolPolicy } from '../protocol/mcp.js';
+import type { TokenScope } from '../protocol/vocabulary.js';
+
+/** Who is calling: a token's scope in auth mode (null in default mode: everything allowed). */
+export interface ToolCaller {
+  scope: TokenScope | null;
+  /** For the queue and the events: `omni:<request id>`, `mcp:<label>`, `api`. */
+  client: string;
+}
+
+/** A tool offered to a model: `<server>__<tool>` with the server's JSON schema for its input. */
+export interface OfferedTool {
+  /** `<server>__<tool>`: the name the model sees and calls. */
+  name: string;
+  server: string;
+  tool: string;
+  description: string;
+  input_schema: Record<string, unknown>;
+  policy: Exclude<ToolPolicy, 'blocked'>;
+  read_only: boolean;
+}
+
+/** What a step of a call reports while it runs (the omni stream turns these into svc_tool chunks). */
+export type ToolProgress = { status: 'waiting_approval'; approval_id: string };
+
+export interface ToolCallOptions {
+  signal?: AbortSignal;
+  /** Overrides [mcp].tool_timeout_s for this call (the approval wait is not counted). */
+  timeoutMs?: number;
+  onProgress?(progress: ToolProgress): void;
+}
+
+/** A tool's answer: MCP content, text joined for a model; isError when the tool said it failed. */
+export interface ToolResult {
+  text: string;
+  isError: boolean;
+  /** The MCP CallToolResult as the server sent it (content, structuredContent). */
+  raw: unknown;
+}
+
+export interface ToolHost {
+  /** The allowed and gated tools of every enabled, ready server the caller's scope allows. */
+  offered(caller: ToolCaller): Promise<OfferedTool[]>;
+  /**
+   * Calls `<server>__<tool>`. Throws SvcError: mcp.tool_not_found, mcp.tool_blocked,
+   * mcp.unavailable, mcp.tool_timeout, mcp.tool_failed (denied, expired); a tool that answers
+   * isError is a ToolResult, not a throw.
+   */
+  call(name: string, args: Record<string, unknown>, caller: ToolCaller, options?: ToolCallOptions): Promise<ToolResult>;
+}
