@@ -52,3 +52,19 @@ export interface ToolHost {
    */
   call(name: string, args: Record<string, unknown>, caller: ToolCaller, options?: ToolCallOptions): Promise<ToolResult>;
 }
+
+/**
+ * A tool of a bundled server (svc-admin, svc-memory): served by the gateway itself, so it runs
+ * in process; McpService applies the same policy, scope check, approvals and events to it as
+ * to a tool of an installed server. The server's front end registers them at start.
+ */
+export interface BundledTool {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments (an object schema). */
+  input_schema: Record<string, unknown>;
+  /** Read tools need the read scope in auth mode; the rest write. */
+  read_only: boolean;
+  destructive: boolean;
+  run(args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult>;
+}
