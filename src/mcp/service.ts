@@ -2,14 +2,11 @@
 // on disk, each with a supervisor; bundled servers are served by the gateway itself and only
 // registered here. The routes, the CLI's answers, the omni loop and the dashboard all go
 // through these methods. Dependencies come in one object so tests need no gateway.
-import { rm } from 'node:fs/promises';
-import type { ActivityInput } from '../activity/store.js';
-import type { SvcPaths } from '../config/paths.js';
-import type { SvcToml } from '../config/schema/svc-toml.js';
 import { SerialQueue } from '../lib/serial-queue.js';
 import { VERSION } from '../lib/version.js';
 import { SvcError } from '../protocol/errors.js';
 import type { EventInput } from '../protocol/events.js';
+import type { McpInternals, McpServiceDeps } from './service-types.js';
 import type { ApprovalEntry, ApprovalEventData, McpServerRecord, McpServerView, ToolPolicyLists } from '../protocol/mcp.js';
 import { BUNDLED_MCP_IDS } from '../protocol/mcp.js';
 import { ApprovalQueue } from './approvals.js';
@@ -17,42 +14,13 @@ import { McpCatalog } from './service-catalog.js';
 import { McpLifecycle } from './service-lifecycle.js';
 import { McpRecordChanges } from './service-records.js';
 import { ServerSupervisor } from './supervisor.js';
+
+export type { McpServiceDeps, McpSettings } from './service-types.js';
 import { ToolCalls, toToolResult, type ToolServerHandle } from './tool-calls.js';
 import type { BundledTool, OfferedTool, ToolCallOptions, ToolCaller, ToolHost, ToolResult } from './tool-host.js';
 import { bundledView, installedView, listedOf } from './views.js';
 import { loadRecords } from './records.js';
 import { DEFAULT_TOOL_POLICY } from './policy.js';
-
-export type McpSettings = SvcToml['mcp'];
-
-export interface McpServiceDeps {
-  paths: SvcPaths;
-  /** The current [mcp] section (read at each use, so a settings change applies live). */
-  settings(): McpSettings;
-  publish(event: EventInput): void;
-  record(entry: ActivityInput): void;
-  /** api.env's entries (secrets are read from it at each start). */
-  readApiEnv(): Promise<Record<string, string>>;
-  /** The environment npm and PATH lookups see (process.env by default). */
-  env?: NodeJS.ProcessEnv;
-  /** One writer for configuration files (the gateway's); a private one by default. */
-  writes?: SerialQueue;
-  /** First restart delay after a crash (tests shorten it). */
-  backoffBaseMs?: number;
-  log?(line: string): void;
-}
-
-/** What the helpers (lifecycle, records, catalog) share with the service. */
-export interface McpInternals {
-  deps: McpServiceDeps;
-  servers: Map<string, ServerSupervisor>;
-  bundled: Map<string, { tools: BundledTool[]; policy: ToolPolicyLists }>;
-  writes: SerialQueue;
-  loaded(): Promise<void>;
-  supervise(record: McpServerRecord): ServerSupervisor;
-  /** The installed server, or mcp.bundled (for a bundled id) / mcp.not_found. */
-  installed(id: string, action: string): ServerSupervisor;
-}
 
 export class McpService implements ToolHost {
   private readonly internals: McpInternals;
@@ -243,8 +211,4 @@ export class McpService implements ToolHost {
     }
     return handles;
   }
-}
-
-export async function removeStateFolder(dir: string): Promise<void> {
-  await rm(dir, { recursive: true, force: true });
 }
