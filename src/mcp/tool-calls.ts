@@ -75,7 +75,7 @@ export class ToolCalls implements ToolHost {
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     try {
-      const result = await handle.run(tool, args, signal, timeoutMs);
+      const result = await untilAborted(handle.run(tool, args, signal, timeoutMs), signal);
       event(result.isError ? 'failed' : 'executed', Date.now() - started, result.isError ? result.text.slice(0, 500) : null);
       if (approvalId) this.deps.approvals.complete(approvalId, result.isError ? { ok: false, error: result.text } : { ok: true, result: result.raw });
       return result;
@@ -110,6 +110,16 @@ export class ToolCalls implements ToolHost {
     const message = outcome === 'expired' ? `${name} waited longer than [mcp].approval_timeout_s for approval and was denied` : `${name} was denied in the approvals queue`;
     throw new SvcError('mcp.tool_failed', message, { tool: name, reason, approval_id: entry.id });
   }
+}
+
+/** The work's result, or the signal's reason once it aborts (a bundled tool may not watch its signal). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /** A CallToolResult as a ToolResult: the text parts joined for a model, the rest named. */
