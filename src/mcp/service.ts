@@ -16,9 +16,10 @@ import { McpRecordChanges } from './service-records.js';
 import { ServerSupervisor } from './supervisor.js';
 
 export type { McpServiceDeps, McpSettings } from './service-types.js';
-import { ToolCalls, toToolResult, type ToolServerHandle } from './tool-calls.js';
+import { ToolCalls, type ToolServerHandle } from './tool-calls.js';
+import { toolServerHandles } from './service-handles.js';
 import type { BundledTool, OfferedTool, ToolCallOptions, ToolCaller, ToolHost, ToolResult } from './tool-host.js';
-import { bundledView, installedView, listedOf } from './views.js';
+import { bundledView, installedView } from './views.js';
 import { loadRecords } from './records.js';
 import { DEFAULT_TOOL_POLICY } from './policy.js';
 
@@ -177,38 +178,6 @@ export class McpService implements ToolHost {
   }
 
   private handles(): ToolServerHandle[] {
-    const handles: ToolServerHandle[] = [];
-    for (const [id, b] of this.internals.bundled) {
-      handles.push({
-        id, enabled: true, state: 'ready', lastError: null, policy: b.policy, tools: b.tools.map(listedOf),
-        ensureReady: () => Promise.resolve(),
-        run: (tool, args, signal) => {
-          const found = b.tools.find((t) => t.name === tool);
-          if (!found) throw new SvcError('mcp.tool_not_found', `${id} offers no tool ${tool}`, { tool, server: id });
-          return found.run(args, signal);
-        },
-      });
-    }
-    for (const sup of this.internals.servers.values()) {
-      handles.push({
-        // Getters: a call reads them again after ensureReady() started the server.
-        id: sup.record.id,
-        get enabled() { return sup.record.enabled; },
-        get state() { return sup.state; },
-        get lastError() { return sup.lastError; },
-        get policy() { return sup.record.tools; },
-        get tools() { return sup.session?.tools ?? []; },
-        ensureReady: async () => {
-          await this.lifecycle.ensureReady(sup);
-        },
-        run: async (tool, args, signal, timeoutMs) => {
-          const session = sup.session;
-          if (!session || sup.state !== 'ready') throw new SvcError('mcp.unavailable', `tool server ${sup.record.id} is ${sup.state}`, { id: sup.record.id, state: sup.state, last_error: sup.lastError });
-          const raw = await session.client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: timeoutMs });
-          return toToolResult(raw as { content?: unknown; isError?: unknown });
-        },
-      });
-    }
-    return handles;
+    return toolServerHandles(this.internals, this.lifecycle);
   }
 }

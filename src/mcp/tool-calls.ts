@@ -34,10 +34,9 @@ export interface ToolCallDeps {
 export class ToolCalls implements ToolHost {
   constructor(private readonly deps: ToolCallDeps) {}
 
-  async offered(caller: ToolCaller): Promise<OfferedTool[]> {
-    const handles = this.deps.handles().filter((h) => h.enabled);
-    // An enabled server that is not running is started now (boot normally did it already).
-    await Promise.allSettled(handles.filter((h) => h.state === 'stopped').map((h) => h.ensureReady()));
+  offered(caller: ToolCaller): Promise<OfferedTool[]> {
+    // Only ready servers: what a stopped one offers is not known until it runs (and a server
+    // stopped by hand stays stopped; a call by name still starts an enabled one on demand).
     const offered: OfferedTool[] = [];
     for (const handle of this.deps.handles()) {
       if (!handle.enabled || handle.state !== 'ready') continue;
@@ -47,7 +46,7 @@ export class ToolCalls implements ToolHost {
         offered.push({ name: qualifiedName(handle.id, tool.name), server: handle.id, tool: tool.name, description: tool.description, input_schema: tool.input_schema, policy, read_only: tool.read_only });
       }
     }
-    return offered;
+    return Promise.resolve(offered);
   }
 
   async call(name: string, args: Record<string, unknown>, caller: ToolCaller, options: ToolCallOptions = {}): Promise<ToolResult> {
