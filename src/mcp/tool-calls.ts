@@ -2,7 +2,6 @@
 // call that applies each rule on the way: blocked never runs, the token's scope is checked,
 // gated waits in the approvals queue, an enabled server that is stopped starts on demand,
 // the call times out, and each step is an `mcp.tool.*` event.
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { SvcError } from '../protocol/errors.js';
 import type { McpState, McpToolEventData, ToolOutcome, ToolPolicyLists } from '../protocol/mcp.js';
 import type { ApprovalQueue } from './approvals.js';
@@ -30,6 +29,9 @@ export interface ToolCallDeps {
   toolTimeoutMs(): number;
   onToolEvent(outcome: ToolOutcome, data: McpToolEventData): void;
 }
+
+/** The SDK's McpError code for a request that timed out (ErrorCode.RequestTimeout): matched by value so this module does not load the SDK. */
+const MCP_REQUEST_TIMEOUT = -32001;
 
 export class ToolCalls implements ToolHost {
   constructor(private readonly deps: ToolCallDeps) {}
@@ -79,7 +81,7 @@ export class ToolCalls implements ToolHost {
       if (approvalId) this.deps.approvals.complete(approvalId, result.isError ? { ok: false, error: result.text } : { ok: true, result: result.raw });
       return result;
     } catch (error) {
-      const timedOut = timeout.aborted || (error instanceof McpError && error.code === ErrorCode.RequestTimeout);
+      const timedOut = timeout.aborted || (error as { code?: unknown }).code === MCP_REQUEST_TIMEOUT;
       const message = timedOut ? `no answer within ${timeoutMs} ms` : error instanceof Error ? error.message : String(error);
       event('failed', Date.now() - started, message);
       if (approvalId) this.deps.approvals.complete(approvalId, { ok: false, error: message });
