@@ -57,6 +57,7 @@ describe.skipIf(skip)('the Tool servers page', () => {
     expect(await result.getAttribute('data-ok')).toBe('true');
     expect(await result.getByTestId('test-summary').textContent()).toMatch(/connected in \d+ ms: \d+ tools?/);
     expect(await result.getByTestId('test-tools').textContent()).toContain(TOOL);
+    await screenshot(page, 'tools-detail');
 
     // The list shows it ready too, with its gated tool counted.
     await page.getByRole('link', { name: 'Tool servers', exact: true }).first().click();
@@ -100,6 +101,22 @@ describe.skipIf(skip)('the Tool servers page', () => {
     expect(problems).toEqual([]);
     await page.close();
   }, 60_000);
+
+  it('fits a phone with servers, catalog and a server\'s tools shown', async () => {
+    for (const path of ['/tools', '/tools/fixture']) {
+      const { page, problems, settled } = await dashboard.open(path, { width: 375, height: 740 });
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      await (path === '/tools' ? page.getByTestId('catalog-everything') : page.getByTestId(`tool-${TOOL}`)).waitFor();
+      await settled();
+      const [scroll, client] = await page.evaluate(() => {
+        const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document.documentElement;
+        return [root.scrollWidth, root.clientWidth];
+      });
+      expect(scroll, path).toBeLessThanOrEqual(client);
+      expect(problems).toEqual([]);
+      await page.close();
+    }
+  }, 30_000);
 
   it('shows the server\'s refusal of a spec beside the field', async () => {
     const { page, problems } = await dashboard.open('/tools');
