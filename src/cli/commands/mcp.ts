@@ -1,6 +1,7 @@
 // svc mcp list|status|install|uninstall|restart|logs|catalog list|catalog refresh: thin over
 // /api/mcp (docs/cli.md, "svc mcp"). Tables and JSON as `svc slot` prints them.
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { quoteWord } from '../../lib/shell-words.js';
 import type { McpServerView } from '../../protocol/mcp.js';
 import { DEFAULT_MCP_LOG_LINES } from '../../protocol/mcp-requests.js';
 import type { ApiClient } from '../client.js';
@@ -15,6 +16,11 @@ function lineCount(value: string): number {
   return Number(value);
 }
 
+/** One word is the spec as typed (quoted or not); several are a command line, each word kept whole. */
+function specOf(words: string[]): string {
+  return words.length === 1 ? words[0]! : words.map(quoteWord).join(' ');
+}
+
 export function registerMcpCommands(program: Command, client: () => ApiClient): void {
   const mcp = program.command('mcp').description('tool servers (MCP): list, inspect, install, uninstall, restart, logs, the catalog');
   const json = () => new Option('--json', 'print JSON');
@@ -23,7 +29,7 @@ export function registerMcpCommands(program: Command, client: () => ApiClient): 
   mcp.command('install <spec...>').description('install a tool server: npm:<package>[@version], an http(s) URL, oci://<image>, uvx:<package>, or a command line (after --: svc mcp install --id x -- node server.mjs --flag)')
     .option('--id <id>', 'the server id (default: from the spec)')
     .addOption(json())
-    .action((words: string[], o: Json & { id?: string }) => mcpInstall(client(), words.join(' '), o));
+    .action((words: string[], o: Json & { id?: string }) => mcpInstall(client(), specOf(words), o));
   mcp.command('uninstall <id>').description('stop a tool server and remove its record and installed files (bundled servers cannot be)')
     .option('-f, --force', 'accepted for scripts written against the spec: uninstall never asks', false)
     .addOption(json())

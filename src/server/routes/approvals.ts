@@ -10,13 +10,13 @@ import { actorOf } from '../request.js';
 const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
 
 export function registerApprovalRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  const pending = () => ctx.mcp.approvals.list().filter((entry) => entry.state === 'pending');
+  const pending = () => ctx.mcp.listApprovals().filter((entry) => entry.state === 'pending');
 
   app.get('/api/agent/approvals', async (): Promise<ApprovalListPayload> => ({ approvals: pending() }));
 
   // approve() answers once the decision is recorded; the waiting call then runs.
-  app.post('/api/agent/approvals/:id/approve', async (request) => ({ approval: await ctx.mcp.approvals.approve(idOf(request), actorOf(request)) }));
-  app.post('/api/agent/approvals/:id/deny', async (request) => ({ approval: await ctx.mcp.approvals.deny(idOf(request), actorOf(request)) }));
+  app.post('/api/agent/approvals/:id/approve', async (request) => ({ approval: await ctx.mcp.approve(idOf(request), actorOf(request)) }));
+  app.post('/api/agent/approvals/:id/deny', async (request) => ({ approval: await ctx.mcp.deny(idOf(request), actorOf(request)) }));
 
   const streams = new Set<() => void>();
   app.addHook('preClose', async () => {
