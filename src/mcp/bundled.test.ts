@@ -36,4 +36,11 @@ describe('bundled servers', () => {
     expect((await again.get('svc-admin')).tools.gated).toEqual(['slots_unload']);
     await expect(again.install({ spec: 'npm:whatever', id: 'svc-admin' })).rejects.toMatchObject({ code: 'mcp.id_reserved' });
   });
+
+  it('time out a tool that never answers, even one that ignores its signal', async () => {
+    const h = mcpHarness({ tool_timeout_s: 0.1 });
+    h.service.registerBundled('svc-admin', [{ ...tools[0]!, name: 'hang', run: () => new Promise(() => undefined) }]);
+    await expect(h.service.call('svc-admin__hang', {}, { scope: null, client: 'x' })).rejects.toMatchObject({ code: 'mcp.tool_timeout' });
+    expect(h.events.map((e) => e.type)).toEqual(['mcp.tool.invoked', 'mcp.tool.failed']);
+  });
 });

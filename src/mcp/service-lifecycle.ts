@@ -6,7 +6,7 @@ import type { McpLogsPayload, McpServerRecord, McpServerView, McpTestPayload } f
 import { ClientSession } from './client-session.js';
 import { LineRing } from './line-ring.js';
 import { missingSecrets } from './records.js';
-import type { McpInternals } from './service.js';
+import type { McpInternals } from './service-types.js';
 import type { ServerSupervisor } from './supervisor.js';
 import { bundledPath, installedView, listedOf, toolViews } from './views.js';
 
