@@ -2,10 +2,13 @@
 // The Overview is in the first chunk; every other page is a lazy chunk (its folder under
 // pages/, default export) that loads only when opened.
 import { lazy, Suspense } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Link, routeFor, usePath, useTitle, type Route } from './router.js';
 import { Overview } from './pages/overview.js';
 import { useStreamStatus } from './live.js';
 import { ErrorNote } from './components/error-note.js';
+import { useAccess } from './access.js';
+import { approvalsQuery } from './approvals.js';
 
 export const ROUTES: Route[] = [
   { path: '/', title: 'Overview', page: Overview },
@@ -18,7 +21,24 @@ export const ROUTES: Route[] = [
   { path: '/playground', title: 'Playground', page: lazy(() => import('./pages/playground/index.js')) },
   { path: '/doctor', title: 'Doctor', page: lazy(() => import('./pages/doctor/index.js')) },
   { path: '/updates', title: 'Updates', page: lazy(() => import('./pages/updates/index.js')) },
+  { path: '/tools', title: 'Tool servers', page: lazy(() => import('./pages/tools/index.js')) },
 ];
+
+/** The calls waiting for a decision, beside the Tool servers link (nothing when none wait). */
+function PendingApprovals() {
+  const access = useAccess();
+  const { data } = useQuery({ ...approvalsQuery, enabled: access.can('read') });
+  const count = data?.approvals.length ?? 0;
+  if (count === 0) return null;
+  return (
+    <>
+      <span className="nav-badge" data-testid="approvals-badge" aria-hidden="true">
+        {count}
+      </span>
+      <span className="sr-only">, {count} pending approval{count === 1 ? '' : 's'}</span>
+    </>
+  );
+}
 
 function Loading() {
   return (
@@ -65,6 +85,7 @@ export function App() {
           {ROUTES.map((r) => (
             <Link key={r.path} to={r.path} current={r === route}>
               {r.title}
+              {r.path === '/tools' && <PendingApprovals />}
             </Link>
           ))}
         </nav>

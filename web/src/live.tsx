@@ -10,6 +10,7 @@ import type { EventPagePayload } from '../../src/protocol/events.js';
 import { EventStreamClient, type StreamStatus } from './event-stream.js';
 import { MetricsHistory, type MetricsSeries } from './metrics-history.js';
 import { problemsQuery, slotsQuery, hardwareQuery } from './queries.js';
+import { approvalsQuery, foldApproval } from './approvals.js';
 
 type EventListener = (event: SvcEvent) => void;
 
@@ -41,6 +42,8 @@ function fold(queries: QueryClient, history: MetricsHistory, event: SvcEvent): v
     patchSlots(queries, event.data.slot, (row) => ({ ...row, in_flight: event.data.in_flight }));
   } else if (RELIST.test(event.type)) {
     void queries.invalidateQueries({ queryKey: slotsQuery.queryKey });
+  } else if (event.type === 'approval.enqueued' || event.type === 'approval.resolved') {
+    queries.setQueryData(approvalsQuery.queryKey, (old) => old && { approvals: foldApproval(old.approvals, event.data.entry) });
   }
   if (event.severity !== 'info') {
     queries.setQueryData(problemsQuery.queryKey, (old: EventPagePayload | undefined) => old && { ...old, events: [...old.events.slice(-199), event] });

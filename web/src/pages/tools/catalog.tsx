@@ -1,0 +1,135 @@
+// The catalog (GET /api/mcp/catalog): curated servers and, after a refresh, the official MCP
+// Registry's. Each installs from its npm spec after a confirmation saying what that runs.
+import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { McpCatalogItem } from '../../../../src/protocol/mcp.js';
+import { useAccess } from '../../access.js';
+import { Confirm } from '../../components/confirm.js';
+import { ErrorNote } from '../../components/error-note.js';
+import { navigate } from '../../router.js';
+import { isUrl } from './install-request.js';
+import { mcpApi } from './mcp-api.js';
+import { catalogQuery, serversQuery } from './queries.js';
+
+const SHOWN = 40;
+const HOST_ONLY = 'installing a program on the gateway\'s host needs this host or an admin token';
+
+export function Catalog() {
+  const queries = useQueryClient();
+  const access = useAccess();
+  const catalog = useQuery(catalogQuery);
+  const [filter, setFilter] = useState('');
+  const [category, setCategory] = useState('');
+  const [chosen, setChosen] = useState<McpCatalogItem | null>(null);
+  const [refreshing, setRefreshing] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const refresh = async () => {
+    setRefreshing(true);
+    setError(null);
+    try {
+      queries.setQueryData(catalogQuery.queryKey, await mcpApi.refreshCatalog());
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setRefreshing(false);
+    }
+  };
+  const install = async (item: McpCatalogItem) => {
+    const installed = await mcpApi.install(isUrl(item.spec) ? { url: item.spec, id: item.id } : { spec: item.spec, id: item.id });
+    void queries.invalidateQueries({ queryKey: serversQuery.queryKey });
+    navigate(`/tools/${encodeURIComponent(installed.id)}`);
+  };
+  const words = filter.trim().toLowerCase();
+  const items = (catalog.data?.items ?? []).filter(
+    (item) => (category === '' || item.category === category) && (words === '' || `${item.id} ${item.name} ${item.description}`.toLowerCase().includes(words)),
+  );
+  const why = (item: McpCatalogItem) => access.why('write') ?? (!isUrl(item.spec) && !access.hostAuthority ? HOST_ONLY : undefined);
+  return (
+    <div className="card" data-testid="catalog">
+      <div className="toolbar">
+        <h2>Catalog</h2>
+        <span className="muted">{catalog.data?.refreshed_at ? `registry read ${new Date(catalog.data.refreshed_at).toLocaleString()}` : 'curated list; the registry not read yet'}</span>
+        <button type="button" onClick={() => void refresh()} disabled={refreshing || !access.can('write')} title={access.why('write')} data-testid="catalog-refresh">
+          {refreshing ? 'Refreshing…' : 'Refresh from the registry'}
+        </button>
+      </div>
+      <div className="toolbar">
+        <input type="search" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder="filter" aria-label="filter the catalog" />
+        <select value={category} onChange={(e) => setCategory(e.target.value)} aria-label="category">
+          <option value="">every category</option>
+          {(catalog.data?.categories ?? []).map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </select>
+      </div>
+      {error !== null && <ErrorNote error={error} />}
+      {catalog.error && <ErrorNote error={catalog.error} />}
+      {catalog.data && items.length === 0 && <p className="muted">Nothing in the catalog matches.</p>}
+      {items.length > 0 && (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Server</th>
+                <th scope="col">What it does</th>
+                <th scope="col">Spec</th>
+                <th scope="col">
+                  <span className="sr-only">Install</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.slice(0, SHOWN).map((item) => (
+                <tr key={`${item.source}:${item.id}`} data-testid={`catalog-${item.id}`}>
+                  <td>
+                    {item.homepage ? <a href={item.homepage} rel="noreferrer" target="_blank">{item.name || item.id}</a> : item.name || item.id}
+                    <div className="muted">
+                      {item.category} · {item.source}
+                    </div>
+                  </td>
+                  <td className="wrap">{item.description}</td>
+                  <td>
+                    <code>{item.spec}</code>
+                  </td>
+                  <td>
+                    {item.installed ? (
+                      <span className="muted">installed</span>
+                    ) : (
+                      <button type="button" disabled={why(item) !== undefined} title={why(item)} onClick={() => setChosen(item)} aria-label={`install ${item.id}`}>
+                        Install…
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {items.length > SHOWN && <p className="muted">{items.length - SHOWN} more: filter to find them.</p>}
+      {chosen && (
+        <Confirm
+          title={`Install ${chosen.name || chosen.id}?`}
+          action="Install"
+          danger={false}
+          onConfirm={() => install(chosen)}
+          onClose={() => setChosen(null)}
+          changes={
+            <ul>
+              {isUrl(chosen.spec) ? (
+                <li>svc connects to <code>{chosen.spec}</code> and reads its tools.</li>
+              ) : (
+                <li>
+                  npm installs <code>{chosen.spec}</code> on the gateway's host, and svc runs it there as <code>{chosen.id}</code>.
+                </li>
+              )}
+              <li>Its tools are offered to omni chats under their policy, which its page lets you change (gate or block a tool).</li>
+            </ul>
+          }
+        />
+      )}
+    </div>
+  );
+}

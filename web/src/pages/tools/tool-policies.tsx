@@ -1,0 +1,111 @@
+// A server's tools as it lists them (tools/list), each with its policy: allow, gated (waits in
+// the approvals queue) or blocked (never offered). Edits are kept on the page until saved;
+// the confirmation lists each change, then PATCH /api/mcp/<id>/tools writes the three lists.
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { TOOL_POLICIES, type McpServerView, type ToolPolicy } from '../../../../src/protocol/mcp.js';
+import { useAccess } from '../../access.js';
+import { Confirm } from '../../components/confirm.js';
+import { mcpApi } from './mcp-api.js';
+import { effectiveEdits, listsAfter, POLICY_WORDS, policyChanges, type PolicyEdits } from './policy.js';
+import { serverQuery, serversQuery } from './queries.js';
+
+export function ToolPolicies({ server }: { server: McpServerView }) {
+  const queries = useQueryClient();
+  const access = useAccess();
+  const [edits, setEdits] = useState<PolicyEdits>({});
+  const [confirming, setConfirming] = useState(false);
+  const tools = server.tool_details;
+  const changed = effectiveEdits(tools, edits);
+  const lines = policyChanges(tools, changed);
+  const save = async () => {
+    await mcpApi.patchTools(server.id, listsAfter(server.tools, changed));
+    setEdits({});
+    await Promise.all([queries.invalidateQueries({ queryKey: serverQuery(server.id).queryKey }), queries.invalidateQueries({ queryKey: serversQuery.queryKey })]);
+  };
+  const denied = !access.can('write');
+  return (
+    <div className="card" data-testid="tool-policies">
+      <div className="toolbar">
+        <h2>Tools</h2>
+        <span className="muted">
+          {tools.length} listed by the server; a tool no list names is <strong>{server.tools.default}</strong>
+        </span>
+      </div>
+      {tools.length === 0 ? (
+        <p className="muted">{server.state === 'ready' ? 'The server lists no tools.' : 'No tools read yet: they are read from the server once it is ready.'}</p>
+      ) : (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Tool</th>
+                <th scope="col">What it does</th>
+                <th scope="col">Policy</th>
+              </tr>
+            </thead>
+            <tbody>
+              {tools.map((tool) => {
+                const policy = changed[tool.name] ?? tool.policy;
+                return (
+                  <tr key={tool.name} data-testid={`tool-${tool.name}`} data-policy={tool.policy}>
+                    <td>
+                      <code>{tool.name}</code>
+                      {tool.read_only && <span className="tag">read only</span>}
+                      {tool.destructive && <span className="tag tag-bad">destructive</span>}
+                    </td>
+                    <td className="wrap">{tool.description || <span className="muted">—</span>}</td>
+                    <td>
+                      <select
+                        value={policy}
+                        disabled={denied}
+                        title={access.why('write') ?? POLICY_WORDS[policy]}
+                        aria-label={`policy of ${tool.name}`}
+                        className={changed[tool.name] ? 'edited' : undefined}
+                        onChange={(e) => setEdits((old) => ({ ...old, [tool.name]: e.target.value as ToolPolicy }))}
+                        data-testid="tool-policy"
+                      >
+                        {TOOL_POLICIES.map((name) => (
+                          <option key={name} value={name}>
+                            {name}
+                          </option>
+                        ))}
+                      </select>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <div className="actions">
+        {lines.length > 0 && (
+          <button type="button" onClick={() => setEdits({})}>
+            Discard edits
+          </button>
+        )}
+        <button type="button" className="primary" disabled={lines.length === 0 || denied} title={access.why('write')} onClick={() => setConfirming(true)} data-testid="save-policies">
+          {lines.length === 0 ? 'Save policies' : `Save ${lines.length} change${lines.length === 1 ? '' : 's'}…`}
+        </button>
+      </div>
+      {confirming && (
+        <Confirm
+          title={`Change tool policies of ${server.id}?`}
+          action="Save"
+          danger={false}
+          onConfirm={save}
+          onClose={() => setConfirming(false)}
+          changes={
+            <ul data-testid="confirm-changes">
+              {lines.map((line) => (
+                <li key={line}>{line}</li>
+              ))}
+              <li className="muted">Written to mcp-servers/{server.id}.toml; calls from then on follow it.</li>
+            </ul>
+          }
+        />
+      )}
+    </div>
+  );
+}

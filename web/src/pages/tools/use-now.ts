@@ -1,0 +1,11 @@
+// The clock, ticking once a second while a component shows ages and time left.
+import { useEffect, useState } from 'react';
+
+export function useNow(everyMs = 1000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs]);
+  return now;
+}
