@@ -1,0 +1,74 @@
+// omni: true with svc's own modality tools: a scripted upstream (tool_calling = true) asks for
+// embed_text and route_to_chat in one round; both run in process on the built-in engine's
+// slots, their answers go back to the model, and the scripted final text comes out.
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, startGateway, type Gateway } from './helpers/gateway.js';
+import { homeWithTinySlots } from './helpers/llama.js';
+import { startScriptedUpstream, type ScriptedUpstream } from './helpers/scripted-upstream.js';
+
+let gw: Gateway;
+let upstream: ScriptedUpstream;
+
+beforeAll(async () => {
+  upstream = await startScriptedUpstream({
+    modal: { rounds: [{ tool_calls: [{ name: 'embed_text', arguments: { text: 'hello' } }, { name: 'route_to_chat', arguments: { prompt: 'say hi', model: 'chat' } }] }, { content: 'Both tools answered.' }] },
+    plain: { rounds: [{ content: 'No tools here.' }] },
+  });
+  const home = await homeWithTinySlots([{ name: 'chat', provider: 'builtin', contextSize: 1024 }, { name: 'embed', provider: 'builtin', type: 'embedding' }]);
+  home.write('upstreams.toml', upstream.toml('script'));
+  gw = await startGateway(home.home, { env: { PATH: '/usr/bin:/bin' } });
+}, 60_000);
+
+afterAll(async () => {
+  await gw?.stop();
+  upstream?.stop();
+});
+
+describe('omni with modality tools', () => {
+  it('offers the modality tools whose slots exist, runs them and feeds their answers back', async () => {
+    await upstream.forget();
+    const answer = await api(gw.url, '/v1/chat/completions', { method: 'POST', body: { model: 'modal', omni: true, messages: [{ role: 'user', content: 'go' }] } });
+    expect(answer.status).toBe(200);
+    const body = answer.json as { choices: Array<{ message: { content: string } }>; svc_omni: { rounds: number; tool_calls: Array<{ name: string; ok: boolean }> } };
+    expect(body.choices[0]!.message.content).toBe('Both tools answered.');
+    expect(body.svc_omni.rounds).toBe(2);
+    expect(body.svc_omni.tool_calls.map((c) => [c.name, c.ok]).sort()).toEqual([['embed_text', true], ['route_to_chat', true]]);
+    const [first, second] = await upstream.requests();
+    const offered = (first!.tools as Array<{ function: { name: string } }>).map((t) => t.function.name).sort();
+    expect(offered).toEqual(['embed_text', 'route_to_chat']); // no tts, stt, rerank slot: not offered
+    expect(first).not.toHaveProperty('omni');
+    const results = (second!.messages as Array<{ role: string; tool_call_id?: string; content: string }>).filter((m) => m.role === 'tool');
+    // The assistant turn with both calls, then one tool message per call, by its id.
+    expect((second!.messages as Array<{ role: string }>).map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool']);
+    expect(results.map((m) => m.tool_call_id).sort()).toEqual(['call_0_0', 'call_0_1']);
+    expect(results.find((m) => m.tool_call_id === 'call_0_1')!.content).toMatch(/\S/); // the tiny model's answer
+    const embedded = JSON.parse(results.find((m) => m.tool_call_id === 'call_0_0')!.content) as { dimensions: number; first_values: number[] };
+    expect(embedded.dimensions).toBeGreaterThan(0);
+    expect(embedded.first_values.length).toBe(Math.min(8, embedded.dimensions));
+  }, 90_000);
+
+  it('streams the rounds to the official openai client: svc_tool steps, one id, the final text', async () => {
+    const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: 'x' });
+    const stream = await client.chat.completions.create({ model: 'modal', stream: true, messages: [{ role: 'user', content: 'go' }], omni: true } as never) as unknown as AsyncIterable<OpenAI.Chat.ChatCompletionChunk>;
+    let text = '';
+    const ids = new Set<string>();
+    const steps: Array<{ name: string; status: string }> = [];
+    for await (const chunk of stream) {
+      ids.add(chunk.id);
+      const delta = chunk.choices[0]?.delta as { content?: string; svc_tool?: { name: string; status: string } } | undefined;
+      text += delta?.content ?? '';
+      if (delta?.svc_tool) steps.push(delta.svc_tool);
+    }
+    expect(text).toBe('Both tools answered.');
+    expect(ids.size).toBe(1);
+    expect(steps.filter((s) => s.status === 'running').map((s) => s.name).sort()).toEqual(['embed_text', 'route_to_chat']);
+    expect(steps.filter((s) => s.status === 'done').map((s) => s.name).sort()).toEqual(['embed_text', 'route_to_chat']);
+  }, 90_000);
+
+  it('ends after one round when the model answers without calling a tool', async () => {
+    const answer = await api(gw.url, '/v1/chat/completions', { method: 'POST', body: { model: 'plain', omni: true, messages: [{ role: 'user', content: 'go' }] } });
+    expect(answer.status).toBe(200);
+    expect((answer.json as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content).toBe('No tools here.');
+  }, 60_000);
+});
