@@ -34,6 +34,10 @@ export interface SvcPaths {
   readonly caddyDataDir: string;
   /** The per-install secret the proxy sends with X-Forwarded-Email (mode 0600). */
   readonly proxySecret: string;
+  /** Tool server records, `<id>.toml` each (docs/mcp.md). */
+  readonly mcpServersDir: string;
+  /** Tool servers' state: `<id>/` per npm install, and the catalog cache. */
+  readonly mcpStateDir: string;
 }
 
 /** Facts about the machine that decide the default home; injected so tests can cover every case. */
@@ -88,6 +92,8 @@ function build(source: HomeSource, configRoot: string, stateRoot: string): SvcPa
     caddyfile: join(configRoot, 'Caddyfile'),
     caddyDataDir: join(stateRoot, 'caddy'),
     proxySecret: join(configRoot, 'proxy-secret'),
+    mcpServersDir: join(configRoot, 'mcp-servers'),
+    mcpStateDir: join(stateRoot, 'mcp'),
   };
 }
 

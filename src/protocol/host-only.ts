@@ -20,6 +20,7 @@ export const HOST_ONLY_SETTINGS: Readonly<Record<string, string>> = {
   'slots.publish_host': 'exposes every engine port on the network, around the API and its auth',
   'api.max_body_mb': 'how much memory one request may make the gateway hold',
   'api.public_hostnames': 'names a web page may reach the API by: a name of an attacker\'s would let a page rebind it',
+  'mcp.registry_url': 'a host svc fetches the tool server catalog from',
   'api.allowed_origins': 'web pages that may drive the API, with this host\'s powers when opened in a browser on this host',
 };
 

@@ -231,6 +231,37 @@ export const enginesSection = section({
   }),
 }, 'Engine binaries and how slot engines are run (not in the original spec).');
 
+export const mcpSection = section({
+  max_rounds: key(count(1).default(8), {
+    description: 'Most model rounds of one `omni: true` chat; a model still asking for tools after them ends the request with omni.max_rounds.',
+    apply: 'live',
+  }),
+  tool_timeout_s: key(z.number().gt(0).default(60), {
+    description: 'Seconds one tool call may take (the wait in the approvals queue is not counted); then it fails with mcp.tool_timeout.',
+    apply: 'live',
+  }),
+  approval_timeout_s: key(z.number().gt(0).default(300), {
+    description: 'Seconds a call to a gated tool waits in the approvals queue; then it is expired and the call fails (mcp.tool_failed, reason approval_timeout).',
+    apply: 'live',
+  }),
+  registry_url: key(httpUrl().default('https://registry.modelcontextprotocol.io'), {
+    description: 'The MCP Registry whose servers `svc mcp catalog refresh` adds to the catalog (GET <url>/v0/servers).',
+    apply: 'live',
+  }),
+  restart_max: key(count(1).default(5), {
+    description: 'Crashes of a stdio tool server within restart_window_s after which the supervisor stops restarting it and leaves it in state error.',
+    apply: 'live',
+  }),
+  restart_window_s: key(z.number().gt(0).default(60), {
+    description: 'The window, in seconds, in which restart_max crashes count as a crash loop.',
+    apply: 'live',
+  }),
+  ping_interval_s: key(z.number().min(0).default(30), {
+    description: 'Seconds between MCP pings of a ready tool server; a ping that fails restarts a stdio server and marks a remote one error. 0 disables.',
+    apply: 'live',
+  }),
+}, 'Tool servers (MCP), approvals and the omni tool loop (docs/mcp.md).');
+
 export const SvcTomlSchema = z.strictObject({
   meta: metaSection,
   slots: slotsSection,
@@ -242,6 +273,7 @@ export const SvcTomlSchema = z.strictObject({
   activity: activitySection,
   api: apiSection,
   engines: enginesSection,
+  mcp: mcpSection,
 });
 
 export type SvcToml = z.output<typeof SvcTomlSchema>;

@@ -1,0 +1,154 @@
+// The approvals queue (REFERENCE §13.2): a call to a gated tool waits here until someone
+// approves or denies it, or until [mcp].approval_timeout_s expires it. Identical calls (same
+// tool, same primary argument) while one is pending join it (hit_count). In memory: a pending
+// call belongs to a request in flight, which does not outlive the gateway either.
+import { randomUUID } from 'node:crypto';
+import { SvcError } from '../protocol/errors.js';
+import type { ApprovalEntry, ApprovalEventData } from '../protocol/mcp.js';
+
+export type Decision = 'approved' | 'denied' | 'expired';
+
+export interface ApprovalHooks {
+  timeoutMs(): number;
+  onEnqueued(entry: ApprovalEntry): void;
+  /** Each decision and each outcome of an approved call. */
+  onResolved(entry: ApprovalEntry): void;
+}
+
+/** The argument two calls are the same by: the first required property of the schema, else all of them. */
+export function primaryArgument(args: Record<string, unknown>, inputSchema: Record<string, unknown> | undefined): string {
+  const required = inputSchema?.required;
+  const first = Array.isArray(required) ? required.find((r): r is string => typeof r === 'string') : undefined;
+  return canonicalJson(first !== undefined ? { [first]: args[first] } : args);
+}
+
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+interface Pending {
+  entry: ApprovalEntry;
+  key: string;
+  decision: Promise<Decision>;
+  decide(decision: Decision): void;
+  timer: NodeJS.Timeout;
+}
+
+const KEEP_RESOLVED = 200;
+
+export class ApprovalQueue {
+  private readonly pending = new Map<string, Pending>();
+  /** Resolved entries, newest last, so a late approve says already_resolved instead of not_found. */
+  private readonly resolved = new Map<string, ApprovalEntry>();
+  private readonly listeners = new Set<(event: ApprovalEventData) => void>();
+
+  constructor(private readonly hooks: ApprovalHooks) {}
+
+  /** Enqueue a call (or join the identical pending one); the promise settles with the decision. */
+  enqueue(call: { tool: string; server: string; args: Record<string, unknown>; client: string; primary: string }): { entry: ApprovalEntry; decision: Promise<Decision> } {
+    const key = `${call.tool}\u0000${call.primary}`;
+    for (const waiting of this.pending.values()) {
+      if (waiting.key === key) {
+        waiting.entry.hit_count++;
+        return { entry: { ...waiting.entry }, decision: waiting.decision };
+      }
+    }
+    const now = Date.now();
+    const timeoutMs = this.hooks.timeoutMs();
+    const entry: ApprovalEntry = {
+      id: randomUUID().replace(/-/g, ''),
+      tool: call.tool,
+      server: call.server,
+      args: call.args,
+      client_id: call.client,
+      enqueued_at: new Date(now).toISOString(),
+      state: 'pending',
+      hit_count: 1,
+      decided_at: null,
+      decided_by: null,
+      expires_at: new Date(now + timeoutMs).toISOString(),
+      result: null,
+      error: null,
+    };
+    let decide!: (decision: Decision) => void;
+    const decision = new Promise<Decision>((resolve) => (decide = resolve));
+    const timer = setTimeout(() => this.resolve(entry.id, 'expired', 'timeout'), timeoutMs);
+    timer.unref();
+    this.pending.set(entry.id, { entry, key, decision, decide, timer });
+    this.hooks.onEnqueued({ ...entry });
+    this.emit({ kind: 'enqueued', entry: { ...entry } });
+    return { entry: { ...entry }, decision };
+  }
+
+  /** Pending entries, oldest first. */
+  list(): ApprovalEntry[] {
+    return [...this.pending.values()].map((p) => ({ ...p.entry }));
+  }
+
+  get(id: string): ApprovalEntry | undefined {
+    const entry = this.pending.get(id)?.entry ?? this.resolved.get(id);
+    return entry ? { ...entry } : undefined;
+  }
+
+  /** Record the decision; the waiting call then runs (approved) or fails (denied). */
+  approve(id: string, by: string): ApprovalEntry {
+    return this.resolve(id, 'approved', by);
+  }
+
+  deny(id: string, by: string): ApprovalEntry {
+    return this.resolve(id, 'denied', by);
+  }
+
+  /** The approved call ran: executed with its result, or failed with its error. */
+  complete(id: string, outcome: { ok: true; result: unknown } | { ok: false; error: string }): void {
+    const entry = this.resolved.get(id);
+    if (!entry || entry.state !== 'approved') return;
+    entry.state = outcome.ok ? 'executed' : 'failed';
+    if (outcome.ok) entry.result = outcome.result;
+    else entry.error = outcome.error;
+    this.hooks.onResolved({ ...entry });
+    this.emit({ kind: entry.state, entry: { ...entry } });
+  }
+
+  /** Listen to the queue: a snapshot of the pending entries first, then each change. */
+  subscribe(listener: (event: ApprovalEventData) => void): () => void {
+    listener({ kind: 'snapshot', entries: this.list() });
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Deny everything pending (shutdown): the calls waiting end instead of hanging. */
+  close(): void {
+    for (const id of [...this.pending.keys()]) this.resolve(id, 'denied', 'shutdown');
+  }
+
+  private resolve(id: string, decision: Decision, by: string): ApprovalEntry {
+    const waiting = this.pending.get(id);
+    if (!waiting) {
+      const done = this.resolved.get(id);
+      if (done) throw new SvcError('approvals.already_resolved', `approval ${id} is already ${done.state}`, { id, state: done.state });
+      throw new SvcError('approvals.not_found', `no approval request has id ${id}`, { id });
+    }
+    clearTimeout(waiting.timer);
+    this.pending.delete(id);
+    const entry = waiting.entry;
+    entry.state = decision;
+    entry.decided_at = new Date().toISOString();
+    entry.decided_by = by;
+    if (decision === 'expired') entry.error = 'approval timed out';
+    this.resolved.set(id, entry);
+    if (this.resolved.size > KEEP_RESOLVED) this.resolved.delete(this.resolved.keys().next().value!);
+    this.hooks.onResolved({ ...entry });
+    this.emit({ kind: decision, entry: { ...entry } });
+    waiting.decide(decision);
+    return { ...entry };
+  }
+
+  private emit(event: ApprovalEventData): void {
+    for (const listener of this.listeners) listener(event);
+  }
+}

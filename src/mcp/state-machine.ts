@@ -1,0 +1,20 @@
+// The supervised states of a tool server and the moves between them (pure). Every move goes
+// through `moveAllowed`, so a state the table does not allow is a bug caught where it happens.
+import type { McpState } from '../protocol/mcp.js';
+
+export const MCP_MOVES: Readonly<Record<McpState, readonly McpState[]>> = {
+  // disabled: enabled = false; enabling it makes it stopped (then started on demand or at boot).
+  disabled: ['stopped'],
+  stopped: ['starting', 'disabled'],
+  // starting ends ready, or error (a spawn, handshake or connect failure), or stopping (asked to stop meanwhile).
+  starting: ['ready', 'error', 'stopping', 'stopped'],
+  // ready: a crash or a failed ping goes to starting (restart) or error (crash loop, remote down).
+  ready: ['stopping', 'starting', 'error'],
+  stopping: ['stopped', 'disabled'],
+  // error: a restart (by hand, or the backoff for a remote) or a stop/disable.
+  error: ['starting', 'stopped', 'disabled', 'stopping'],
+};
+
+export function moveAllowed(from: McpState, to: McpState): boolean {
+  return from === to || MCP_MOVES[from].includes(to);
+}
