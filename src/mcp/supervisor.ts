@@ -56,11 +56,11 @@ export class ServerSupervisor {
     if (this.crashLoop) this.forgetCrashes();
     this.clearRestart();
     if (this.state === 'disabled') this.move('stopped', 'enabled');
-    const run = this.spawn(reason);
-    this.starting = run.finally(() => {
+    const run: Promise<void> = this.spawn(reason).finally(() => {
       if (this.starting === run) this.starting = null;
     });
-    return this.starting;
+    this.starting = run;
+    return run;
   }
 
   /** Stop gracefully (close the transport: stdin, SIGTERM, SIGKILL); `disable` leaves it disabled. */

@@ -19,6 +19,8 @@ import { GpuArbiter } from '../slots/gpu-arbiter.js';
 import type { Transition } from '../slots/slot-runtime.js';
 import { SlotConfigService } from '../slots/slot-config.js';
 import { SlotSupervisor } from '../slots/supervisor.js';
+import { readEnvFile } from '../config/env-file.js';
+import { McpService } from '../mcp/service.js';
 import { StackService } from '../stacks/service.js';
 import { VERSION } from '../lib/version.js';
 import { activityEvent, gpuModeEvent, slotEvictedEvent, slotStateEvent } from './event-sources.js';
@@ -68,6 +70,8 @@ export class ServerContext {
   readonly auth: GatewayAuth;
   /** The stacks, and the one applier that applies them one at a time (src/stacks/service.ts). */
   readonly stacks: StackService;
+  /** Tool servers (MCP), the approvals queue and the ToolHost of the omni loop (src/mcp/service.ts). */
+  readonly mcp: McpService;
   /** Stored /v1/responses answers (src/activity/responses-store.ts); opened by serve() with the activity log. */
   responses: ResponseStore | undefined;
   /** Update and rollback jobs (docs/updates.md), loaded on first use: nothing of it is needed before listen. */
@@ -107,6 +111,15 @@ export class ServerContext {
     this.dispatcher = new Dispatcher({ config: () => this.current, supervisor: this.supervisor, upstreams: this.upstreams, metrics: this.metrics, arbiter: this.arbiter });
     this.metricsEvents = new SlotMetricsEvents(this.events, this.metrics, () => this.supervisor.list({ memory: false }));
     this.stacks = new StackService(this);
+    this.mcp = new McpService({
+      paths,
+      settings: () => this.current.svc.mcp,
+      publish: (event) => this.events.publish(event),
+      record: (entry) => this.record(entry),
+      readApiEnv: () => readEnvFile(paths.apiEnv),
+      writes: this.configWrites,
+      log: (line) => process.stderr.write(`${line}\n`),
+    });
   }
 
   /** Every slot state change is an activity row and an event. */

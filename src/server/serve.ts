@@ -96,6 +96,8 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
     }
     // [slot].enabled means "start at startup": in the background, never evicting.
     void ctx.supervisor.startEnabled();
+    // Enabled tool servers start in the background too (docs/mcp.md); nothing waits for them.
+    void ctx.mcp.startEnabled().catch((error: unknown) => log(`svc: warning: tool servers not started: ${(error as Error).message}`));
     // Pulls cut off by a crash or a shutdown go on by themselves (docs/models.md, Jobs); with
     // none left, this costs one directory listing and the pull machinery is not loaded.
     await resumePulls(ctx).catch((error: unknown) => log(`svc: warning: unfinished pulls not resumed: ${(error as Error).message}`));
@@ -118,6 +120,7 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
       ctx.metricsEvents.stop();
       ctx.arbiter.stop();
       await ctx.supervisor.shutdown();
+      await ctx.mcp.stopAll();
       ctx.record({ action: 'system.stop', kind: 'event', details: { uptime_s: ctx.uptimeSeconds() } });
       ctx.activity?.close();
       ctx.responses?.close();
