@@ -4,7 +4,6 @@
 import { scopeOf } from '../../auth/identity.js';
 import { withThinking } from '../../dispatch/thinking.js';
 import type { DispatchTarget } from '../../dispatch/types.js';
-import type { ToolHost } from '../../mcp/tool-host.js';
 import { TemplateCache } from '../../omni/capability.js';
 import { type OmniDeps, planOmni, runOmni } from '../../omni/loop.js';
 import type { ServerContext } from '../context.js';
@@ -13,15 +12,12 @@ import type { DirectRequest } from '../front-door.js';
 /** Chat templates read from model files, once per file per gateway. */
 const templateCaches = new WeakMap<ServerContext, TemplateCache>();
 
-/** The tool servers (McpService, ctx.mcp) when this gateway has them. */
-const toolHostOf = (ctx: ServerContext) => (ctx as unknown as { mcp?: ToolHost }).mcp;
-
 /** Runs the loop and resolves true; false when the request should go through once, unchanged. */
 export async function omniChat(ctx: ServerContext, model: string, request: DirectRequest): Promise<boolean> {
   let templates = templateCaches.get(ctx);
   if (!templates) templateCaches.set(ctx, (templates = new TemplateCache()));
   const deps: OmniDeps = {
-    dispatcher: ctx.dispatcher, config: ctx.config, tools: toolHostOf(ctx), templates,
+    dispatcher: ctx.dispatcher, config: ctx.config, tools: ctx.mcp, templates,
     body: (chat, upstreamModel, target) => JSON.stringify(chatFor(ctx, { ...chat, model: upstreamModel }, target)),
   };
   // Default mode: null (everything allowed); auth mode: the token's scope.
