@@ -16,6 +16,9 @@ import type { UpdateCheckPayload, UpdateJob, UpdateStatePayload } from '../proto
 import type { StackActivePayload, StackApplyPayload, StackImportPayload, StackPayload } from '../protocol/stacks.js';
 import type { CreateProfileRequest, ProfileChangePayload, ProfilePayload, UpdateProfileRequest } from '../protocol/profiles.js';
 import type { PullJobPayload, PullListPayload, PullPlanPayload, PullRequest, SearchResultPayload } from '../protocol/pulls.js';
+import type {
+  ApprovalEntry, ApprovalListPayload, McpCatalogPayload, McpInstallRequest, McpLogsPayload, McpServerListPayload, McpServerView, McpTestPayload,
+} from '../protocol/mcp.js';
 import { VERSION } from '../lib/version.js';
 
 /** The API could not be reached at all (refused, DNS, timeout). */
@@ -129,6 +132,20 @@ export class ApiClient {
   chatStream = (body: { model: string; messages: Array<{ role: string; content: string }> }, signal: AbortSignal) =>
     this.open('POST', '/v1/chat/completions', signal, { ...body, stream: true });
 
+  listMcpServers = () => this.request<McpServerListPayload>('GET', '/api/mcp/servers');
+  getMcpServer = (id: string) => this.request<McpServerView>('GET', `/api/mcp/servers/${encodeURIComponent(id)}`);
+  // An npm install and a first start take as long as npm and the server take: no client timeout.
+  installMcpServer = (body: McpInstallRequest) => this.request<McpServerView>('POST', '/api/mcp/install', body, { timeoutMs: null });
+  uninstallMcpServer = (id: string) => this.request<Record<string, unknown>>('DELETE', mcpPath(id), undefined, { timeoutMs: null });
+  restartMcpServer = (id: string) => this.request<McpServerView>('POST', mcpPath(id, '/restart'), {}, { timeoutMs: null });
+  mcpLogs = (id: string, lines: number) => this.request<McpLogsPayload>('GET', `${mcpPath(id, '/logs')}?lines=${lines}`);
+  mcpCatalog = () => this.request<McpCatalogPayload>('GET', '/api/mcp/catalog');
+  refreshMcpCatalog = () => this.request<McpCatalogPayload>('POST', '/api/mcp/catalog/refresh', {}, { timeoutMs: null });
+  testMcpServer = (id: string) => this.request<McpTestPayload>('POST', mcpPath(id, '/test'), {}, { timeoutMs: null });
+  listApprovals = () => this.request<ApprovalListPayload>('GET', '/api/agent/approvals');
+  approve = (id: string) => this.request<{ approval: ApprovalEntry }>('POST', `/api/agent/approvals/${encodeURIComponent(id)}/approve`, {});
+  deny = (id: string) => this.request<{ approval: ApprovalEntry }>('POST', `/api/agent/approvals/${encodeURIComponent(id)}/deny`, {});
+
   /**
    * `timeoutMs: null` waits as long as the server takes (a slot load: [slot].load_timeout_s,
    * 600 s by default); the default is 30 s.
@@ -231,4 +248,8 @@ function describeFetchFailure(error: unknown): string {
 
 function slotPath(name: string, suffix = ''): string {
   return `/api/slots/${encodeURIComponent(name)}${suffix}`;
+}
+
+function mcpPath(id: string, suffix = ''): string {
+  return `/api/mcp/${encodeURIComponent(id)}${suffix}`;
 }

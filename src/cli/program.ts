@@ -10,6 +10,8 @@ import { TOKEN_SCOPES } from '../protocol/vocabulary.js';
 import { ApiClient } from './client.js';
 import { cliCredentials } from './credentials.js';
 import { registerSlotCommands } from './commands/slot.js';
+import { registerMcpCommands } from './commands/mcp.js';
+import { registerAgentCommands } from './commands/agent.js';
 import { CliExit, EXIT, exitFor } from './output.js';
 
 export interface ServeCommandOptions {
@@ -212,6 +214,8 @@ export function buildProgram(serve: ServeAction): Command {
     .action(async (o) => (await registryCommands()).capabilitiesMigrate(paths(), o));
 
   registerSlotCommands(program, client);
+  registerMcpCommands(program, client);
+  registerAgentCommands(program, client);
 
   program.command('run <model> [prompt...]')
     .description('chat with a model: find or create a slot for it, load it, then an interactive chat (or answer [prompt], or piped stdin, and exit)')
@@ -246,7 +250,9 @@ export function buildProgram(serve: ServeAction): Command {
 }
 
 /** Commands of the spec's CLI table that this version does not have yet (README, "Not built yet"). */
-const NOT_BUILT_YET = ['memory', 'agent', 'mcp'];
+const NOT_BUILT_YET = ['memory', 'agent'];
+/** Subcommands of built commands that are not built yet: `svc agent` has only its approvals so far. */
+const NOT_BUILT_YET_UNDER: Readonly<Record<string, readonly string[]>> = { agent: ['install', 'uninstall', 'list', 'peers', 'status', 'log', 'upgrade', 'reprovision', 'bootstrap', 'persona'] };
 
 /**
  * The first command word in argv that names no command, with the command it was given to.
@@ -280,6 +286,9 @@ export function unknownCommand(program: Command, args: readonly string[]): { wor
 function unknownCommandMessage({ word, parent }: { word: string; parent: Command }): string {
   const path = parent.parent ? `svc ${parent.name()}` : 'svc';
   if (!parent.parent && NOT_BUILT_YET.includes(word)) return `\`svc ${word}\` is not built yet in svc ${VERSION} (README.md, "Not built yet"); \`svc --help\` lists the commands there are`;
+  if (parent.parent && !parent.parent.parent && NOT_BUILT_YET_UNDER[parent.name()]?.includes(word)) {
+    return `\`svc ${parent.name()} ${word}\` is not built yet in svc ${VERSION} (README.md, "Not built yet"); \`svc ${parent.name()} --help\` lists the commands there are`;
+  }
   const known = parent.commands.map((c) => c.name());
   const hint = suggest(word, known);
   return `unknown command '${word}'${hint ? ` (did you mean ${hint}?)` : ''}; \`${path} --help\` lists the commands: ${known.join(', ')}`;

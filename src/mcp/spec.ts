@@ -84,7 +84,7 @@ function parseCommand(spec: string, field: string): ParsedSpec {
     throw invalidSpec(field, `expected ${SPEC_FORMS}; a command line's program is an absolute path or a name on PATH, got ${JSON.stringify(command)}`, spec);
   }
   // `node /x/server.js` names the server by its script, not by node.
-  const named = ['node', 'python', 'python3', 'deno', 'bun'].includes(command) && args[0] ? args[0] : command;
+  const named = ['node', 'python', 'python3', 'deno', 'bun'].includes(command.split('/').pop()!) && args[0] ? args[0] : command;
   const base = named.split('/').pop()!.replace(/\.(m?js|cjs|ts|py)$/, '');
   return { kind: 'command', spec, command, args, suggestedId: idFrom(base) };
 }

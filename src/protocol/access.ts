@@ -126,6 +126,30 @@ export const ROUTE_ACCESS_TABLE: Readonly<Record<string, RouteAccess>> = {
   'POST /api/updates/apply': 'write',
   'POST /api/updates/rollback': 'write',
   'GET /api/updates/status/:id': 'read',
+  // Tool servers (docs/mcp.md): installing one that runs a program on this host is host-only
+  // besides (src/server/host-authority.ts). /mcp/admin/mcp is read: each tool then needs its
+  // own scope (read tools read, the rest write), which the tool server service checks.
+  'GET /api/mcp/servers': 'read',
+  'GET /api/mcp/servers/:id': 'read',
+  'POST /api/mcp/install': 'write',
+  'DELETE /api/mcp/:id': 'write',
+  'PATCH /api/mcp/:id/config': 'write',
+  'PATCH /api/mcp/:id/tools': 'write',
+  'POST /api/mcp/:id/start': 'write',
+  'POST /api/mcp/:id/stop': 'write',
+  'POST /api/mcp/:id/restart': 'write',
+  'POST /api/mcp/:id/test': 'write',
+  'GET /api/mcp/:id/logs': 'read',
+  'GET /api/mcp/catalog': 'read',
+  'POST /api/mcp/catalog/refresh': 'write',
+  'GET /api/mcp/stream': 'read',
+  'GET /api/agent/approvals': 'read',
+  'POST /api/agent/approvals/:id/approve': 'write',
+  'POST /api/agent/approvals/:id/deny': 'write',
+  'GET /api/agent/approvals/events': 'read',
+  'POST /mcp/admin/mcp': 'read',
+  'GET /mcp/admin/mcp': 'read',
+  'DELETE /mcp/admin/mcp': 'read',
 
   // The dashboard's files and views (GET /* takes every path no other route has): open in
   // default mode like every read, behind the proxy's sign-in (or a read token) in auth mode.

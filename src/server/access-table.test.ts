@@ -52,7 +52,7 @@ describe('the route access table', () => {
   it('is printed exactly in docs/api.md', () => {
     const doc = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
     const section = doc.slice(doc.indexOf('\n## Access\n'));
-    const rows = [...section.matchAll(/^\| (GET|POST|PUT|DELETE|any) \| `([^`]+)` \| ([a-z0-9-]+) \|$/gm)];
+    const rows = [...section.matchAll(/^\| (GET|POST|PUT|PATCH|DELETE|any) \| `([^`]+)` \| ([a-z0-9-]+) \|$/gm)];
     const documented = Object.fromEntries(rows.map(([, method, path, access]) => [`${method === 'any' ? '*' : method} ${path}`, access]));
     expect(documented).toEqual(ROUTE_ACCESS_TABLE);
   });

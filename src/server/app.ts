@@ -13,6 +13,9 @@ import { serverTiming } from '../dispatch/server-timing.js';
 import { parseJsonBody } from './json-body.js';
 import { arrivalOf, markArrival, setIdentity } from './request.js';
 import { registerActivityRoutes } from './routes/activity.js';
+import { registerApprovalRoutes } from './routes/approvals.js';
+import { registerMcpRoutes } from './routes/mcp.js';
+import { registerMcpAdminRoutes } from './mcp-admin/front.js';
 import { registerAuthRoutes } from './routes/auth.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
 import { registerDoctorRoutes } from './routes/doctor.js';
@@ -176,6 +179,9 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
   registerV1ImageRoutes(app, ctx);
   registerSlotRoutes(app, ctx);
   registerV1ModelRoutes(app, ctx);
+  registerMcpRoutes(app, ctx);
+  registerApprovalRoutes(app, ctx);
+  registerMcpAdminRoutes(app, ctx);
   // Last, and it takes every GET path no other route has (the dashboard's files and views).
   registerDashboardRoutes(app);
   return app;

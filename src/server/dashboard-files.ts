@@ -2,8 +2,8 @@
 // which encoding of it to send, and the headers it goes out with. The route
 // (routes/dashboard.ts) does the reading and the caching; docs/dashboard.md says the rules.
 
-/** The API's own prefixes: an unknown path under them is the API's JSON 404, never the app's page. */
-const RESERVED = ['/api', '/v1'];
+/** The API's own prefixes (/mcp: the bundled tool servers): an unknown path under them is the API's JSON 404, never the app's page. */
+const RESERVED = ['/api', '/v1', '/mcp'];
 
 export type PathDecision =
   /** A path below the static root ('assets/index-AbC12345.js', 'slots/abc'): the build's file, else a view of the app. */

@@ -24,8 +24,8 @@ export interface McpHarness {
   settings: McpSettings;
 }
 
-export function mcpHarness(overrides: Partial<McpSettings> = {}, options: { backoffBaseMs?: number; env?: NodeJS.ProcessEnv } = {}): McpHarness {
-  const home = mkdtempSync(join(tmpdir(), 'svc-mcp-'));
+export function mcpHarness(overrides: Partial<McpSettings> = {}, options: { backoffBaseMs?: number; env?: NodeJS.ProcessEnv; home?: string } = {}): McpHarness {
+  const home = options.home ?? mkdtempSync(join(tmpdir(), 'svc-mcp-'));
   const paths = resolvePaths({ env: { SVC_HOME: home }, isRoot: false, homeDir: home, exists: () => false });
   const settings: McpSettings = { ...SvcTomlSchema.parse({}).mcp, ...overrides };
   const events: EventInput[] = [];

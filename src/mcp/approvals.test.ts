@@ -1,0 +1,79 @@
+// Gated tools through the approvals queue, with the real fixture server: approved (the call
+// then runs), denied, expired after approval_timeout_s, identical calls joined, and the
+// queue's own errors.
+import { afterEach, describe, expect, it } from 'vitest';
+import { fixtureSpec, mcpHarness, type McpHarness } from '../../test/helpers/mcp.js';
+import { waitFor } from '../../test/helpers/wait.js';
+import type { ApprovalEventData } from '../protocol/mcp.js';
+import { ApprovalQueue, primaryArgument } from './approvals.js';
+
+let h: McpHarness | undefined;
+afterEach(async () => {
+  await h?.service.stopAll();
+  h = undefined;
+});
+
+async function gatedFixture(settings: Parameters<typeof mcpHarness>[0] = {}): Promise<McpHarness> {
+  const harness = mcpHarness(settings);
+  await harness.service.install({ spec: fixtureSpec(), id: 'fix' });
+  await harness.service.patchTools('fix', { gated: ['add'] });
+  await waitFor(() => harness.service.get('fix'), { what: 'fix to be ready', until: (v) => v.state === 'ready' });
+  return harness;
+}
+
+describe('gated tools', () => {
+  it('wait for approval, then run; the entry ends executed', async () => {
+    h = await gatedFixture();
+    const seen: ApprovalEventData[] = [];
+    h.service.subscribeApprovals((e) => seen.push(e));
+    const progress: unknown[] = [];
+    const call = h.service.call('fix__add', { a: 1, b: 2 }, { scope: null, client: 'omni:r1' }, { onProgress: (p) => progress.push(p) });
+    const [entry] = await waitFor(() => h!.service.listApprovals(), { what: 'the pending entry', until: (l) => l.length === 1 });
+    expect(entry).toMatchObject({ tool: 'fix__add', server: 'fix', args: { a: 1, b: 2 }, client_id: 'omni:r1', state: 'pending', hit_count: 1 });
+    expect(progress).toEqual([{ status: 'waiting_approval', approval_id: entry!.id }]);
+    expect((await h.service.offered({ scope: null, client: 'x' })).find((t) => t.name === 'fix__add')?.policy).toBe('gated');
+
+    expect(h.service.approve(entry!.id, 'tester')).toMatchObject({ state: 'approved', decided_by: 'tester' });
+    await expect(call).resolves.toMatchObject({ text: '3' });
+    expect(h.service.getApproval(entry!.id)).toMatchObject({ state: 'executed' });
+    expect(() => h!.service.approve(entry!.id)).toThrow(expect.objectContaining({ code: 'approvals.already_resolved', details: expect.objectContaining({ state: 'executed' }) }));
+    expect(() => h!.service.deny('nope')).toThrow(expect.objectContaining({ code: 'approvals.not_found' }));
+    expect(seen.map((e) => e.kind)).toEqual(['snapshot', 'enqueued', 'approved', 'executed']);
+    const tools = h.events.filter((e) => e.type.startsWith('mcp.tool.')).map((e) => e.type);
+    expect(tools).toEqual(['mcp.tool.invoked', 'mcp.tool.enqueued', 'mcp.tool.approved', 'mcp.tool.executed']);
+    expect(h.events.filter((e) => e.type.startsWith('approval.')).map((e) => e.type)).toEqual(['approval.enqueued', 'approval.resolved', 'approval.resolved']);
+  });
+
+  it('fail with mcp.tool_failed when denied, and join identical pending calls', async () => {
+    h = await gatedFixture();
+    const caller = { scope: null, client: 'api' };
+    const first = h.service.call('fix__add', { a: 5, b: 1 }, caller).catch((e: unknown) => e);
+    const second = h.service.call('fix__add', { a: 5, b: 1 }, caller).catch((e: unknown) => e);
+    const [entry] = await waitFor(() => h!.service.listApprovals(), { what: 'one joined entry', until: (l) => l.length === 1 && l[0]!.hit_count === 2 });
+    h.service.deny(entry!.id);
+    for (const result of [await first, await second]) expect(result).toMatchObject({ code: 'mcp.tool_failed', details: { reason: 'denied' } });
+    expect(h.service.listApprovals()).toEqual([]);
+  });
+
+  it('expire after approval_timeout_s and say so', async () => {
+    h = await gatedFixture({ approval_timeout_s: 0.2 });
+    const error = await h.service.call('fix__add', { a: 1, b: 1 }, { scope: null, client: 'api' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'mcp.tool_failed', details: { reason: 'approval_timeout' } });
+    expect((error as Error).message).toContain('approval_timeout_s');
+    const id = (error as { details: { approval_id: string } }).details.approval_id;
+    expect(h.service.getApproval(id)).toMatchObject({ state: 'expired' });
+  });
+});
+
+describe('primaryArgument', () => {
+  it('is the first required property, else every argument, canonically', () => {
+    expect(primaryArgument({ message: 'x', other: 1 }, { required: ['message'] })).toBe('{"message":"x"}');
+    expect(primaryArgument({ b: 1, a: { d: 2, c: 3 } }, {})).toBe('{"a":{"c":3,"d":2},"b":1}');
+    const q = new ApprovalQueue({ timeoutMs: () => 60_000, onEnqueued: () => undefined, onResolved: () => undefined });
+    const one = q.enqueue({ tool: 't', server: 's', args: { a: 1 }, client: 'c', primary: '1' });
+    const two = q.enqueue({ tool: 't', server: 's', args: { a: 1, b: 2 }, client: 'c', primary: '1' });
+    expect(two.entry.id).toBe(one.entry.id);
+    expect(q.list()[0]!.hit_count).toBe(2);
+    q.close();
+  });
+});

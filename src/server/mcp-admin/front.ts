@@ -1,0 +1,99 @@
+// The HTTP front end of the bundled svc-admin server at /mcp/admin/mcp (docs/mcp.md): the
+// MCP SDK's own Server and StreamableHTTPServerTransport in stateless mode, a server and a
+// transport per request, so every protocol byte is the SDK's. The tools it lists and calls
+// go through the tool server service (ctx.mcp), which applies the tool policy, the caller's
+// token scope, approvals and the mcp.tool.* events, exactly as for the omni loop.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { scopeOf } from '../../auth/identity.js';
+import { SvcError } from '../../protocol/errors.js';
+import type { ToolCaller, ToolResult } from '../../mcp/tool-host.js';
+import type { ServerContext } from '../context.js';
+import { identityOf } from '../request.js';
+import { svcAdminTools } from './tools.js';
+
+export const SVC_ADMIN_ID = 'svc-admin';
+export const SVC_ADMIN_PATH = '/mcp/admin/mcp';
+
+/** Who calls: the token's scope in auth mode (null in default mode: every tool), and a name for the queue and events. */
+function callerOf(ctx: ServerContext, request: FastifyRequest): ToolCaller {
+  const identity = identityOf(request);
+  const scope = ctx.config.env.authEnabled ? (scopeOf(identity) ?? null) : null;
+  const who = identity.kind === 'anonymous' ? (request.socket.remoteAddress ?? 'unknown') : identity.label;
+  return { scope, client: `mcp:${who}` };
+}
+
+/** A tool's answer as MCP's CallToolResult: the server's own content when it has one. */
+function callResult(result: ToolResult): CallToolResult {
+  const raw = result.raw as Partial<CallToolResult> | undefined;
+  if (raw && Array.isArray(raw.content)) return { ...raw, content: raw.content, isError: result.isError };
+  return { content: [{ type: 'text', text: result.text }], isError: result.isError };
+}
+
+/** One SDK server for one request: its tools are svc-admin's as ctx.mcp offers them to this caller. */
+function adminServer(ctx: ServerContext, caller: ToolCaller, signal: AbortSignal): Server {
+  const server = new Server({ name: SVC_ADMIN_ID, version: ctx.version }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const offered = (await ctx.mcp.offered(caller)).filter((tool) => tool.server === SVC_ADMIN_ID);
+    return {
+      tools: offered.map((tool) => ({
+        name: tool.tool,
+        description: tool.description,
+        inputSchema: { ...tool.input_schema, type: 'object' as const },
+        annotations: { readOnlyHint: tool.read_only },
+      })),
+    };
+  });
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    try {
+      const result = await ctx.mcp.call(`${SVC_ADMIN_ID}__${request.params.name}`, request.params.arguments ?? {}, caller, { signal });
+      return callResult(result);
+    } catch (error) {
+      // Refusals (blocked, scope, denied, timed out) are tool errors the client can read, with their code.
+      if (error instanceof SvcError) return { content: [{ type: 'text', text: `${error.code}: ${error.message}` }], isError: true };
+      throw error;
+    }
+  });
+  return server;
+}
+
+export function registerMcpAdminRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  ctx.mcp.registerBundled(SVC_ADMIN_ID, svcAdminTools(ctx));
+  const open = new Set<() => void>();
+  app.addHook('preClose', async () => {
+    for (const end of [...open]) end();
+  });
+
+  const handle = async (request: FastifyRequest, reply: FastifyReply) => {
+    const aborted = new AbortController();
+    const server = adminServer(ctx, callerOf(ctx, request), aborted.signal);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    // A GET is a stream the client keeps: it counts against the cap on open streams.
+    const release = request.method === 'GET' ? ctx.streams.admit(ctx.auth.guard.clientOf({ headers: request.headers, peer: request.socket.remoteAddress })) : () => {};
+    reply.hijack();
+    const raw: { req: IncomingMessage; res: ServerResponse } = { req: request.raw, res: reply.raw };
+    const end = () => {
+      open.delete(end);
+      release();
+      aborted.abort();
+      void transport.close().catch(() => {});
+      void server.close().catch(() => {});
+    };
+    open.add(end);
+    raw.res.once('close', end);
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(raw.req, raw.res, request.body);
+    } catch (error) {
+      process.stderr.write(`svc-admin MCP request failed: ${(error as Error).stack ?? String(error)}\n`);
+      if (!raw.res.headersSent) raw.res.writeHead(500, { 'content-type': 'application/json' });
+      if (!raw.res.writableEnded) raw.res.end();
+    }
+  };
+  app.post(SVC_ADMIN_PATH, handle);
+  app.get(SVC_ADMIN_PATH, handle);
+  app.delete(SVC_ADMIN_PATH, handle);
+}
