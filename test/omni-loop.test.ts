@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startGateway, tempHome, type Gateway } from './helpers/gateway.js';
 import { FIXTURE_SERVER } from './helpers/mcp.js';
 import { startScriptedUpstream, type ScriptedUpstream } from './helpers/scripted-upstream.js';
-import { sseData } from './helpers/sse.js';
+import { EventReader, sseData } from './helpers/sse.js';
 import { waitFor } from './helpers/wait.js';
 
 const FINAL = 'The echo said hi, and 2 + 3 is 5.';
@@ -25,16 +25,21 @@ beforeAll(async () => {
     failing: { rounds: [{ tool_calls: [{ name: 'fixture__fail' }] }, { content: 'I saw the failure.' }] },
     slow: { rounds: [{ tool_calls: [{ name: 'fixture__sleep', arguments: { ms: 60_000 } }] }, { content: 'It timed out.' }] },
     forever: { always: { tool_calls: [{ name: 'fixture__echo', arguments: { message: 'again' } }] } },
+    gated: { rounds: [{ tool_calls: [{ name: 'gatekeeper__echo', arguments: { message: 'let me through' } }] }, { content: 'The gate answered.' }] },
     'client-tool': { rounds: [{ tool_calls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] }] },
   });
   const home = tempHome({
     'svc.toml': '[mcp]\nmax_rounds = 3\ntool_timeout_s = 2\n',
     'upstreams.toml': upstream.toml('script'),
     'mcp-servers/fixture.toml': `name = "fixture"\ntransport = "stdio"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(FIXTURE_SERVER)}]\n\n[tools]\n`,
+    // The same fixture again, its echo gated: a call waits in the approvals queue.
+    'mcp-servers/gatekeeper.toml': `name = "gatekeeper"\ntransport = "stdio"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(FIXTURE_SERVER)}]\n\n[tools]\ngated = ["echo"]\n`,
   });
   gw = await startGateway(home.home);
   // The fixture server starts after the gateway listens; until it is ready there is no tool to offer.
-  await waitFor(async () => (await chat({ model: 'two-rounds' })).json?.svc_omni, { what: 'the fixture tool server to be offered', timeout: 30_000, interval: 200 });
+  await waitFor(async () => (await api(gw.url, '/api/mcp/servers')).json?.servers?.filter((s: { state: string; bundled: boolean }) => !s.bundled && s.state === 'ready').length, {
+    what: 'both fixture tool servers to be ready', timeout: 30_000, interval: 200, until: (ready) => ready === 2,
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -157,5 +162,58 @@ describe('the omni loop', () => {
     expect(errors).toEqual([]);
     expect(parts).not.toContain('error');
     expect(await result.text).toBe(FINAL);
+  });
+});
+
+describe('a gated tool in the loop', () => {
+  type Step = { id: string; name: string; status: string; approval_id?: string; error?: string };
+
+  /** Starts a streamed omni request for the gated model; resolves with the reader once the call waits for approval. */
+  async function untilWaiting(): Promise<{ reader: EventReader; waiting: Step }> {
+    const res = await fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gated', messages: user, omni: true, stream: true }) });
+    const reader = new EventReader(res.body!.getReader());
+    for (;;) {
+      const data = await reader.next();
+      if (data === null || data === '[DONE]') throw new Error('the stream ended before the call waited for approval');
+      const step = JSON.parse(data).choices?.[0]?.delta?.svc_tool as Step | undefined;
+      if (step?.status === 'waiting_approval') return { reader, waiting: step };
+    }
+  }
+
+  /** The rest of the stream: its steps and its text. */
+  async function rest(reader: EventReader): Promise<{ steps: Step[]; text: string; done: boolean }> {
+    const steps: Step[] = [];
+    let text = '';
+    for (let data = await reader.next(); data !== null; data = await reader.next()) {
+      if (data === '[DONE]') return { steps, text, done: true };
+      const delta = JSON.parse(data).choices?.[0]?.delta;
+      if (delta?.svc_tool) steps.push(delta.svc_tool as Step);
+      text += delta?.content ?? '';
+    }
+    return { steps, text, done: false };
+  }
+
+  it('waits in the stream (waiting_approval with the approval id) until approved over the API, then runs', async () => {
+    const { reader, waiting } = await untilWaiting();
+    expect(waiting.name).toBe('gatekeeper__echo');
+    const pending = (await api(gw.url, '/api/agent/approvals')).json.approvals as Array<{ id: string; state: string; tool: string }>;
+    expect(pending).toContainEqual(expect.objectContaining({ id: waiting.approval_id, state: 'pending', tool: 'gatekeeper__echo' }));
+    const approved = await api(gw.url, `/api/agent/approvals/${waiting.approval_id}/approve`, { method: 'POST' });
+    expect(approved.status).toBe(200);
+    const after = await rest(reader);
+    expect(after.steps).toEqual([expect.objectContaining({ id: waiting.id, name: 'gatekeeper__echo', status: 'done' })]);
+    expect(after.text).toBe('The gate answered.');
+    expect(after.done).toBe(true);
+    expect((await lastMessages()).at(-1)).toMatchObject({ role: 'tool', content: 'let me through' });
+  });
+
+  it('feeds a denial back to the model as the tool\'s result', async () => {
+    const { reader, waiting } = await untilWaiting();
+    const denied = await api(gw.url, `/api/agent/approvals/${waiting.approval_id}/deny`, { method: 'POST' });
+    expect(denied.status).toBe(200);
+    const after = await rest(reader);
+    expect(after.steps).toEqual([expect.objectContaining({ id: waiting.id, status: 'failed', error: expect.stringMatching(/denied/) })]);
+    expect(after.text).toBe('The gate answered.');
+    expect((await lastMessages()).at(-1)!.content).toMatch(/^Error: .*denied/);
   });
 });
