@@ -65,11 +65,10 @@ export async function runOmni(deps: OmniDeps, plan: OmniPlan, model: string, bod
       const result = await callModel({ dispatcher: deps.dispatcher, model, stream, signal: controller.signal, body: (upstreamModel, target) => deps.body(chat, upstreamModel, target) });
       if (!result.ok) return relayError(res, result, stream);
       const calls = result.message.tool_calls ?? [];
-      const ours = calls.filter((c) => plan.toolbox.has(c.function.name));
-      if (calls.length === 0 || ours.length < calls.length) return finish(res, stream, result, summary, plan.id);
+      if (calls.length === 0 || calls.some((c) => plan.toolbox.isClients(c.function.name))) return finish(res, stream, result, summary, plan.id);
       stream?.endRound(false);
       messages.push(result.message);
-      const outcomes = await Promise.all(ours.map((call) => plan.toolbox.run(call, controller.signal, (delta) => stream?.tool(delta))));
+      const outcomes = await Promise.all(calls.map((call) => plan.toolbox.run(call, controller.signal, (delta) => stream?.tool(delta))));
       for (const outcome of outcomes) {
         messages.push(outcome.message);
         summary.tool_calls.push({ name: outcome.name, ms: outcome.ms, ok: outcome.ok });

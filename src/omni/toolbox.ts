@@ -19,6 +19,7 @@ export interface ToolOutcome {
 export class Toolbox {
   private readonly served = new Map<string, OfferedTool>();
   private readonly modal = new Map<string, ModalityTool>();
+  private readonly clientNames: ReadonlySet<string>;
 
   constructor(
     private readonly host: ToolHost | undefined,
@@ -30,6 +31,7 @@ export class Toolbox {
     /** Names the client offered itself: its tools win over ours of the same name. */
     clientNames: ReadonlySet<string>,
   ) {
+    this.clientNames = clientNames;
     for (const tool of served) if (!clientNames.has(tool.name)) this.served.set(tool.name, tool);
     for (const tool of modal) if (!clientNames.has(tool.name) && !this.served.has(tool.name)) this.modal.set(tool.name, tool);
   }
@@ -38,8 +40,9 @@ export class Toolbox {
     return this.served.size + this.modal.size;
   }
 
-  has(name: string): boolean {
-    return this.served.has(name) || this.modal.has(name);
+  /** A tool of the client's own: a call to it ends the loop (the client runs it). */
+  isClients(name: string): boolean {
+    return this.clientNames.has(name);
   }
 
   /** As OpenAI function tools. */
@@ -72,6 +75,8 @@ export class Toolbox {
   private async call(name: string, args: Record<string, unknown>, signal: AbortSignal, waiting: (approvalId: string) => void): Promise<ToolResult> {
     const modal = this.modal.get(name);
     if (modal) return withTimeout(this.timeoutMs, signal, name, (inner) => modal.run(this.dispatcher, args, inner));
+    // A name not offered (a tool the scope does not allow, one the model made up) is still the
+    // ToolHost's to refuse: its refusal (mcp.tool_blocked, mcp.tool_not_found) is the result.
     if (!this.host) throw new SvcError('mcp.tool_not_found', `no tool server offers ${name}`, { tool: name });
     return this.host.call(name, args, this.caller, {
       signal, timeoutMs: this.timeoutMs,
