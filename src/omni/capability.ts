@@ -1,9 +1,9 @@
-// Which targets can call tools, so that `omni: true` runs the loop on them (docs/mcp.md, "The
-// loop"): a slot file that says so ([slot].tool_calling), else the built-in engine (it
-// parses tool calls itself), else a llama-server slot whose GGUF chat template mentions
-// tools (llama-server renders `tools` only through the template); an upstream only when its
-// [upstreams.<name>] entry says tool_calling = true. A target that cannot call tools gets the
-// request once, unchanged.
+// Which targets can call tools, so that `omni: true` runs the loop on them (docs/omni.md):
+// a slot file that says so ([slot].tool_calling), else the built-in engine (it parses tool
+// calls itself), else a llama-server slot whose GGUF chat template mentions tools
+// (llama-server renders `tools` only through the template); an upstream only when its
+// [upstreams.<name>] entry says tool_calling = true. A target that cannot call tools gets
+// the request once, unchanged.
 import type { ResolvedConfig } from '../config/load.js';
 import type { DispatchTarget } from '../dispatch/types.js';
 import { ggufModelFacts, readGgufHeader } from '../engines/gguf/reader.js';

@@ -1,8 +1,8 @@
-// `omni: true` on /v1/chat/completions: the tool loop on the server (docs/mcp.md, "The
-// loop"). planOmni decides whether it runs (a target that can call tools, and a tool to
-// offer); runOmni calls the model, runs the tool calls it asks for in parallel, feeds the
-// results back and repeats, up to [mcp].max_rounds, streaming every round to the client as
-// it happens when the client streams. A call to a client's own tool ends the loop: the client
+// `omni: true` on /v1/chat/completions: the tool loop on the server (docs/omni.md).
+// planOmni decides whether it runs (a target that can call tools, and a tool to offer);
+// runOmni calls the model, runs the tool calls it asks for in parallel, feeds the results
+// back and repeats, up to [mcp].max_rounds, streaming every round to the client as it
+// happens when the client streams. A call to a client's own tool ends the loop: the client
 // gets that round's answer as usual.
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';

@@ -1,4 +1,4 @@
-// What a streaming omni client receives (docs/mcp.md, "Streaming"): one SSE stream made of
+// What a streaming omni client receives (docs/omni.md, "Streaming"): one SSE stream made of
 // every round's chunks as the model sends them, under one chat.completion.chunk id, with an
 // svc_tool chunk for each step of each tool call between the rounds. An intermediate round's
 // [DONE], usage-only chunk and finish_reason are held back (the answer has not finished); the

@@ -1,4 +1,4 @@
-// `omni: true` on POST /v1/chat/completions (docs/mcp.md, "The loop"): the route's side of the
+// `omni: true` on POST /v1/chat/completions (docs/omni.md): the route's side of the
 // tool loop of src/omni. It runs the loop when the target can call tools and a tool is on
 // offer; otherwise the request goes through once, as if `omni` had not been sent.
 import { scopeOf } from '../../auth/identity.js';

@@ -39,7 +39,7 @@ async function dispatch(ctx: ServerContext, route: V1Route, upstreamPath: string
   if (typeof requested !== 'string' || requested === '') {
     throw new RequestError('request.invalid', '`model` is required: a slot name, a model id, or a svc/* name', { problems: [{ path: 'model', message: 'required (a string)' }] });
   }
-  // omni: true runs the tool loop on the server (docs/mcp.md); a target without tools gets the request without the key.
+  // omni: true runs the tool loop on the server (docs/omni.md); a target without tools gets the request without the key.
   const omni = route === 'chat' && 'omni' in body;
   if (omni) {
     const wanted = body.omni === true;
