@@ -26,6 +26,7 @@ beforeAll(async () => {
     slow: { rounds: [{ tool_calls: [{ name: 'fixture__sleep', arguments: { ms: 60_000 } }] }, { content: 'It timed out.' }] },
     forever: { always: { tool_calls: [{ name: 'fixture__echo', arguments: { message: 'again' } }] } },
     gated: { rounds: [{ tool_calls: [{ name: 'gatekeeper__echo', arguments: { message: 'let me through' } }] }, { content: 'The gate answered.' }] },
+    hanging: { rounds: [{ tool_calls: [{ name: 'fixture__echo', arguments: { message: 'x' } }] }, { hang: true }] },
     'client-tool': { rounds: [{ tool_calls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] }] },
   });
   const home = tempHome({
@@ -136,6 +137,23 @@ describe('the omni loop', () => {
     // One finish (the final round's), one usage-only chunk (the final round's).
     expect(chunks.flatMap((c) => c.choices.map((ch) => ch.finish_reason)).filter((f) => f !== null)).toEqual(['stop']);
     expect(chunks.filter((c) => c.choices.length === 0 && c.usage)).toHaveLength(1);
+  });
+
+  it('aborts the model call in flight when the client leaves', async () => {
+    await upstream.forget();
+    const controller = new AbortController();
+    const res = await fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', signal: controller.signal, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'hanging', messages: user, omni: true, stream: true }) });
+    const reader = new EventReader(res.body!.getReader());
+    // Past the tool's done step, the second round's first chunk: the model call is in flight.
+    let seenDone = false;
+    for (let data = await reader.next(); data !== null; data = await reader.next()) {
+      const delta = JSON.parse(data).choices?.[0]?.delta;
+      if (delta?.svc_tool?.status === 'done') seenDone = true;
+      else if (seenDone && delta?.role === 'assistant') break;
+    }
+    controller.abort();
+    const requests = await waitFor(() => upstream.requests(), { what: 'the upstream to see the second round hung up', until: (r) => r.length === 2 && r[1]!.svc_closed === true });
+    expect(requests[0]!.svc_closed).toBeUndefined();
   });
 
   it('streams to the official openai client, its text equal to what the upstream sent', async () => {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { REPO_ROOT } from './gateway.js';
 import { freePort } from './ports.js';
 
-export type ScriptRound = { content: string } | { tool_calls: Array<{ name: string; arguments?: Record<string, unknown> }> };
+export type ScriptRound = { content: string } | { hang: true } | { tool_calls: Array<{ name: string; arguments?: Record<string, unknown> }> };
 export interface ScriptedModel {
   rounds?: ScriptRound[];
   always?: ScriptRound;
