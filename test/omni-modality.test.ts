@@ -1,9 +1,12 @@
 // omni: true with svc's own modality tools: a scripted upstream (tool_calling = true) asks for
 // embed_text and route_to_chat in one round; both run in process on the built-in engine's
-// slots, their answers go back to the model, and the scripted final text comes out.
+// slots, their answers go back to the model, and the scripted final text comes out. And
+// generate_image on an image slot whose engine is the ComfyUI fixture (real PNGs).
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, startGateway, type Gateway } from './helpers/gateway.js';
+import { join } from 'node:path';
+import { api, REPO_ROOT, startGateway, type Gateway } from './helpers/gateway.js';
+import { freeSlotPort } from './helpers/ports.js';
 import { homeWithTinySlots } from './helpers/llama.js';
 import { startScriptedUpstream, type ScriptedUpstream } from './helpers/scripted-upstream.js';
 
@@ -14,10 +17,13 @@ beforeAll(async () => {
   upstream = await startScriptedUpstream({
     modal: { rounds: [{ tool_calls: [{ name: 'embed_text', arguments: { text: 'hello' } }, { name: 'route_to_chat', arguments: { prompt: 'say hi', model: 'chat' } }] }, { content: 'Both tools answered.' }] },
     plain: { rounds: [{ content: 'No tools here.' }] },
+    painter: { rounds: [{ tool_calls: [{ name: 'generate_image', arguments: { prompt: 'a red fox', size: '64x64' } }] }, { content: 'Here is your fox.' }] },
   });
   const home = await homeWithTinySlots([{ name: 'chat', provider: 'builtin', contextSize: 1024 }, { name: 'embed', provider: 'builtin', type: 'embedding' }]);
   home.write('upstreams.toml', upstream.toml('script'));
-  gw = await startGateway(home.home, { env: { PATH: '/usr/bin:/bin' } });
+  home.write('slots/img.toml', `[slot]\nname = "img"\ntype = "image"\nprovider = "comfyui"\nprofile = "comfyui"\ndevice = "cpu"\nport = ${await freeSlotPort()}\n[model]\ndefault = "sdxl-turbo"\n[image]\ndefault_steps = 2\n`);
+  const comfy = `${JSON.stringify(process.execPath)} ${JSON.stringify(join(REPO_ROOT, 'test/fixtures/comfyui-engine.mjs'))}`;
+  gw = await startGateway(home.home, { env: { PATH: '/usr/bin:/bin', SVC_COMFYUI: comfy } });
 }, 60_000);
 
 afterAll(async () => {
@@ -35,8 +41,9 @@ describe('omni with modality tools', () => {
     expect(body.svc_omni.rounds).toBe(2);
     expect(body.svc_omni.tool_calls.map((c) => [c.name, c.ok]).sort()).toEqual([['embed_text', true], ['route_to_chat', true]]);
     const [first, second] = await upstream.requests();
-    const offered = (first!.tools as Array<{ function: { name: string } }>).map((t) => t.function.name).sort();
-    expect(offered).toEqual(['embed_text', 'route_to_chat']); // no tts, stt, rerank slot: not offered
+    // svc's own modality tools (the bundled svc-admin server's `svc-admin__*` tools are offered beside them).
+    const offered = (first!.tools as Array<{ function: { name: string } }>).map((t) => t.function.name).filter((n) => !n.includes('__')).sort();
+    expect(offered).toEqual(['embed_text', 'generate_image', 'route_to_chat']); // no tts, stt, rerank slot: not offered
     expect(first).not.toHaveProperty('omni');
     const results = (second!.messages as Array<{ role: string; tool_call_id?: string; content: string }>).filter((m) => m.role === 'tool');
     // The assistant turn with both calls, then one tool message per call, by its id.
@@ -71,4 +78,16 @@ describe('omni with modality tools', () => {
     expect(answer.status).toBe(200);
     expect((answer.json as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content).toBe('No tools here.');
   }, 60_000);
+
+  it('generates an image on the image slot: the model gets the URL of the cached PNG', async () => {
+    await upstream.forget();
+    const answer = await api(gw.url, '/v1/chat/completions', { method: 'POST', body: { model: 'painter', omni: true, messages: [{ role: 'user', content: 'paint' }] } });
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.json.svc_omni.tool_calls).toEqual([expect.objectContaining({ name: 'generate_image', ok: true })]);
+    const result = JSON.parse(((await upstream.requests())[1]!.messages as Array<{ content: string }>).at(-1)!.content) as { urls: string[] };
+    expect(result.urls).toHaveLength(1);
+    const png = await fetch(`${gw.url}${result.urls[0]}`);
+    expect(png.status).toBe(200);
+    expect(png.headers.get('content-type')).toBe('image/png');
+  }, 90_000);
 });

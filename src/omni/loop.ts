@@ -9,6 +9,7 @@ import type { ServerResponse } from 'node:http';
 import type { ResolvedConfig } from '../config/load.js';
 import type { Dispatcher } from '../dispatch/dispatcher.js';
 import { endWithError, sseErrorEvent } from '../dispatch/forward.js';
+import type { ImageDeps } from '../dispatch/images/generate.js';
 import type { DispatchTarget } from '../dispatch/types.js';
 import type { ToolCaller, ToolHost } from '../mcp/tool-host.js';
 import { SvcError } from '../protocol/errors.js';
@@ -22,6 +23,8 @@ import { Toolbox } from './toolbox.js';
 
 export interface OmniDeps {
   dispatcher: Pick<Dispatcher, 'dispatch' | 'resolve' | 'candidates'>;
+  /** What generate_image uses, as the image route does (the server context). */
+  images: ImageDeps;
   config: ResolvedConfig;
   tools: ToolHost | undefined;
   templates: TemplateCache;
@@ -44,7 +47,7 @@ export async function planOmni(deps: OmniDeps, model: string, caller: Omit<ToolC
   const fullCaller = { ...caller, client: `omni:${id}` };
   const served = deps.tools ? await deps.tools.offered(fullCaller) : [];
   const clientNames = new Set((Array.isArray(clientTools) ? clientTools : []).map((t) => (t as { function?: { name?: string } })?.function?.name).filter((n): n is string => typeof n === 'string'));
-  const toolbox = new Toolbox(deps.tools, deps.dispatcher, fullCaller, settings.toolTimeoutMs, served, offeredModalityTools(deps.dispatcher.candidates()), clientNames);
+  const toolbox = new Toolbox(deps.tools, { dispatcher: deps.dispatcher, images: deps.images }, fullCaller, settings.toolTimeoutMs, served, offeredModalityTools(deps.dispatcher.candidates()), clientNames);
   return toolbox.size === 0 ? null : { toolbox, maxRounds: settings.maxRounds, id };
 }
 

@@ -2,11 +2,10 @@
 // applies policy, scope, approvals and the timeout) and svc's own modality tools. Each call
 // runs to an answer for the model: a tool's failure (an error it answered, a timeout, a
 // denial) becomes the tool message's text, so the model can recover.
-import type { Dispatcher } from '../dispatch/dispatcher.js';
 import type { OfferedTool, ToolCaller, ToolHost, ToolResult } from '../mcp/tool-host.js';
 import { SvcError } from '../protocol/errors.js';
 import type { SvcToolDelta } from '../protocol/mcp.js';
-import type { ModalityTool } from './modality-tools.js';
+import type { ModalityDeps, ModalityTool } from './modality-tools.js';
 import type { ToolCall } from './round.js';
 
 export interface ToolOutcome {
@@ -23,7 +22,7 @@ export class Toolbox {
 
   constructor(
     private readonly host: ToolHost | undefined,
-    private readonly dispatcher: Pick<Dispatcher, 'dispatch'>,
+    private readonly modalityDeps: ModalityDeps,
     private readonly caller: ToolCaller,
     private readonly timeoutMs: number,
     served: readonly OfferedTool[],
@@ -74,7 +73,7 @@ export class Toolbox {
 
   private async call(name: string, args: Record<string, unknown>, signal: AbortSignal, waiting: (approvalId: string) => void): Promise<ToolResult> {
     const modal = this.modal.get(name);
-    if (modal) return withTimeout(this.timeoutMs, signal, name, (inner) => modal.run(this.dispatcher, args, inner));
+    if (modal) return withTimeout(this.timeoutMs, signal, name, (inner) => modal.run(this.modalityDeps, args, inner));
     // A name not offered (a tool the scope does not allow, one the model made up) is still the
     // ToolHost's to refuse: its refusal (mcp.tool_blocked, mcp.tool_not_found) is the result.
     if (!this.host) throw new SvcError('mcp.tool_not_found', `no tool server offers ${name}`, { tool: name });

@@ -17,7 +17,7 @@ export async function omniChat(ctx: ServerContext, model: string, request: Direc
   let templates = templateCaches.get(ctx);
   if (!templates) templateCaches.set(ctx, (templates = new TemplateCache()));
   const deps: OmniDeps = {
-    dispatcher: ctx.dispatcher, config: ctx.config, tools: ctx.mcp, templates,
+    dispatcher: ctx.dispatcher, images: ctx, config: ctx.config, tools: ctx.mcp, templates,
     body: (chat, upstreamModel, target) => JSON.stringify(chatFor(ctx, { ...chat, model: upstreamModel }, target)),
   };
   // Default mode: null (everything allowed); auth mode: the token's scope.
