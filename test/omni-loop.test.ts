@@ -16,6 +16,8 @@ import { waitFor } from './helpers/wait.js';
 const FINAL = 'The echo said hi, and 2 + 3 is 5.';
 let gw: Gateway;
 let upstream: ScriptedUpstream;
+/** An upstream whose entry does not say tool_calling: omni does not run on it. */
+let untooled: ScriptedUpstream;
 
 type Message = { role: string; content: string | null; tool_call_id?: string; tool_calls?: unknown[] };
 
@@ -29,9 +31,10 @@ beforeAll(async () => {
     hanging: { rounds: [{ tool_calls: [{ name: 'fixture__echo', arguments: { message: 'x' } }] }, { hang: true }] },
     'client-tool': { rounds: [{ tool_calls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] }] },
   });
+  untooled = await startScriptedUpstream({ 'no-tools': { rounds: [{ tool_calls: [{ name: 'fixture__echo', arguments: { message: 'hi' } }] }] } });
   const home = tempHome({
     'svc.toml': '[mcp]\nmax_rounds = 3\ntool_timeout_s = 2\n',
-    'upstreams.toml': upstream.toml('script'),
+    'upstreams.toml': `${upstream.toml('script')}\n${untooled.toml('untooled').replace('tool_calling = true', 'tool_calling = false')}`,
     'mcp-servers/fixture.toml': `name = "fixture"\ntransport = "stdio"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(FIXTURE_SERVER)}]\n\n[tools]\n`,
     // The same fixture again, its echo gated: a call waits in the approvals queue.
     'mcp-servers/gatekeeper.toml': `name = "gatekeeper"\ntransport = "stdio"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(FIXTURE_SERVER)}]\n\n[tools]\ngated = ["echo"]\n`,
@@ -46,6 +49,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await gw?.stop();
   upstream?.stop();
+  untooled?.stop();
 });
 
 const user = [{ role: 'user', content: 'Use the tools.' }];
@@ -108,6 +112,16 @@ describe('the omni loop', () => {
     const last = JSON.parse(text.trim().split('\n\n').at(-1)!.replace(/^data: /, '')) as { error: { code: string } };
     expect(last.error.code).toBe('omni.max_rounds');
     expect(text).not.toContain('[DONE]');
+  });
+
+  it('sends the request once, unchanged but for omni, to a target that cannot call tools', async () => {
+    const answer = await chat({ model: 'no-tools' });
+    expect(answer.status).toBe(200);
+    expect(answer.json).not.toHaveProperty('svc_omni');
+    expect(answer.json.id).toBe('chatcmpl-scripted');
+    expect(answer.json.choices[0].message.tool_calls[0].function.name).toBe('fixture__echo'); // the model's answer as it is
+    const [sent] = await untooled.requests();
+    expect(sent).toEqual({ model: 'no-tools', messages: user });
   });
 
   it('ends the loop when the model calls a client tool: the client gets that round as usual', async () => {

@@ -1,11 +1,15 @@
 // omni: true with svc's own modality tools: a scripted upstream (tool_calling = true) asks for
 // embed_text and route_to_chat in one round; both run in process on the built-in engine's
 // slots, their answers go back to the model, and the scripted final text comes out. And
-// generate_image on an image slot whose engine is the ComfyUI fixture (real PNGs).
+// generate_image on an image slot whose engine is the ComfyUI fixture (real PNGs), and
+// text_to_speech, transcribe_audio, rerank_documents on the kokoro and moonshine fixture
+// engines and a built-in reranking slot.
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { api, REPO_ROOT, startGateway, type Gateway } from './helpers/gateway.js';
+import { enginesToml } from './helpers/fixture-engines.js';
 import { freeSlotPort } from './helpers/ports.js';
 import { homeWithTinySlots } from './helpers/llama.js';
 import { startScriptedUpstream, type ScriptedUpstream } from './helpers/scripted-upstream.js';
@@ -13,13 +17,27 @@ import { startScriptedUpstream, type ScriptedUpstream } from './helpers/scripted
 let gw: Gateway;
 let upstream: ScriptedUpstream;
 
+/** Half a second of a 440 Hz tone, 16 kHz mono WAV, as a data URL (ffmpeg makes it). */
+function toneDataUrl(): string {
+  const wav = spawnSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=0.5', '-ar', '16000', '-ac', '1', '-f', 'wav', 'pipe:1'], { encoding: 'buffer' }).stdout;
+  return `data:audio/wav;base64,${wav.toString('base64')}`;
+}
+
 beforeAll(async () => {
   upstream = await startScriptedUpstream({
+    audio: { rounds: [{ tool_calls: [
+      { name: 'text_to_speech', arguments: { text: 'hello there' } },
+      { name: 'transcribe_audio', arguments: { audio_url: toneDataUrl() } },
+      { name: 'rerank_documents', arguments: { query: 'a fox', documents: ['a red fox', 'a blue car'] } },
+    ] }, { content: 'Heard, spoken and ranked.' }] },
     modal: { rounds: [{ tool_calls: [{ name: 'embed_text', arguments: { text: 'hello' } }, { name: 'route_to_chat', arguments: { prompt: 'say hi', model: 'chat' } }] }, { content: 'Both tools answered.' }] },
     plain: { rounds: [{ content: 'No tools here.' }] },
     painter: { rounds: [{ tool_calls: [{ name: 'generate_image', arguments: { prompt: 'a red fox', size: '64x64' } }] }, { content: 'Here is your fox.' }] },
   });
-  const home = await homeWithTinySlots([{ name: 'chat', provider: 'builtin', contextSize: 1024 }, { name: 'embed', provider: 'builtin', type: 'embedding' }]);
+  const home = await homeWithTinySlots([{ name: 'chat', provider: 'builtin', contextSize: 1024 }, { name: 'embed', provider: 'builtin', type: 'embedding' }, { name: 'rank', provider: 'builtin', type: 'reranking', model: 'tiny-rerank' }]);
+  home.write('svc.toml', enginesToml());
+  home.write('slots/speaker.toml', `[slot]\nname = "speaker"\nport = ${await freeSlotPort()}\ntype = "tts"\nprovider = "kokoro"\ndevice = "cpu"\n`);
+  home.write('slots/ears.toml', `[slot]\nname = "ears"\nport = ${await freeSlotPort()}\ntype = "transcription"\nprovider = "moonshine"\ndevice = "cpu"\n\n[model]\ndefault = "moonshine-tiny-en"\n`);
   home.write('upstreams.toml', upstream.toml('script'));
   home.write('slots/img.toml', `[slot]\nname = "img"\ntype = "image"\nprovider = "comfyui"\nprofile = "comfyui"\ndevice = "cpu"\nport = ${await freeSlotPort()}\n[model]\ndefault = "sdxl-turbo"\n[image]\ndefault_steps = 2\n`);
   const comfy = `${JSON.stringify(process.execPath)} ${JSON.stringify(join(REPO_ROOT, 'test/fixtures/comfyui-engine.mjs'))}`;
@@ -43,7 +61,7 @@ describe('omni with modality tools', () => {
     const [first, second] = await upstream.requests();
     // svc's own modality tools (the bundled svc-admin server's `svc-admin__*` tools are offered beside them).
     const offered = (first!.tools as Array<{ function: { name: string } }>).map((t) => t.function.name).filter((n) => !n.includes('__')).sort();
-    expect(offered).toEqual(['embed_text', 'generate_image', 'route_to_chat']); // no tts, stt, rerank slot: not offered
+    expect(offered).toEqual(['embed_text', 'generate_image', 'rerank_documents', 'route_to_chat', 'text_to_speech', 'transcribe_audio']);
     expect(first).not.toHaveProperty('omni');
     const results = (second!.messages as Array<{ role: string; tool_call_id?: string; content: string }>).filter((m) => m.role === 'tool');
     // The assistant turn with both calls, then one tool message per call, by its id.
@@ -90,4 +108,19 @@ describe('omni with modality tools', () => {
     expect(png.status).toBe(200);
     expect(png.headers.get('content-type')).toBe('image/png');
   }, 90_000);
+
+  it('speaks, transcribes and ranks on the tts, transcription and reranking slots', async () => {
+    await upstream.forget();
+    const answer = await api(gw.url, '/v1/chat/completions', { method: 'POST', body: { model: 'audio', omni: true, messages: [{ role: 'user', content: 'go' }] } });
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.json.choices[0].message.content).toBe('Heard, spoken and ranked.');
+    const ran = answer.json.svc_omni.tool_calls as Array<{ name: string; ok: boolean }>;
+    expect(ran.map((c) => [c.name, c.ok]).sort()).toEqual([['rerank_documents', true], ['text_to_speech', true], ['transcribe_audio', true]]);
+    const results = new Map(((await upstream.requests())[1]!.messages as Array<{ role: string; tool_call_id?: string; content: string }>).filter((m) => m.role === 'tool').map((m) => [m.tool_call_id, m.content]));
+    const speech = JSON.parse(results.get('call_0_0')!) as { content_type: string; bytes: number };
+    expect(speech.content_type).toMatch(/^audio\//);
+    expect(speech.bytes).toBeGreaterThan(0);
+    expect(results.get('call_0_1')).toMatch(/^moonshine-tiny-en heard 0\.50 seconds/);
+    expect((JSON.parse(results.get('call_0_2')!) as { results: unknown[] }).results).toHaveLength(2);
+  }, 120_000);
 });
