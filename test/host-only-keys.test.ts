@@ -26,6 +26,7 @@ const CHANGES: Record<string, unknown> = {
   'api.max_body_mb': 128,
   'api.public_hostnames': ['svc.lan'],
   'api.allowed_origins': ['http://localhost:3000'],
+  'mcp.registry_url': 'http://127.0.0.1:9/registry',
 };
 
 function patchFor(key: string, value: unknown): Record<string, unknown> {

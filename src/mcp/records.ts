@@ -123,3 +123,7 @@ export function missingSecrets(id: string, secrets: Readonly<Record<string, stri
     .filter(([, key]) => !(key in apiEnv))
     .map(([envName, key]) => ({ file: recordFileName(id), path: `secrets.${envName}`, message: `api.env has no key ${key}`, severity: 'error' as const }));
 }
+
+export async function removeStateFolder(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+}

@@ -2,7 +2,7 @@
 // cache a refresh wrote), each marked installed when a server was installed from its spec.
 import type { McpCatalogItem, McpCatalogPayload } from '../protocol/mcp.js';
 import { CURATED_CATALOG, readRegistryCache, refreshRegistry, type RegistryCache } from './catalog.js';
-import type { McpInternals } from './service.js';
+import type { McpInternals } from './service-types.js';
 
 export class McpCatalog {
   constructor(private readonly x: McpInternals) {}

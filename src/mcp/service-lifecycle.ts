@@ -3,10 +3,9 @@
 // mcp.unavailable with the state and the stderr tail.
 import { SvcError } from '../protocol/errors.js';
 import type { McpLogsPayload, McpServerRecord, McpServerView, McpTestPayload } from '../protocol/mcp.js';
-import { ClientSession } from './client-session.js';
 import { LineRing } from './line-ring.js';
 import { missingSecrets } from './records.js';
-import type { McpInternals } from './service.js';
+import type { McpInternals } from './service-types.js';
 import type { ServerSupervisor } from './supervisor.js';
 import { bundledPath, installedView, listedOf, toolViews } from './views.js';
 
@@ -65,6 +64,7 @@ export class McpLifecycle {
     const sup = this.x.installed(id, 'tested');
     const base = { server_id: id, transport: sup.record.transport, ms: 0 };
     const running = sup.state === 'ready' ? sup.session : null;
+    const { ClientSession } = await import('./client-session.js');
     const session = running ?? new ClientSession(sup.record, await this.environment(sup.record).catch(() => ({})), new LineRing(50), { onClosed: () => undefined, onToolsChanged: () => undefined });
     try {
       if (!running) await session.open(30_000);

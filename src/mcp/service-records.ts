@@ -6,8 +6,8 @@ import { SvcError } from '../protocol/errors.js';
 import type { McpConfigPatch, McpInstallRequest, McpServerRecord, McpServerView, ToolPolicyLists } from '../protocol/mcp.js';
 import { planInstall } from './install-plan.js';
 import { npmInstall } from './npm-install.js';
-import { checkBundledDoc, checkRecordDoc, mcpStatePath, missingSecrets, recordDoc, recordFileName, removeRecord, writeRecordDoc } from './records.js';
-import { removeStateFolder, type McpInternals } from './service.js';
+import { checkBundledDoc, removeStateFolder, checkRecordDoc, mcpStatePath, missingSecrets, recordDoc, recordFileName, removeRecord, writeRecordDoc } from './records.js';
+import type { McpInternals } from './service-types.js';
 import { bundledView, installedView } from './views.js';
 import { VERSION } from '../lib/version.js';
 

@@ -1,6 +1,8 @@
 // McpService with a real stdio MCP server (test/fixtures/mcp-fixture-server.mjs, built with the
 // SDK): install from a command line, start, list tools, call them, the supervisor's restart
 // after SIGKILL, the crash-loop cap, timeouts, list_changed, and stop.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixtureSpec, mcpHarness, type McpHarness } from '../../test/helpers/mcp.js';
 import { waitFor } from '../../test/helpers/wait.js';
@@ -98,8 +100,27 @@ describe('McpService with a stdio server', () => {
     await expect(h.service.call('fix__add', { a: 1, b: 1 }, caller)).rejects.toMatchObject({ code: 'mcp.tool_blocked' });
     // A read-only token gets the read-only tools only.
     const reader = { scope: 'read-only' as const, client: 'reader' };
-    expect((await h.service.offered(reader)).map((t) => t.name)).toEqual(['fix__echo']);
+    expect((await h.service.offered(reader)).map((t) => t.name)).toEqual(['fix__echo', 'fix__env']);
     await expect(h.service.call('fix__sleep', { ms: 1 }, reader)).rejects.toMatchObject({ code: 'mcp.tool_blocked', details: { reason: 'scope' } });
     expect(await h.service.call('fix__echo', { message: 'r' }, reader)).toMatchObject({ text: 'r' });
+  });
+
+  it('passes env and secrets from api.env to the process, restarting it on a config change', async () => {
+    h = mcpHarness();
+    mkdirSync(h.paths.configRoot, { recursive: true });
+    writeFileSync(h.paths.apiEnv, 'FIXTURE_KEY=s3cret-value\n');
+    await h.service.install({ spec: fixtureSpec(), id: 'fix' });
+    const first = await ready(h, 'fix');
+    expect(await h.service.call('fix__env', { name: 'API_TOKEN' }, caller)).toMatchObject({ text: '(unset)' });
+    await h.service.patchConfig('fix', { env: { PLAIN: 'p' }, secrets: { API_TOKEN: 'FIXTURE_KEY' } });
+    const again = await ready(h, 'fix');
+    expect(again.pid).not.toBe(first.pid);
+    expect(await h.service.call('fix__env', { name: 'API_TOKEN' }, caller)).toMatchObject({ text: 's3cret-value' });
+    expect(await h.service.call('fix__env', { name: 'PLAIN' }, caller)).toMatchObject({ text: 'p' });
+    // The record names the key, never the value; nor do events or activity rows.
+    const file = readFileSync(join(h.paths.mcpServersDir, 'fix.toml'), 'utf8');
+    expect(file).toContain('API_TOKEN = "FIXTURE_KEY"');
+    expect(JSON.stringify([file, h.events, h.rows])).not.toContain('s3cret-value');
+    expect(h.rows.map((r) => r.action)).toEqual(expect.arrayContaining(['mcp.install', 'mcp.update']));
   });
 });

@@ -2,14 +2,11 @@
 // on disk, each with a supervisor; bundled servers are served by the gateway itself and only
 // registered here. The routes, the CLI's answers, the omni loop and the dashboard all go
 // through these methods. Dependencies come in one object so tests need no gateway.
-import { rm } from 'node:fs/promises';
-import type { ActivityInput } from '../activity/store.js';
-import type { SvcPaths } from '../config/paths.js';
-import type { SvcToml } from '../config/schema/svc-toml.js';
 import { SerialQueue } from '../lib/serial-queue.js';
 import { VERSION } from '../lib/version.js';
 import { SvcError } from '../protocol/errors.js';
 import type { EventInput } from '../protocol/events.js';
+import type { McpInternals, McpServiceDeps } from './service-types.js';
 import type { ApprovalEntry, ApprovalEventData, McpServerRecord, McpServerView, ToolPolicyLists } from '../protocol/mcp.js';
 import { BUNDLED_MCP_IDS } from '../protocol/mcp.js';
 import { ApprovalQueue } from './approvals.js';
@@ -17,42 +14,14 @@ import { McpCatalog } from './service-catalog.js';
 import { McpLifecycle } from './service-lifecycle.js';
 import { McpRecordChanges } from './service-records.js';
 import { ServerSupervisor } from './supervisor.js';
-import { ToolCalls, toToolResult, type ToolServerHandle } from './tool-calls.js';
+
+export type { McpServiceDeps, McpSettings } from './service-types.js';
+import { ToolCalls, type ToolServerHandle } from './tool-calls.js';
+import { toolServerHandles } from './service-handles.js';
 import type { BundledTool, OfferedTool, ToolCallOptions, ToolCaller, ToolHost, ToolResult } from './tool-host.js';
-import { bundledView, installedView, listedOf } from './views.js';
+import { bundledView, installedView } from './views.js';
 import { loadRecords } from './records.js';
 import { DEFAULT_TOOL_POLICY } from './policy.js';
-
-export type McpSettings = SvcToml['mcp'];
-
-export interface McpServiceDeps {
-  paths: SvcPaths;
-  /** The current [mcp] section (read at each use, so a settings change applies live). */
-  settings(): McpSettings;
-  publish(event: EventInput): void;
-  record(entry: ActivityInput): void;
-  /** api.env's entries (secrets are read from it at each start). */
-  readApiEnv(): Promise<Record<string, string>>;
-  /** The environment npm and PATH lookups see (process.env by default). */
-  env?: NodeJS.ProcessEnv;
-  /** One writer for configuration files (the gateway's); a private one by default. */
-  writes?: SerialQueue;
-  /** First restart delay after a crash (tests shorten it). */
-  backoffBaseMs?: number;
-  log?(line: string): void;
-}
-
-/** What the helpers (lifecycle, records, catalog) share with the service. */
-export interface McpInternals {
-  deps: McpServiceDeps;
-  servers: Map<string, ServerSupervisor>;
-  bundled: Map<string, { tools: BundledTool[]; policy: ToolPolicyLists }>;
-  writes: SerialQueue;
-  loaded(): Promise<void>;
-  supervise(record: McpServerRecord): ServerSupervisor;
-  /** The installed server, or mcp.bundled (for a bundled id) / mcp.not_found. */
-  installed(id: string, action: string): ServerSupervisor;
-}
 
 export class McpService implements ToolHost {
   private readonly internals: McpInternals;
@@ -209,42 +178,6 @@ export class McpService implements ToolHost {
   }
 
   private handles(): ToolServerHandle[] {
-    const handles: ToolServerHandle[] = [];
-    for (const [id, b] of this.internals.bundled) {
-      handles.push({
-        id, enabled: true, state: 'ready', lastError: null, policy: b.policy, tools: b.tools.map(listedOf),
-        ensureReady: () => Promise.resolve(),
-        run: (tool, args, signal) => {
-          const found = b.tools.find((t) => t.name === tool);
-          if (!found) throw new SvcError('mcp.tool_not_found', `${id} offers no tool ${tool}`, { tool, server: id });
-          return found.run(args, signal);
-        },
-      });
-    }
-    for (const sup of this.internals.servers.values()) {
-      handles.push({
-        // Getters: a call reads them again after ensureReady() started the server.
-        id: sup.record.id,
-        get enabled() { return sup.record.enabled; },
-        get state() { return sup.state; },
-        get lastError() { return sup.lastError; },
-        get policy() { return sup.record.tools; },
-        get tools() { return sup.session?.tools ?? []; },
-        ensureReady: async () => {
-          await this.lifecycle.ensureReady(sup);
-        },
-        run: async (tool, args, signal, timeoutMs) => {
-          const session = sup.session;
-          if (!session || sup.state !== 'ready') throw new SvcError('mcp.unavailable', `tool server ${sup.record.id} is ${sup.state}`, { id: sup.record.id, state: sup.state, last_error: sup.lastError });
-          const raw = await session.client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: timeoutMs });
-          return toToolResult(raw as { content?: unknown; isError?: unknown });
-        },
-      });
-    }
-    return handles;
+    return toolServerHandles(this.internals, this.lifecycle);
   }
-}
-
-export async function removeStateFolder(dir: string): Promise<void> {
-  await rm(dir, { recursive: true, force: true });
 }

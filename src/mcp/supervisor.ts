@@ -4,7 +4,7 @@
 // A remote server is connected and pinged the same way; when it stops answering it is error.
 import type { McpServerRecord, McpState } from '../protocol/mcp.js';
 import { decideRestart } from '../slots/restart-policy.js';
-import { ClientSession } from './client-session.js';
+import type { ClientSession } from './client-session.js';
 import { LineRing } from './line-ring.js';
 import { moveAllowed } from './state-machine.js';
 
@@ -89,6 +89,9 @@ export class ServerSupervisor {
     let session: ClientSession | null = null;
     try {
       const env = await this.hooks.environment(this.record);
+      if (generation !== this.generation) return;
+      // The SDK loads with the first server started, not with the gateway (docs/performance.md).
+      const { ClientSession } = await import('./client-session.js');
       if (generation !== this.generation) return;
       session = new ClientSession(this.record, env, this.stderr, {
         onClosed: () => this.lost(generation, 'the server exited'),

@@ -2,7 +2,6 @@
 // call that applies each rule on the way: blocked never runs, the token's scope is checked,
 // gated waits in the approvals queue, an enabled server that is stopped starts on demand,
 // the call times out, and each step is an `mcp.tool.*` event.
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { SvcError } from '../protocol/errors.js';
 import type { McpState, McpToolEventData, ToolOutcome, ToolPolicyLists } from '../protocol/mcp.js';
 import type { ApprovalQueue } from './approvals.js';
@@ -31,13 +30,15 @@ export interface ToolCallDeps {
   onToolEvent(outcome: ToolOutcome, data: McpToolEventData): void;
 }
 
+/** The SDK's McpError code for a request that timed out (ErrorCode.RequestTimeout): matched by value so this module does not load the SDK. */
+const MCP_REQUEST_TIMEOUT = -32001;
+
 export class ToolCalls implements ToolHost {
   constructor(private readonly deps: ToolCallDeps) {}
 
-  async offered(caller: ToolCaller): Promise<OfferedTool[]> {
-    const handles = this.deps.handles().filter((h) => h.enabled);
-    // An enabled server that is not running is started now (boot normally did it already).
-    await Promise.allSettled(handles.filter((h) => h.state === 'stopped').map((h) => h.ensureReady()));
+  offered(caller: ToolCaller): Promise<OfferedTool[]> {
+    // Only ready servers: what a stopped one offers is not known until it runs (and a server
+    // stopped by hand stays stopped; a call by name still starts an enabled one on demand).
     const offered: OfferedTool[] = [];
     for (const handle of this.deps.handles()) {
       if (!handle.enabled || handle.state !== 'ready') continue;
@@ -47,7 +48,7 @@ export class ToolCalls implements ToolHost {
         offered.push({ name: qualifiedName(handle.id, tool.name), server: handle.id, tool: tool.name, description: tool.description, input_schema: tool.input_schema, policy, read_only: tool.read_only });
       }
     }
-    return offered;
+    return Promise.resolve(offered);
   }
 
   async call(name: string, args: Record<string, unknown>, caller: ToolCaller, options: ToolCallOptions = {}): Promise<ToolResult> {
@@ -75,12 +76,12 @@ export class ToolCalls implements ToolHost {
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     try {
-      const result = await handle.run(tool, args, signal, timeoutMs);
+      const result = await untilAborted(handle.run(tool, args, signal, timeoutMs), signal);
       event(result.isError ? 'failed' : 'executed', Date.now() - started, result.isError ? result.text.slice(0, 500) : null);
       if (approvalId) this.deps.approvals.complete(approvalId, result.isError ? { ok: false, error: result.text } : { ok: true, result: result.raw });
       return result;
     } catch (error) {
-      const timedOut = timeout.aborted || (error instanceof McpError && error.code === ErrorCode.RequestTimeout);
+      const timedOut = timeout.aborted || (error as { code?: unknown }).code === MCP_REQUEST_TIMEOUT;
       const message = timedOut ? `no answer within ${timeoutMs} ms` : error instanceof Error ? error.message : String(error);
       event('failed', Date.now() - started, message);
       if (approvalId) this.deps.approvals.complete(approvalId, { ok: false, error: message });
@@ -110,6 +111,16 @@ export class ToolCalls implements ToolHost {
     const message = outcome === 'expired' ? `${name} waited longer than [mcp].approval_timeout_s for approval and was denied` : `${name} was denied in the approvals queue`;
     throw new SvcError('mcp.tool_failed', message, { tool: name, reason, approval_id: entry.id });
   }
+}
+
+/** The work's result, or the signal's reason once it aborts (a bundled tool may not watch its signal). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /** A CallToolResult as a ToolResult: the text parts joined for a model, the rest named. */
