@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { api, useTempGateways } from './helpers/gateway.js';
+import { EventReader } from './helpers/sse.js';
 
 const SECRET = 'mcp-admin-test-proxy-secret-0123456789';
 const proxy = { 'x-forwarded-email': 'admin@example.test', 'x-svc-proxy-secret': SECRET };
@@ -28,6 +29,10 @@ const textOf = (result: Record<string, unknown>) => (result.content as Array<{ t
 describe('svc-admin over MCP', () => {
   it('lists its tools and calls slots_list and status with the SDK client', async () => {
     const gw = await gateway(home());
+    const watch = new AbortController();
+    const stream = await fetch(`${gw.url}/api/mcp/stream`, { signal: watch.signal });
+    expect(stream.headers.get('content-type')).toContain('text/event-stream');
+    const steps = new EventReader(stream.body!.getReader());
     const client = await connect(gw.url);
     expect(client.getServerVersion()?.name).toBe('svc-admin');
     const { tools } = await client.listTools();
@@ -46,7 +51,15 @@ describe('svc-admin over MCP', () => {
     expect(missing.isError).toBe(true);
     expect(textOf(missing)).toContain('slot.not_found');
 
-    // Each call is a step on the event stream of tool calls.
+    // Each call is steps on the stream of tool calls, as they happen.
+    const first = (await steps.next())!.split('\n');
+    expect(first[0]).toMatch(/^id: \d+$/);
+    expect(first[1]).toBe('event: mcp.tool.invoked');
+    expect(JSON.parse(first[2]!.slice('data: '.length))).toMatchObject({ server: 'svc-admin', tool: 'slots_list', outcome: 'invoked', gated: false, client: expect.stringMatching(/^mcp:/), ts: expect.any(String) });
+    watch.abort();
+    // svc-memory is not served until memory exists: its path is the API's JSON 404, not the dashboard's page.
+    expect((await api(gw.url, '/mcp/memory/mcp', { method: 'POST', body: {} })).json.error.code).toBe('request.unknown_route');
+    // And on the event bus.
     const events = (await api(gw.url, '/api/events?type=mcp.tool.*')).json.events.map((e: { type: string; data: { server: string; tool: string } }) => `${e.type} ${e.data.server} ${e.data.tool}`);
     expect(events).toEqual(expect.arrayContaining(['mcp.tool.invoked svc-admin slots_list', 'mcp.tool.executed svc-admin slots_list']));
   });
