@@ -21,13 +21,10 @@ export class CaptureSink extends EventEmitter {
   private gone = false;
   private readonly parts: Buffer[] = [];
   private bytes = 0;
-  private readonly done: Promise<void>;
-  private finish!: () => void;
 
   /** onChunk: each body chunk as it arrives (nothing is buffered then). */
   constructor(private readonly onChunk?: (chunk: Buffer, sink: CaptureSink) => void) {
     super();
-    this.done = new Promise((resolve) => (this.finish = resolve));
   }
 
   get destroyed(): boolean {
@@ -74,7 +71,6 @@ export class CaptureSink extends EventEmitter {
     this.ended = true;
     this.emit('finish');
     this.emit('close');
-    this.finish();
     return this;
   }
 
@@ -83,12 +79,6 @@ export class CaptureSink extends EventEmitter {
     if (this.ended || this.gone) return;
     this.gone = true;
     this.emit('close');
-    this.finish();
-  }
-
-  /** Resolves when the answer ended (or the sink was closed). */
-  ended$(): Promise<void> {
-    return this.done;
   }
 
   body(): Buffer {
