@@ -25,6 +25,7 @@ import { anonMb, freePort, makeHome, MODELS, portkeyHeaders, REPO_ROOT, rssMb, s
 import { checkTargets, render, summaryLine } from './lib/report.mjs';
 import { holdStreams, streamRun } from './lib/stream.mjs';
 import { measureStructured } from './lib/structured.mjs';
+import { measureOmni } from './lib/omni.mjs';
 import { measureDashboard } from './lib/dashboard.mjs';
 
 const argv = process.argv.slice(2);
@@ -252,11 +253,13 @@ try {
   // Its own gateway, after this one's figures: what a JSON schema costs the built-in engine.
   log('built-in engine with and without a JSON schema');
   const structured = await measureStructured();
+  log('the omni tool loop against the same model calls made directly');
+  const omni = await measureOmni({ runs: quick ? 10 : 30 });
   log('the dashboard\'s first load in Chromium');
   const dashboard = await measureDashboard();
 
   meta.load_after = round(loadavg());
-  const result = { meta, startup, rss, latency, throughput, streaming, sse_throughput: sseThroughput, streams_held: held, cold_slot: cold, hostile_input: hostile, auth, structured, dashboard };
+  const result = { meta, startup, rss, latency, throughput, streaming, sse_throughput: sseThroughput, streams_held: held, cold_slot: cold, hostile_input: hostile, auth, structured, omni, dashboard };
   result.targets = checkTargets(result);
   const file = outFile ?? join(REPO_ROOT, 'bench/results', `${meta.date.replace(/[:.]/g, '-')}.json`);
   mkdirSync(dirname(file), { recursive: true });

@@ -115,5 +115,6 @@ export function summaryLine(r) {
     + `added TTFT ${signed(s.gateway.ttft_p50 - s.direct.ttft_p50, 3)} ms; throughput ${pct(r.throughput.remote.ratio)} of direct (slot ${pct(r.throughput.slot.ratio)}), ${f(r.throughput.remote.of_floor, 2)}x the floor, ${f(r.throughput.remote.over_portkey, 1)}x Portkey; `
     + `RSS ${f(r.rss.idle_start_mb, 0)}/${f(r.rss.peak_mb, 0)} MB idle/load, ${signed(r.hostile_input.growth_mb, 0)} MB after hostile input; ${r.streams_held.streams} streams ${r.streams_held.failed} failed; targets met ${r.targets.filter((t) => t.met && t.target !== '-').length}/${r.targets.filter((t) => t.target !== '-').length}`
     + (r.structured ? `; built-in engine ${f(r.structured.json_schema_tokens_per_s, 0)} tokens/s with a JSON schema, ${f(r.structured.plain_tokens_per_s, 0)} without (${f(r.structured.ratio, 2)}x)` : '')
+    + (r.omni ? `; omni loop +${f(r.omni.added_per_round_ms, 2)} ms per round over the model's own time (${f(r.omni.ratio, 2)}x two direct calls, tool ${f(r.omni.tool_ms, 2)} ms)` : '')
     + (r.dashboard?.cold ? `; dashboard first load ${f(r.dashboard.cold.fcp_ms, 0)} ms to first paint, ${f(r.dashboard.cold.interactive_ms, 0)} ms to interactive, ${f(r.dashboard.cold.bytes / 1024, 1)} KiB (warm ${f(r.dashboard.warm.interactive_ms, 0)} ms, ${f(r.dashboard.warm.bytes / 1024, 1)} KiB)` : '');
 }

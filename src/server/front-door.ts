@@ -10,12 +10,13 @@ import { performance } from 'node:perf_hooks';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteAccess } from '../protocol/access.js';
 import type { Decision } from '../auth/guard.js';
+import type { Identity } from '../auth/identity.js';
 import { SvcError } from '../protocol/errors.js';
 import type { Admission } from './admission.js';
 import { bodyTooLarge, contentLengthMismatch, renderError, unsupportedMediaType } from './errors.js';
 import { serverTiming } from '../dispatch/server-timing.js';
 import { parseJsonBody } from './json-body.js';
-import { arrivalOf, asObject, notAnObject } from './request.js';
+import { arrivalOf, asObject, identityOf, notAnObject } from './request.js';
 import { crossOrigin } from './cors.js';
 
 /** One request on a direct route, its body read and parsed once. */
@@ -27,6 +28,8 @@ export interface DirectRequest {
   raw?: Buffer;
   /** performance.now() when the request arrived: the start of Server-Timing's svc;dur. */
   arrivedAt: number;
+  /** Who the guard found the caller to be (the omni loop offers tools by its scope); absent: anonymous. */
+  identity?: Identity;
 }
 
 /** Answers a direct request; a rejection before anything was written is rendered by the error renderer. */
@@ -76,11 +79,11 @@ export class FrontDoor {
       return fail(req, res, notAnObject(undefined), arrivedAt);
     }
     if (type === undefined || !isJson(type)) return fail(req, res, unsupportedMediaType(req as RequestLineOf), arrivedAt);
-    this.readBody(req, res, route, arrivedAt);
+    this.readBody(req, res, route, arrivedAt, decision);
   }
 
   /** Read the body within the limit (as Fastify does: Content-Length first, then the bytes), parse it, run the route. */
-  private readBody(req: IncomingMessage, res: ServerResponse, route: DirectRoute, arrivedAt: number): void {
+  private readBody(req: IncomingMessage, res: ServerResponse, route: DirectRoute, arrivedAt: number, identity: Identity): void {
     const declared = Number(req.headers['content-length']);
     if (declared > this.bodyLimit) return fail(req, res, bodyTooLarge(), arrivedAt);
     const chunks: Buffer[] = [];
@@ -104,7 +107,7 @@ export class FrontDoor {
       } catch (parseError) {
         return fail(req, res, parseError, arrivedAt);
       }
-      route.handler({ req, res, body, raw, arrivedAt }).catch((handlerError: unknown) => fail(req, res, handlerError, arrivedAt));
+      route.handler({ req, res, body, raw, arrivedAt, identity }).catch((handlerError: unknown) => fail(req, res, handlerError, arrivedAt));
     };
     const stopReading = () => req.off('data', onData).off('end', onEnd).off('error', onEnd);
     req.on('data', onData).on('end', onEnd).on('error', onEnd);
@@ -151,6 +154,6 @@ export function throughFastify(handler: DirectHandler): (request: FastifyRequest
     const arrivedAt = arrivalOf(request); // stamped by the onRequest hook (app.ts)
     const body = asObject(request.body); // thrown before the hijack: Fastify's error handler renders it
     reply.hijack();
-    await handler({ req: request.raw, res: reply.raw, body, arrivedAt }).catch((error: unknown) => fail(request.raw, reply.raw, error, arrivedAt));
+    await handler({ req: request.raw, res: reply.raw, body, arrivedAt, identity: identityOf(request) }).catch((error: unknown) => fail(request.raw, reply.raw, error, arrivedAt));
   };
 }

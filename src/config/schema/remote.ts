@@ -25,6 +25,7 @@ export const ProviderSchema = z.strictObject({
 export const UpstreamSchema = z.strictObject({
   ...endpointFields,
   slot: slotName().nullable().default(null).meta({ description: 'The local slot this upstream fronts; null for a remote upstream.' }),
+  tool_calling: z.boolean().default(false).meta({ description: 'The models behind this upstream can call tools: a chat request with omni: true runs the tool loop on them.' }),
 });
 
 export const ProvidersFileSchema = z.strictObject({ providers: z.record(slotName(), ProviderSchema).default({}) });

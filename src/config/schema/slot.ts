@@ -28,6 +28,7 @@ export const slotSection = z.strictObject({
   enable_thinking: described(z.boolean().nullable().default(null), 'Per-slot reasoning default; a request may override it.'),
   mtp: described(z.boolean().nullable().default(null), 'Multi-token prediction: true on, false off, null = on only when the profile opts in and the model ships MTP heads.'),
   chat_template: described(z.string().min(1).nullable().default(null), 'Chat-template override; null = the template embedded in the model.'),
+  tool_calling: described(z.boolean().nullable().default(null), 'Whether the model can call tools (omni: true offers it tools); null = detected: the built-in engine can, a GGUF can when its chat template mentions tools.'),
   vision: described(z.boolean().default(true), 'Load the model\'s multimodal projector when one sits beside it.'),
   workers: described(z.int().min(1).default(1), 'Parallel request workers.'),
   idle_timeout_s: described(z.int().min(0).nullable().default(null), 'Idle seconds before eviction; overrides [slots].idle_timeout_s (300 by default). 0 disables.'),

@@ -12,6 +12,7 @@ import { RequestError } from '../../protocol/errors.js';
 import type { ServerContext } from '../context.js';
 import { toSvcError } from '../errors.js';
 import { type DirectHandler, type DirectRequest, throughFastify } from '../front-door.js';
+import { omniChat } from './v1-omni.js';
 
 const ROUTES: ReadonlyArray<{ url: string; route: V1Route; upstreamPath: string }> = [
   { url: '/v1/chat/completions', route: 'chat', upstreamPath: '/chat/completions' },
@@ -38,9 +39,13 @@ async function dispatch(ctx: ServerContext, route: V1Route, upstreamPath: string
   if (typeof requested !== 'string' || requested === '') {
     throw new RequestError('request.invalid', '`model` is required: a slot name, a model id, or a svc/* name', { problems: [{ path: 'model', message: 'required (a string)' }] });
   }
-  // The client-side tool loop arrives with tool servers (docs/routing.md); until then the key is dropped.
+  // omni: true runs the tool loop on the server (docs/omni.md); a target without tools gets the request without the key.
   const omni = route === 'chat' && 'omni' in body;
-  if (omni) delete body.omni;
+  if (omni) {
+    const wanted = body.omni === true;
+    delete body.omni;
+    if (wanted && await omniChat(ctx, requested, request)) return;
+  }
   const stream = body.stream === true;
   const client: ClientExchange = { res, takeOver: noop, timing: { arrivedAt: request.arrivedAt, loadMs: 0, sentAt: 0 } };
   try {

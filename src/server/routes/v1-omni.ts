@@ -1,0 +1,36 @@
+// `omni: true` on POST /v1/chat/completions (docs/omni.md): the route's side of the
+// tool loop of src/omni. It runs the loop when the target can call tools and a tool is on
+// offer; otherwise the request goes through once, as if `omni` had not been sent.
+import { scopeOf } from '../../auth/identity.js';
+import { withThinking } from '../../dispatch/thinking.js';
+import type { DispatchTarget } from '../../dispatch/types.js';
+import { TemplateCache } from '../../omni/capability.js';
+import { type OmniDeps, planOmni, runOmni } from '../../omni/loop.js';
+import type { ServerContext } from '../context.js';
+import type { DirectRequest } from '../front-door.js';
+
+/** Chat templates read from model files, once per file per gateway. */
+const templateCaches = new WeakMap<ServerContext, TemplateCache>();
+
+/** Runs the loop and resolves true; false when the request should go through once, unchanged. */
+export async function omniChat(ctx: ServerContext, model: string, request: DirectRequest): Promise<boolean> {
+  let templates = templateCaches.get(ctx);
+  if (!templates) templateCaches.set(ctx, (templates = new TemplateCache()));
+  const deps: OmniDeps = {
+    dispatcher: ctx.dispatcher, images: ctx, config: ctx.config, tools: ctx.mcp, templates,
+    body: (chat, upstreamModel, target) => JSON.stringify(chatFor(ctx, { ...chat, model: upstreamModel }, target)),
+  };
+  // Default mode: null (everything allowed); auth mode: the token's scope.
+  const scope = ctx.config.env.authEnabled ? scopeOf(request.identity ?? { kind: 'anonymous' }) ?? 'read-only' : null;
+  const plan = await planOmni(deps, model, { scope }, request.body.tools);
+  if (!plan) return false;
+  await runOmni(deps, plan, model, request.body, request.res);
+  return true;
+}
+
+/** The slot's reasoning default, as the plain route applies it. */
+function chatFor(ctx: ServerContext, chat: Record<string, unknown>, target: DispatchTarget): Record<string, unknown> {
+  if (target.kind !== 'slot') return chat;
+  const thinking = ctx.config.slots.find((e) => e.name === target.slot)?.config.slot.enable_thinking ?? null;
+  return thinking === null ? chat : withThinking(chat, thinking);
+}
