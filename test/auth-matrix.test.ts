@@ -39,6 +39,9 @@ const tokens: Record<string, string> = {};
 let revoked = '';
 const proxy = { 'x-forwarded-email': 'admin@example.test', 'x-svc-proxy-secret': SECRET };
 
+/** Routes whose answer, once granted, is a stream that never ends. */
+const STREAMS = ['/api/events/stream', '/api/mcp/stream', '/api/agent/approvals/events'];
+
 async function send(caller: Caller, method: string, path: string): Promise<{ status: number; code: string | undefined }> {
   const body = method === 'GET' || method === 'DELETE' ? undefined : {};
   if (caller.viaLan) {
@@ -48,7 +51,7 @@ async function send(caller: Caller, method: string, path: string): Promise<{ sta
     return { status: answer.status, code: answer.json?.error?.code };
   }
   const base = gateway.url;
-  if (path === '/api/events/stream') {
+  if (method === 'GET' && STREAMS.includes(path)) {
     // A stream never ends: the status line is the answer.
     const controller = new AbortController();
     const response = await fetch(`${base}${path}`, { headers: caller.headers, signal: controller.signal });

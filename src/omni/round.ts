@@ -46,7 +46,14 @@ export async function callModel(request: RoundRequest): Promise<RoundResult> {
   const parser = createParser({
     onEvent: (event) => {
       if (event.data === '[DONE]') return;
-      const data = JSON.parse(event.data) as Record<string, unknown>;
+      let data: Record<string, unknown>;
+      try {
+        data = JSON.parse(event.data) as Record<string, unknown>;
+      } catch {
+        // A chunk that is not JSON is no chunk of a chat stream: the round fails with the engine's words.
+        streamError = { error: { code: 'upstream.error', message: `the model sent a stream chunk that is not JSON: ${event.data.slice(0, 200)}`, details: {} } };
+        return;
+      }
       if (data.error) {
         streamError = data as unknown as ErrorEnvelope;
         return;

@@ -6,61 +6,14 @@ import type { FastifyReply } from 'fastify';
 import type { ApprovalEntry, ApprovalEventData } from '../protocol/mcp.js';
 import type { SvcEvent } from '../protocol/events.js';
 import type { ServerContext } from './context.js';
-import { openEventStream } from './sse.js';
-
-/** A `: keepalive` comment on a quiet stream, so proxies keep it and a dead client is noticed. */
-export const MCP_KEEPALIVE_MS = 15_000;
-const BATCH = 64;
+import { tailEvents } from './event-tail.js';
 
 const TOOL_EVENTS = /^mcp\.tool\./;
 const APPROVAL_EVENTS = /^approval\./;
 
-/** Open a stream that writes `first` at once, then `frame(event)` of each event of `types`. */
+/** A stream that writes `first` at once, then `frame(event)` of each event of `types`. */
 function tail(ctx: ServerContext, reply: FastifyReply, ends: Set<() => void>, types: RegExp, first: () => string, frame: (event: SvcEvent) => string): void {
-  const raw = openEventStream(reply, ctx);
-  let blocked = false;
-  let scheduled = false;
-  let ended = false;
-  const pump = () => {
-    scheduled = false;
-    while (!blocked && !ended) {
-      const batch = subscription.take(BATCH);
-      if (batch.length === 0) return;
-      const text = batch.map(frame).join('');
-      if (text) blocked = !raw.write(text);
-    }
-  };
-  // Subscribed before the first frame is built: a change in between is sent (at worst twice), never lost.
-  const subscription = ctx.events.subscribe({
-    filter: { types },
-    onReady: () => {
-      if (scheduled || blocked) return;
-      scheduled = true;
-      queueMicrotask(pump);
-    },
-  });
-  raw.write(first());
-  const keepalive = setInterval(() => {
-    if (!blocked) raw.write(': keepalive\n\n');
-  }, MCP_KEEPALIVE_MS);
-  keepalive.unref();
-  const end = () => {
-    if (ended) return;
-    ended = true;
-    clearInterval(keepalive);
-    subscription.close();
-    ends.delete(end);
-    if (blocked) raw.destroy();
-    else if (!raw.writableEnded) raw.end();
-  };
-  raw.on('drain', () => {
-    blocked = false;
-    pump();
-  });
-  raw.on('close', end);
-  raw.on('error', end);
-  ends.add(end);
-  pump();
+  tailEvents(ctx, reply, ends, { subscribe: { filter: { types } }, head: first, render: (batch) => batch.map(frame).join('') });
 }
 
 /** GET /api/mcp/stream: `event: mcp.tool.<outcome>` with the call's step and when it happened. */

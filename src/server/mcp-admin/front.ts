@@ -89,8 +89,10 @@ export function registerMcpAdminRoutes(app: FastifyInstance, ctx: ServerContext)
       await transport.handleRequest(raw.req, raw.res, request.body);
     } catch (error) {
       process.stderr.write(`svc-admin MCP request failed: ${(error as Error).stack ?? String(error)}\n`);
-      if (!raw.res.headersSent) raw.res.writeHead(500, { 'content-type': 'application/json' });
-      if (!raw.res.writableEnded) raw.res.end();
+      if (!raw.res.headersSent) {
+        const envelope = new SvcError('system.internal', 'the svc-admin MCP server failed on this request (the gateway log has the stack)').toEnvelope();
+        raw.res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(envelope));
+      } else if (!raw.res.writableEnded) raw.res.end();
     }
   };
   app.post(SVC_ADMIN_PATH, handle);

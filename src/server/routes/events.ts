@@ -1,22 +1,14 @@
 // /api/events: the event bus over HTTP (docs/api.md, "Events"). GET /api/events is a page
 // for polling; GET /api/events/stream is server-sent events that replay from an id and then
-// tail live. The stream writes with back-pressure: while the socket will not take more, it
-// stops taking from its subscription, whose bounded queue then overflows into an
-// events.gap instead of the gateway's memory growing with a slow client's backlog.
+// tail live, with back-pressure (../event-tail.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Subscription } from '../../events/subscription.js';
 import { parseEventQuery, type EventQuery } from '../../events/query.js';
 import { EventsError } from '../../protocol/errors.js';
 import type { SvcEvent } from '../../protocol/events.js';
 import { eventVisibleTo } from '../../auth/event-visibility.js';
 import type { ServerContext } from '../context.js';
 import { identityOf } from '../request.js';
-import { openEventStream } from '../sse.js';
-
-/** A comment line on a quiet stream, so that proxies keep it and a dead client is noticed. */
-export const KEEPALIVE_MS = 15_000;
-/** Events written to the socket in one write. */
-const BATCH = 64;
+import { tailEvents } from '../event-tail.js';
 
 function eventQuery(request: FastifyRequest, withHeader: boolean): EventQuery {
   const header = withHeader ? request.headers['last-event-id'] : undefined;
@@ -62,47 +54,9 @@ export function registerEventRoutes(app: FastifyInstance, ctx: ServerContext): v
 }
 
 function streamEvents(ctx: ServerContext, query: EventQuery, reply: FastifyReply, streams: Set<() => void>, visible: (event: SvcEvent) => boolean): void {
-  const raw = openEventStream(reply, ctx);
-  raw.write(`: svc events, epoch ${ctx.events.epoch}\n\n`);
-  let blocked = false;
-  let scheduled = false;
-  let ended = false;
-  const pump = () => {
-    scheduled = false;
-    while (!blocked && !ended) {
-      const batch = subscription.take(BATCH);
-      if (batch.length === 0) return;
-      const shown = batch.filter(visible);
-      if (shown.length > 0) blocked = !raw.write(shown.map(frame).join(''));
-    }
-  };
-  // Called inside publish(): the writing happens a moment later, off the publisher's stack.
-  const ready = () => {
-    if (scheduled || blocked) return;
-    scheduled = true;
-    queueMicrotask(pump);
-  };
-  const subscription: Subscription = ctx.events.subscribe({ ...(query.since !== undefined && { since: query.since }), filter: query.filter, onReady: ready });
-  const keepalive = setInterval(() => {
-    if (!blocked) raw.write(': keepalive\n\n');
-  }, KEEPALIVE_MS);
-  keepalive.unref();
-  const end = () => {
-    if (ended) return;
-    ended = true;
-    clearInterval(keepalive);
-    subscription.close();
-    streams.delete(end);
-    // A client that stopped reading would never let end() finish flushing: cut it off.
-    if (blocked) raw.destroy();
-    else if (!raw.writableEnded) raw.end();
-  };
-  raw.on('drain', () => {
-    blocked = false;
-    pump();
+  tailEvents(ctx, reply, streams, {
+    subscribe: { ...(query.since !== undefined && { since: query.since }), filter: query.filter },
+    head: () => `: svc events, epoch ${ctx.events.epoch}\n\n`,
+    render: (batch) => batch.filter(visible).map(frame).join(''),
   });
-  raw.on('close', end);
-  raw.on('error', end);
-  streams.add(end);
-  pump();
 }
