@@ -7,6 +7,7 @@ import { SvcError } from '../protocol/errors.js';
 import type { SvcToolDelta } from '../protocol/mcp.js';
 import type { ModalityDeps, ModalityTool } from './modality-tools.js';
 import type { ToolCall } from './round.js';
+import { portableSchema } from './portable-schema.js';
 
 export interface ToolOutcome {
   message: { role: 'tool'; tool_call_id: string; content: string };
@@ -46,7 +47,7 @@ export class Toolbox {
 
   /** As OpenAI function tools. */
   definitions(): Array<Record<string, unknown>> {
-    const served = [...this.served.values()].map((t) => fn(t.name, t.description, t.input_schema));
+    const served = [...this.served.values()].map((t) => fn(t.name, t.description, portableSchema(t.input_schema)));
     const modal = [...this.modal.values()].map((t) => fn(t.name, t.description, t.parameters));
     return [...served, ...modal];
   }
