@@ -3,7 +3,9 @@
 // forced tool_choice (add, not echo: the engine's grammar ends two numbers within a few tokens,
 // while the tiny model's random text in echo's unbounded string can outlast max_tokens). A forced choice applies to the first round only; after that the tiny
 // model chooses freely, so the request ends either with its text or at the round cap: both
-// carry what ran, and the add must have run.
+// carry what ran, and the add must have run. The fixture also offers host_of, whose schema
+// has `format: "uri"`, which the engine's grammar cannot enforce: the loop offers it in a
+// portable form, or the engine would refuse every request.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startGateway, type Gateway } from './helpers/gateway.js';
 import { homeWithTinySlots } from './helpers/llama.js';
@@ -39,5 +41,7 @@ describe('omni on the built-in engine', () => {
     });
     const ran = (answer.status === 200 ? answer.json.svc_omni.tool_calls : answer.json.error.details.tool_calls) as Array<{ name: string; ok: boolean }>;
     expect(ran[0]).toMatchObject({ name: 'fixture__add', ok: true });
+    const tools = await api(gw.url, '/api/mcp/servers/fixture');
+    expect(tools.json.tool_details.find((t: { name: string }) => t.name === 'host_of')).toMatchObject({ policy: 'allow', input_schema: { properties: { url: { format: 'uri' } } } });
   }, 120_000);
 });
