@@ -154,6 +154,10 @@ export const ERROR_CODES = {
 
   'omni.max_rounds': { status: 502, when: 'An omni: true chat still asked for tools after [mcp].max_rounds rounds; details.rounds and details.tool_calls say what ran.' },
 
+  'memory.unavailable': { status: 503, when: 'The memory store cannot serve the request now: its embedded database process is crash-looping or could not start; details.reason says why.' },
+  'memory.engine_unreachable': { status: 503, when: 'The memory engine did not answer: the embedded database process or the [memory].pgvector_url server refused or dropped the connection.' },
+  'memory.dimension_mismatch': { status: 400, when: 'A vector of another dimension than the bank holds; details.bank, details.expected and details.got say which (svc memory reembed <bank> rebuilds a bank for a new embedding model).' },
+
   'system.internal': { status: 500, when: 'An unexpected error; the server log has the stack.' },
   'system.unavailable': { status: 503, when: 'A subsystem the route needs (e.g. the activity database) is not available.' },
   'system.shutting_down': { status: 503, when: 'The server is shutting down and takes no new work.' },
@@ -244,6 +248,13 @@ export class AuthError extends SvcError {
   constructor(code: CodeIn<'auth'>, message: string, details?: ErrorDetails) {
     super(code, message, details);
     this.name = 'AuthError';
+  }
+}
+
+export class MemoryError extends SvcError {
+  constructor(code: CodeIn<'memory'>, message: string, details?: ErrorDetails, options?: { cause?: unknown }) {
+    super(code, message, details, options);
+    this.name = 'MemoryError';
   }
 }
 

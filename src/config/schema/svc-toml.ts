@@ -119,6 +119,14 @@ export const modelsSection = section({
 
 export const memorySection = section({
   engine: key(z.enum(MEMORY_ENGINES).default('hindsight'), { description: 'Active memory engine.', apply: 'restart:svc-memory' }),
+  pgvector_url: key(z.string().refine((v) => v === '' || /^postgres(?:ql)?:\/\/[^\s]+$/.test(v), { message: 'expected a postgres:// URL or ""' }).default(''), {
+    description: 'The `pgvector` engine\'s Postgres server (a postgres:// URL; the password may instead come from SVC_MEMORY_PG_PASSWORD). Empty = the embedded database, run as its own process under the state directory.',
+    apply: 'restart:svc-memory',
+  }),
+  idle_timeout_s: key(count(0).default(600), {
+    description: 'The embedded database process stops after this many seconds unused and starts again on the next use. 0 = never stopped while the gateway runs.',
+    apply: 'live',
+  }),
   embedding: section({
     rerank_gateway_url: key(httpUrl().default('http://127.0.0.1:8080'), {
       description: 'Base URL of the OpenAI-compatible gateway the memory reranker POSTs /v1/rerankings to; defaults to this API.',
