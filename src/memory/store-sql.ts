@@ -1,7 +1,7 @@
 // The store's larger SQL: the hybrid search (vector similarity on the HNSW index and
 // Postgres full-text search, fused by reciprocal rank, every filter in SQL) and the per-
 // dimension HNSW index. Values are bind parameters; the dimension is a checked integer.
-import type { MemoryItemRow, MemorySearchQuery } from './store.js';
+import type { MemoryItemRow, MemorySearchQuery } from './types.js';
 
 /** Reciprocal rank fusion's constant (Cormack et al.): a rank r scores 1 / (RRF_K + r). */
 export const RRF_K = 60;

@@ -6,24 +6,9 @@ import { randomUUID } from 'node:crypto';
 import { MemoryError } from '../protocol/errors.js';
 import type { MemoryDatabase } from './db/database.js';
 import { hnswIndexSql, ITEM_COLUMNS, searchSql, toRow, vectorLiteral, type ItemRecord } from './store-sql.js';
+import type { MemoryAddItem, MemoryEngineInfo, MemoryItemRow, MemorySearchQuery, MemoryStore } from './types.js';
 
-export interface MemoryItemRow { id: string; bank: string; text: string; dataset: string | null; tags: string[]; metadata: Record<string, unknown>; source: string | null; type: string; timestamp: string; score?: number }
-export interface MemoryAddItem { text: string; embedding: number[]; dataset?: string; tags?: string[]; metadata?: Record<string, unknown>; document_id?: string; type?: string; timestamp?: string }
-export interface MemorySearchQuery { embedding: number[]; text: string; limit: number; dataset?: string; tags?: string[]; tagsMatch?: 'any' | 'all'; before?: string; after?: string; excludeTags?: string[] }
-export interface MemoryEngineInfo { kind: 'embedded' | 'server'; reachable: boolean; version: string | null; pid: number | null; rss_bytes: number | null }
-
-export interface MemoryStore {
-  ensureBank(bank: string, dimension: number): Promise<void>;
-  banks(): Promise<Array<{ id: string; dimension: number | null; items: number; created_at: string }>>;
-  deleteBank(bank: string): Promise<number>;
-  add(bank: string, item: MemoryAddItem): Promise<{ id: string; timestamp: string }>;
-  search(bank: string, q: MemorySearchQuery): Promise<MemoryItemRow[]>;
-  list(bank: string, q: { dataset?: string; offset: number; limit: number }): Promise<MemoryItemRow[]>;
-  delete(bank: string, ids: string[]): Promise<number>;
-  stats(bank: string): Promise<{ items: number; dimension: number | null; bytes: number }>;
-  engine(): Promise<MemoryEngineInfo>;
-  close(): Promise<void>;
-}
+export type { MemoryAddItem, MemoryEngineInfo, MemoryItemRow, MemorySearchQuery, MemoryStore } from './types.js';
 
 export const MAX_DIMENSION = 16_000; // pgvector's limit for a vector column
 

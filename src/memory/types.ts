@@ -1,0 +1,20 @@
+// The memory store's interface (store.ts implements it on Postgres with pgvector), for the
+// memory service, routes and adapters above it.
+
+export interface MemoryItemRow { id: string; bank: string; text: string; dataset: string | null; tags: string[]; metadata: Record<string, unknown>; source: string | null; type: string; timestamp: string; score?: number }
+export interface MemoryAddItem { text: string; embedding: number[]; dataset?: string; tags?: string[]; metadata?: Record<string, unknown>; document_id?: string; type?: string; timestamp?: string }
+export interface MemorySearchQuery { embedding: number[]; text: string; limit: number; dataset?: string; tags?: string[]; tagsMatch?: 'any' | 'all'; before?: string; after?: string; excludeTags?: string[] }
+export interface MemoryEngineInfo { kind: 'embedded' | 'server'; reachable: boolean; version: string | null; pid: number | null; rss_bytes: number | null }
+
+export interface MemoryStore {
+  ensureBank(bank: string, dimension: number): Promise<void>;
+  banks(): Promise<Array<{ id: string; dimension: number | null; items: number; created_at: string }>>;
+  deleteBank(bank: string): Promise<number>;
+  add(bank: string, item: MemoryAddItem): Promise<{ id: string; timestamp: string }>;
+  search(bank: string, q: MemorySearchQuery): Promise<MemoryItemRow[]>;
+  list(bank: string, q: { dataset?: string; offset: number; limit: number }): Promise<MemoryItemRow[]>;
+  delete(bank: string, ids: string[]): Promise<number>;
+  stats(bank: string): Promise<{ items: number; dimension: number | null; bytes: number }>;
+  engine(): Promise<MemoryEngineInfo>;
+  close(): Promise<void>;
+}
