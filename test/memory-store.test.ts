@@ -48,6 +48,13 @@ for (const mode of ['embedded', 'server'] as const) {
       store = open();
     }, 120_000);
 
+    it('reports the engine without starting the embedded process', async () => {
+      const engine = await store.engine();
+      if (mode === 'embedded') expect(engine).toEqual({ kind: 'embedded', reachable: false, version: null, pid: null, rss_bytes: null, state: 'stopped' });
+      else expect(engine).toMatchObject({ kind: 'server', reachable: true, pid: null, rss_bytes: null });
+      expect(events).toEqual([]);
+    });
+
     afterAll(async () => {
       await store?.close();
       server?.child.kill('SIGTERM');
@@ -126,7 +133,7 @@ for (const mode of ['embedded', 'server'] as const) {
 
     it('reports the engine; after a stop and reopen everything is still there', async () => {
       const engine = await store.engine();
-      expect(engine).toMatchObject({ kind: mode, reachable: true });
+      expect(engine).toMatchObject({ kind: mode, reachable: true, ...(mode === 'embedded' && { state: 'ready' }) });
       expect(engine.version).toMatch(/^\d+\.\d+/);
       if (mode === 'embedded') {
         expect(engine.pid).toBeGreaterThan(0);

@@ -120,9 +120,12 @@ export class SqlMemoryStore implements MemoryStore {
   }
 
   async engine(): Promise<MemoryEngineInfo> {
+    const state = this.db.state() ?? undefined;
+    // Asking about the embedded engine must not start it (~320 MB): stopped is reported as such.
+    if (state === 'stopped') return { kind: this.db.kind, reachable: false, version: null, pid: null, rss_bytes: null, state };
     const version = await this.db.query<{ version: string }>("SELECT extversion AS version FROM pg_extension WHERE extname = 'vector'")
       .then((r) => r.rows[0]?.version ?? null, () => undefined);
-    return { kind: this.db.kind, reachable: version !== undefined, version: version ?? null, pid: this.db.pid(), rss_bytes: await this.db.rssBytes() };
+    return { kind: this.db.kind, reachable: version !== undefined, version: version ?? null, pid: this.db.pid(), rss_bytes: await this.db.rssBytes(), ...(state && { state: this.db.state() ?? state }) };
   }
 
   close(): Promise<void> {

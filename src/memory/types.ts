@@ -4,7 +4,10 @@
 export interface MemoryItemRow { id: string; bank: string; text: string; dataset: string | null; tags: string[]; metadata: Record<string, unknown>; source: string | null; type: string; timestamp: string; score?: number }
 export interface MemoryAddItem { text: string; embedding: number[]; dataset?: string; tags?: string[]; metadata?: Record<string, unknown>; document_id?: string; type?: string; timestamp?: string }
 export interface MemorySearchQuery { embedding: number[]; text: string; limit: number; dataset?: string; tags?: string[]; tagsMatch?: 'any' | 'all'; before?: string; after?: string; excludeTags?: string[] }
-export interface MemoryEngineInfo { kind: 'embedded' | 'server'; reachable: boolean; version: string | null; pid: number | null; rss_bytes: number | null }
+import type { MemoryEngineState } from '../protocol/events.js';
+
+/** `state`: the embedded process's (absent for a server); a stopped one is not started to answer. */
+export interface MemoryEngineInfo { kind: 'embedded' | 'server'; reachable: boolean; version: string | null; pid: number | null; rss_bytes: number | null; state?: MemoryEngineState }
 
 export interface MemoryStore {
   ensureBank(bank: string, dimension: number): Promise<void>;

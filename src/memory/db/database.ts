@@ -5,6 +5,7 @@
 // connection is memory.engine_unreachable; the password is never part of a message.
 import pg from 'pg';
 import { MemoryError } from '../../protocol/errors.js';
+import type { MemoryEngineState } from '../../protocol/events.js';
 import { runMigrations } from './migrations.js';
 import type { PgSupervisor } from './supervisor.js';
 
@@ -20,6 +21,8 @@ export interface MemoryDatabase extends Queryable {
   readonly generation: number;
   pid(): number | null;
   rssBytes(): Promise<number | null>;
+  /** The embedded process's state; null for a server. */
+  state(): MemoryEngineState | null;
   close(): Promise<void>;
 }
 
@@ -58,6 +61,7 @@ abstract class PooledDatabase implements MemoryDatabase {
   protected abstract pool(): Promise<pg.Pool>;
   abstract pid(): number | null;
   abstract rssBytes(): Promise<number | null>;
+  abstract state(): MemoryEngineState | null;
   abstract close(): Promise<void>;
 
   /** A new pool: errors of idle clients are logged, never thrown (a dead database must not take the gateway down). */
@@ -138,6 +142,10 @@ export class EmbeddedDatabase extends PooledDatabase {
     return this.supervisor.rssBytes();
   }
 
+  state(): MemoryEngineState {
+    return this.supervisor.state;
+  }
+
   async close(): Promise<void> {
     const current = this.current;
     this.current = null;
@@ -171,6 +179,10 @@ export class ServerDatabase extends PooledDatabase {
 
   rssBytes(): Promise<number | null> {
     return Promise.resolve(null);
+  }
+
+  state(): null {
+    return null;
   }
 
   async close(): Promise<void> {
