@@ -179,6 +179,30 @@ for (const mode of ['embedded', 'server'] as const) {
         expect((await store.stats('alpha')).items).toBe(199);
         expect((await store.engine()).pid).not.toBe(pid);
       }, 60_000);
+
+      it('a SIGKILLed gateway: its database process closes on its own, and every acknowledged write is there', async () => {
+        await store.close();
+        // A gateway of its own: the built store in a process that writes and prints each acknowledged id.
+        const script = `
+          const { openMemoryStore } = await import(${JSON.stringify(join(REPO_ROOT, 'dist/memory/open-store.js'))});
+          const store = openMemoryStore({ stateRoot: ${JSON.stringify(home.stateRoot)}, pgvectorUrl: '', idleTimeoutS: () => 600, entry: ${JSON.stringify(ENTRY)} });
+          await store.ensureBank('gw', ${DIM});
+          console.log('pid ' + (await store.engine()).pid);
+          for (let i = 0; ; i++) console.log('ack ' + (await store.add('gw', { text: 'gw ' + i, embedding: Array.from({ length: ${DIM} }, Math.random) })).id);`;
+        const gateway = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+        let out = '';
+        gateway.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+        await waitFor(() => (out.match(/^ack /gm) ?? []).length >= 20, { what: '20 acknowledged writes', timeout: 60_000 });
+        gateway.kill('SIGKILL');
+        await new Promise((resolve) => gateway.once('exit', resolve));
+        const acknowledged = [...out.matchAll(/^ack (\S+)$/gm)].map((m) => m[1]!);
+        const dbPid = Number(/^pid (\d+)$/m.exec(out)![1]);
+        await waitFor(() => { try { process.kill(dbPid, 0); return false; } catch { return true; } }, { what: 'the orphaned database process to exit' });
+        store = open();
+        const held = new Set((await store.list('gw', { offset: 0, limit: 10_000 })).map((r) => r.id));
+        expect(acknowledged.filter((id) => !held.has(id))).toEqual([]);
+        expect((await store.stats('alpha')).items).toBe(199);
+      }, 120_000);
     }
   });
 }

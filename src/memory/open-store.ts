@@ -2,7 +2,7 @@
 // or the embedded database process under <state>/memory/pg (started on first use).
 import { join } from 'node:path';
 import type { MemoryEngineEventData } from '../protocol/events.js';
-import { EmbeddedDatabase, ServerDatabase } from './db/database.js';
+import { EmbeddedDatabase, ServerDatabase } from './db/engines.js';
 import { PgSupervisor } from './db/supervisor.js';
 import { SqlMemoryStore } from './store.js';
 

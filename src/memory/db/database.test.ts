@@ -1,7 +1,8 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { MemoryError } from '../../protocol/errors.js';
-import { asMemoryError, redactedUrl, serverConfig, ServerDatabase } from './database.js';
+import { asMemoryError, redactedUrl, serverConfig } from './database.js';
+import { ServerDatabase } from './engines.js';
 
 /** A port nothing listens on: bound, then closed. */
 async function closedPort(): Promise<number> {

@@ -1,4 +1,4 @@
-// One way to run SQL for the memory store, whichever Postgres is underneath: the embedded
+// One way to run SQL for the memory store, whichever Postgres is underneath (engines.ts): the embedded
 // process (a pool of one connection, made anew for each process the supervisor starts, since
 // PGlite runs one query at a time anyway) or the server at [memory].pgvector_url (a pool of
 // several). Migrations run on each new pool before its first query. A refused or dropped
@@ -7,7 +7,6 @@ import pg from 'pg';
 import { MemoryError } from '../../protocol/errors.js';
 import type { MemoryEngineState } from '../../protocol/events.js';
 import { runMigrations } from './migrations.js';
-import type { PgSupervisor } from './supervisor.js';
 
 export interface Queryable {
   query<R extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, params?: unknown[]): Promise<pg.QueryResult<R>>;
@@ -54,10 +53,14 @@ export function redactedUrl(url: string): string {
   return `${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}`;
 }
 
-abstract class PooledDatabase implements MemoryDatabase {
+export abstract class PooledDatabase implements MemoryDatabase {
   abstract readonly kind: 'embedded' | 'server';
   generation = 0;
   protected abstract where(): string;
+  /** An idle connection's end is news only while the database should be up. */
+  protected dropExpected(): boolean {
+    return false;
+  }
   protected abstract pool(): Promise<pg.Pool>;
   abstract pid(): number | null;
   abstract rssBytes(): Promise<number | null>;
@@ -67,7 +70,9 @@ abstract class PooledDatabase implements MemoryDatabase {
   /** A new pool: errors of idle clients are logged, never thrown (a dead database must not take the gateway down). */
   protected async openPool(config: pg.PoolConfig): Promise<pg.Pool> {
     const pool = new pg.Pool({ ...config, connectionTimeoutMillis: 10_000, idleTimeoutMillis: 30_000 });
-    pool.on('error', (error) => process.stderr.write(`memory: idle database connection failed (${this.where()}): ${error.message}\n`));
+    pool.on('error', (error) => {
+      if (!this.dropExpected()) process.stderr.write(`memory: idle database connection failed (${this.where()}): ${error.message}\n`);
+    });
     // A filtered search (a dataset, tags) would otherwise get what survives of the index's
     // first ef_search candidates, often fewer than asked for: iterative scans (pgvector 0.8)
     // keep reading the index until the LIMIT is met; the search re-sorts by distance itself.
@@ -105,89 +110,5 @@ abstract class PooledDatabase implements MemoryDatabase {
     } finally {
       client.release();
     }
-  }
-}
-
-/** The embedded process: started on first query through the supervisor, one pool per process. */
-export class EmbeddedDatabase extends PooledDatabase {
-  readonly kind = 'embedded' as const;
-  private current: { port: number; generation: number; pool: Promise<pg.Pool> } | null = null;
-
-  constructor(readonly supervisor: PgSupervisor) {
-    super();
-  }
-
-  protected where(): string {
-    return `embedded, 127.0.0.1:${this.supervisor.port ?? '-'}`;
-  }
-
-  protected async pool(): Promise<pg.Pool> {
-    const port = await this.supervisor.acquire();
-    const generation = this.supervisor.generation;
-    if (this.current?.port !== port || this.current.generation !== generation) {
-      const stale = this.current;
-      const pool = this.openPool({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres', max: 1 });
-      this.current = { port, generation, pool };
-      void stale?.pool.then((p) => p.end()).catch(() => undefined);
-      pool.catch(() => (this.current = this.current?.pool === pool ? null : this.current));
-    }
-    return this.current.pool;
-  }
-
-  pid(): number | null {
-    return this.supervisor.pid;
-  }
-
-  rssBytes(): Promise<number | null> {
-    return this.supervisor.rssBytes();
-  }
-
-  state(): MemoryEngineState {
-    return this.supervisor.state;
-  }
-
-  async close(): Promise<void> {
-    const current = this.current;
-    this.current = null;
-    await current?.pool.then((p) => p.end()).catch(() => undefined);
-    await this.supervisor.stop('gateway shutdown');
-  }
-}
-
-/** A Postgres server with pgvector at [memory].pgvector_url. */
-export class ServerDatabase extends PooledDatabase {
-  readonly kind = 'server' as const;
-  private opened: Promise<pg.Pool> | null = null;
-
-  constructor(private readonly url: string, private readonly max = 8) {
-    super();
-  }
-
-  protected where(): string {
-    return redactedUrl(this.url);
-  }
-
-  protected pool(): Promise<pg.Pool> {
-    this.opened ??= this.openPool({ ...serverConfig(this.url), max: this.max });
-    this.opened.catch(() => (this.opened = null));
-    return this.opened;
-  }
-
-  pid(): number | null {
-    return null;
-  }
-
-  rssBytes(): Promise<number | null> {
-    return Promise.resolve(null);
-  }
-
-  state(): null {
-    return null;
-  }
-
-  async close(): Promise<void> {
-    const opened = this.opened;
-    this.opened = null;
-    await opened?.then((p) => p.end()).catch(() => undefined);
   }
 }
