@@ -32,6 +32,8 @@ export class PgSupervisor {
   generation = 0;
   private child: ChildProcess | null = null;
   private starting: Promise<number> | null = null;
+  /** A stop under way: a use waits for it, so two processes never open one data directory. */
+  private stopping: Promise<void> | null = null;
   private crashes: number[] = [];
   private restartTimer: NodeJS.Timeout | null = null;
   private idleTimer: NodeJS.Timeout | null = null;
@@ -46,6 +48,8 @@ export class PgSupervisor {
   /** The port of a ready process, starting it (or joining its start) first; counts as a use. */
   async acquire(): Promise<number> {
     this.touch();
+    if (this.state === 'ready' && this.port !== null) return this.port;
+    await this.stopping;
     if (this.state === 'ready' && this.port !== null) return this.port;
     // A use after a crash loop is a fresh try, as a slot's `load` after error is.
     if (this.state === 'error') this.crashes = [];
@@ -63,11 +67,20 @@ export class PgSupervisor {
   }
 
   /** SIGTERM (PGlite closes cleanly), SIGKILL after a grace; no restart follows. */
-  async stop(reason = 'stop'): Promise<void> {
+  stop(reason = 'stop'): Promise<void> {
+    this.stopping ??= this.terminate(reason).finally(() => (this.stopping = null));
+    return this.stopping;
+  }
+
+  private async terminate(reason: string): Promise<void> {
     this.clearTimers();
     await this.starting?.catch(() => undefined);
     const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    if (!child || child.exitCode !== null || child.signalCode !== null) {
+      // Crashed and waiting for its restart, or in error: nothing runs, and nothing will.
+      if (this.state !== 'stopped') this.move('stopped', reason);
+      return;
+    }
     this.move('stopping', reason);
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.kill('SIGTERM');
