@@ -27,6 +27,7 @@ const CHANGES: Record<string, unknown> = {
   'api.public_hostnames': ['svc.lan'],
   'api.allowed_origins': ['http://localhost:3000'],
   'mcp.registry_url': 'http://127.0.0.1:9/registry',
+  'memory.pgvector_url': 'postgres://svc@127.0.0.1:9/memory',
 };
 
 function patchFor(key: string, value: unknown): Record<string, unknown> {
