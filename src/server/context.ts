@@ -21,6 +21,9 @@ import { SlotConfigService } from '../slots/slot-config.js';
 import { SlotSupervisor } from '../slots/supervisor.js';
 import { readEnvFile } from '../config/env-file.js';
 import { McpService } from '../mcp/service.js';
+import { MemoryBanks } from '../memory/banks.js';
+import { openStore } from '../memory/open-store.js';
+import { MemoryService } from '../memory/service.js';
 import { StackService } from '../stacks/service.js';
 import { VERSION } from '../lib/version.js';
 import { activityEvent, gpuModeEvent, slotEvictedEvent, slotStateEvent } from './event-sources.js';
@@ -72,6 +75,10 @@ export class ServerContext {
   readonly stacks: StackService;
   /** Tool servers (MCP), the approvals queue and the ToolHost of the omni loop (src/mcp/service.ts). */
   readonly mcp: McpService;
+  /** Memory (docs/memory.md): its store opens on first use and closes at shutdown (closeMemory). */
+  readonly memory: MemoryService;
+  /** Bank administration and the engine's report, over the same store. */
+  readonly memoryBanks: MemoryBanks;
   /** Stored /v1/responses answers (src/activity/responses-store.ts); opened by serve() with the activity log. */
   responses: ResponseStore | undefined;
   /** Update and rollback jobs (docs/updates.md), loaded on first use: nothing of it is needed before listen. */
@@ -120,6 +127,16 @@ export class ServerContext {
       writes: this.configWrites,
       log: (line) => process.stderr.write(`${line}\n`),
     });
+    const memoryDeps = {
+      config: () => this.current,
+      dispatcher: this.dispatcher,
+      openStore: () => openStore(paths, () => this.current),
+      publish: (event: Parameters<EventBus['publish']>[0]) => this.events.publish(event),
+      record: (entry: ActivityInput) => this.record(entry),
+      log: (line: string) => process.stderr.write(`${line}\n`),
+    };
+    this.memory = new MemoryService(memoryDeps);
+    this.memoryBanks = new MemoryBanks(this.memory, memoryDeps);
   }
 
   /** Every slot state change is an activity row and an event. */
