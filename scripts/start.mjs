@@ -16,6 +16,7 @@
 // for a successor to re-adopt; a foreground run has none, so they are stopped here.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { constants } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -42,6 +43,21 @@ async function ensureTinyModel() {
     say(`wrote the tiny demo model (random weights, nonsense text, every step real): ${file}`);
   }
   return { id: TINY_MODEL_ID, file };
+}
+
+/**
+ * A home without svc.toml gets a starter one: memory on the embedded pgvector engine, which
+ * needs nothing installed (the schema's default stays the spec's hindsight daemon).
+ * An existing file is never touched.
+ */
+async function ensureStarterConfig() {
+  const { resolvePaths, hostFacts } = await dist('config/paths.js');
+  const { writeFileAtomic } = await dist('config/atomic.js');
+  const file = resolvePaths(hostFacts(env)).svcToml;
+  if (existsSync(file)) return;
+  await mkdir(dirname(file), { recursive: true });
+  await writeFileAtomic(file, '# Written by `npm start` for a fresh home; every other key has its default (docs/configuration.md).\n[memory]\nengine = "pgvector"\n');
+  say(`wrote ${file}: memory on the embedded pgvector engine`);
 }
 
 async function call(base, method, path, body) {
@@ -102,6 +118,7 @@ async function exitWith(code, signal) {
 
 async function main() {
   const model = await ensureTinyModel();
+  await ensureStarterConfig();
   const child = spawn(process.execPath, [join(root, 'dist/bin/svc.js'), 'serve', ...process.argv.slice(2)], { env, stdio: ['inherit', 'pipe', 'inherit'] });
   // A Ctrl-C or a closed terminal reaches the gateway directly too; it ignores the repeat.
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));

@@ -131,6 +131,7 @@ describe('npm start on a fresh home', () => {
     expect(slots.map((s) => [s.name, s.provider, s.type])).toEqual([['chat', 'builtin', 'llm'], ['embed', 'builtin', 'embedding']]);
     const pids = slots.map((s) => s.pid!);
     expect(readdirSync(join(home.stateRoot, 'models'))).toEqual(['svc-tiny.gguf']);
+    expect(readFileSync(join(home.configRoot, 'svc.toml'), 'utf8')).toMatch(/^\[memory\]\nengine = "pgvector"$/m);
     slotFiles = Object.fromEntries(['chat', 'embed'].map((n) => [n, readFileSync(join(home.configRoot, 'slots', `${n}.toml`), 'utf8')]));
     // svc's code cache goes into the home too: a fresh clone writes nothing outside itself.
     const codeCache = join(home.home, 'cache/code-cache');

@@ -12,7 +12,7 @@ import type {
 import { checkBankId, type MemoryIdentity, PRIVATE_TAG, readBanks, visibleTo, writeTarget } from './identity.js';
 import { embed, type ModelDispatcher, rerank } from './model-calls.js';
 import { applyRerank, byPrecedence, DEFAULT_RECALL_TYPES, filterVisible, fuseBanks, withinBudget } from './recall.js';
-import type { MemoryItemRow, MemoryStore } from './store-contract.js';
+import type { MemoryItemRow, MemoryStore } from './store.js';
 
 export interface MemoryDeps {
   config: () => ResolvedConfig;

@@ -154,7 +154,9 @@ export const ERROR_CODES = {
 
   'omni.max_rounds': { status: 502, when: 'An omni: true chat still asked for tools after [mcp].max_rounds rounds; details.rounds and details.tool_calls say what ran.' },
 
-  'memory.unavailable': { status: 503, when: 'Memory is off ([memory].enabled = false), or its store could not be opened.' },
+  'memory.unavailable': { status: 503, when: 'Memory is off ([memory].enabled = false), or the memory store cannot serve the request now: its embedded database process is crash-looping or could not start; details.reason says why.' },
+  'memory.engine_unreachable': { status: 503, when: 'The memory engine did not answer: the embedded database process or the [memory].pgvector_url server refused or dropped the connection.' },
+  'memory.dimension_mismatch': { status: 400, when: 'A vector of another dimension than the bank holds; details.bank, details.expected and details.got say which (svc memory reembed <bank> rebuilds a bank for a new embedding model).' },
   'memory.engine_unsupported': { status: 501, when: 'The [memory].engine (hindsight, mem0) is not built yet in this version; set [memory].engine = "pgvector".' },
   'memory.agent_id_invalid': { status: 400, when: 'The X-Svc-Agent header does not match ^[a-zA-Z0-9_-]{1,64}$.' },
   'memory.namespace_invalid': { status: 400, when: 'A namespace is neither "shared" nor "private:<agent>".' },
@@ -253,6 +255,13 @@ export class AuthError extends SvcError {
   constructor(code: CodeIn<'auth'>, message: string, details?: ErrorDetails) {
     super(code, message, details);
     this.name = 'AuthError';
+  }
+}
+
+export class MemoryError extends SvcError {
+  constructor(code: CodeIn<'memory'>, message: string, details?: ErrorDetails, options?: { cause?: unknown }) {
+    super(code, message, details, options);
+    this.name = 'MemoryError';
   }
 }
 

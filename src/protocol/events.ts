@@ -7,6 +7,15 @@ import type { ApprovalEntry, McpStateEventData, McpToolEventData } from './mcp.j
 import type { SlotViewState } from './slots.js';
 import type { StackSlotResult } from './stacks.js';
 
+/** The embedded memory database process moved from one state to another. */
+export interface MemoryEngineEventData {
+  from: MemoryEngineState;
+  to: MemoryEngineState;
+  reason: string;
+  pid: number | null;
+}
+export type MemoryEngineState = 'stopped' | 'starting' | 'ready' | 'stopping' | 'crashed' | 'error';
+
 export const EVENT_SEVERITIES = ['info', 'warn', 'error'] as const;
 export type EventSeverity = (typeof EVENT_SEVERITIES)[number];
 
@@ -133,6 +142,8 @@ export interface EventPayloads {
   /** The approvals queue: an entry enqueued, and each decision on it (approved, denied, expired, executed, failed). */
   'approval.enqueued': { entry: ApprovalEntry };
   'approval.resolved': { entry: ApprovalEntry };
+  /** The embedded memory database process (docs/memory.md): each state change. */
+  'memory.engine': MemoryEngineEventData;
   /** Memory (docs/memory.md): each write and delete, never the texts. */
   'memory.added': { bank: string; id: string; agent: string; private: boolean };
   'memory.deleted': { banks: string[]; ids: string[]; deleted: number; agent: string };
@@ -195,6 +206,7 @@ const EVENT_TYPE_SET: { [K in EventType]: true } = {
   'mcp.tool.failed': true,
   'approval.enqueued': true,
   'approval.resolved': true,
+  'memory.engine': true,
   'memory.added': true,
   'memory.deleted': true,
   'memory.bank_created': true,

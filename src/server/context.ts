@@ -22,7 +22,7 @@ import { SlotSupervisor } from '../slots/supervisor.js';
 import { readEnvFile } from '../config/env-file.js';
 import { McpService } from '../mcp/service.js';
 import { MemoryBanks } from '../memory/banks.js';
-import { openStore } from '../memory/open-store.js';
+import { openMemoryStore } from '../memory/open-store.js';
 import { MemoryService } from '../memory/service.js';
 import { StackService } from '../stacks/service.js';
 import { VERSION } from '../lib/version.js';
@@ -130,7 +130,16 @@ export class ServerContext {
     const memoryDeps = {
       config: () => this.current,
       dispatcher: this.dispatcher,
-      openStore: () => openStore(paths, () => this.current),
+      // The store object is cheap; the embedded database process starts on its first query.
+      openStore: async () => openMemoryStore({
+        stateRoot: paths.stateRoot,
+        pgvectorUrl: this.current.svc.memory.pgvector_url,
+        idleTimeoutS: () => this.current.svc.memory.idle_timeout_s,
+        onEngineState: (change) => {
+          this.events.publish({ type: 'memory.engine', source: 'memory', severity: change.to === 'crashed' || change.to === 'error' ? 'warn' : 'info', message: `memory database ${change.from} -> ${change.to}: ${change.reason}`, data: change });
+          if (change.to === 'crashed' || change.to === 'error') this.record({ action: 'memory.engine', kind: 'event', target: 'memory', outcome: 'error', message: change.reason, details: { ...change } });
+        },
+      }),
       publish: (event: Parameters<EventBus['publish']>[0]) => this.events.publish(event),
       record: (entry: ActivityInput) => this.record(entry),
       log: (line: string) => process.stderr.write(`${line}\n`),

@@ -124,6 +124,14 @@ export const memorySection = section({
     description: 'Every write goes to the `shared` bank, a private one tagged visibility:private (read back only by its agent); false: private writes go to the bank private__<agent>.',
     apply: 'live',
   }),
+  pgvector_url: key(z.string().refine((v) => v === '' || /^postgres(?:ql)?:\/\/[^\s]+$/.test(v), { message: 'expected a postgres:// URL or ""' }).default(''), {
+    description: 'The `pgvector` engine\'s Postgres server (a postgres:// URL; the password may instead come from SVC_MEMORY_PG_PASSWORD). Empty = the embedded database, run as its own process under the state directory.',
+    apply: 'restart:svc-memory',
+  }),
+  idle_timeout_s: key(count(0).default(600), {
+    description: 'The embedded database process stops after this many seconds unused and starts again on the next use. 0 = never stopped while the gateway runs.',
+    apply: 'live',
+  }),
   embedding: section({
     embed_model: key(z.string().min(1).default('svc/embed'), {
       description: 'Model the memory embeds with, called in process through the dispatcher (an embedding slot, svc/embed by default).',

@@ -1,0 +1,75 @@
+// The memory store's schema, as numbered migrations run on connect by the embedded database
+// and by a Postgres server alike. Each runs in its own transaction with its row in
+// schema_migrations, so a crash mid-migration leaves the previous version, never half of one.
+// Append new migrations; never edit one that has shipped.
+import type pg from 'pg';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'banks and items',
+    // `dim` beside `embedding`: pgvector's HNSW index needs a fixed dimension, so each dimension
+    // in use gets a partial expression index (store.ts, hnswIndexSql), and a query names it.
+    sql: `
+      CREATE EXTENSION IF NOT EXISTS vector;
+      CREATE TABLE memory_banks (
+        id text PRIMARY KEY,
+        dimension integer,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE TABLE memory_items (
+        id uuid PRIMARY KEY,
+        bank text NOT NULL REFERENCES memory_banks(id) ON DELETE CASCADE,
+        text text NOT NULL,
+        dataset text,
+        tags text[] NOT NULL DEFAULT '{}',
+        metadata jsonb NOT NULL DEFAULT '{}',
+        document_id text,
+        type text NOT NULL DEFAULT 'world',
+        ts timestamptz NOT NULL DEFAULT now(),
+        dim integer NOT NULL,
+        embedding vector NOT NULL,
+        tsv tsvector GENERATED ALWAYS AS (to_tsvector('simple', text)) STORED
+      );
+      CREATE INDEX memory_items_bank_ts ON memory_items (bank, ts, id);
+      CREATE INDEX memory_items_tsv ON memory_items USING gin (tsv);
+      CREATE INDEX memory_items_tags ON memory_items USING gin (tags);
+    `,
+  },
+];
+
+const LOCK_KEY = 727_027; // one advisory lock: two gateways on one server migrate one at a time
+
+/** Brings the database to the latest version; returns the versions it applied. */
+export async function runMigrations(pool: pg.Pool, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
+  const client = await pool.connect();
+  const applied: number[] = [];
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [LOCK_KEY]);
+    await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
+    const done = new Set((await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
+    for (const migration of migrations) {
+      if (done.has(migration.version)) continue;
+      await client.query('BEGIN');
+      try {
+        await client.query(migration.sql);
+        await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw new Error(`memory migration ${migration.version} (${migration.name}) failed: ${(error as Error).message}`, { cause: error });
+      }
+      applied.push(migration.version);
+    }
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [LOCK_KEY]).catch(() => undefined);
+    client.release();
+  }
+  return applied;
+}

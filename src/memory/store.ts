@@ -1,0 +1,146 @@
+// The memory store: banks of items with an embedding, on the embedded database or a Postgres
+// server, the same SQL for both. Every value travels as a bind parameter (text is stored and
+// returned verbatim); the only numbers written into SQL text are vector dimensions, checked
+// integers, because an HNSW index and the cast that selects it need a literal dimension.
+import { randomUUID } from 'node:crypto';
+import { MemoryError } from '../protocol/errors.js';
+import type { MemoryDatabase } from './db/database.js';
+import { hnswIndexSql, ITEM_COLUMNS, searchSql, toRow, vectorLiteral, type ItemRecord } from './store-sql.js';
+
+export interface MemoryItemRow { id: string; bank: string; text: string; dataset: string | null; tags: string[]; metadata: Record<string, unknown>; source: string | null; type: string; timestamp: string; score?: number }
+export interface MemoryAddItem { text: string; embedding: number[]; dataset?: string; tags?: string[]; metadata?: Record<string, unknown>; document_id?: string; type?: string; timestamp?: string }
+export interface MemorySearchQuery { embedding: number[]; text: string; limit: number; dataset?: string; tags?: string[]; tagsMatch?: 'any' | 'all'; before?: string; after?: string; excludeTags?: string[] }
+export interface MemoryEngineInfo { kind: 'embedded' | 'server'; reachable: boolean; version: string | null; pid: number | null; rss_bytes: number | null }
+
+export interface MemoryStore {
+  ensureBank(bank: string, dimension: number): Promise<void>;
+  banks(): Promise<Array<{ id: string; dimension: number | null; items: number; created_at: string }>>;
+  deleteBank(bank: string): Promise<number>;
+  add(bank: string, item: MemoryAddItem): Promise<{ id: string; timestamp: string }>;
+  search(bank: string, q: MemorySearchQuery): Promise<MemoryItemRow[]>;
+  list(bank: string, q: { dataset?: string; offset: number; limit: number }): Promise<MemoryItemRow[]>;
+  delete(bank: string, ids: string[]): Promise<number>;
+  stats(bank: string): Promise<{ items: number; dimension: number | null; bytes: number }>;
+  engine(): Promise<MemoryEngineInfo>;
+  close(): Promise<void>;
+}
+
+export const MAX_DIMENSION = 16_000; // pgvector's limit for a vector column
+
+function checkDimension(dimension: number): void {
+  if (!Number.isInteger(dimension) || dimension < 1 || dimension > MAX_DIMENSION) {
+    throw new MemoryError('memory.dimension_mismatch', `a vector needs 1-${MAX_DIMENSION} dimensions, got ${dimension}`, { got: dimension });
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export class SqlMemoryStore implements MemoryStore {
+  /** Per database generation: the banks' dimensions known, and the HNSW indexes made. */
+  private known = new Map<string, number>();
+  private indexed = new Set<number>();
+  private generation = -1;
+
+  constructor(private readonly db: MemoryDatabase) {}
+
+  private fresh(): void {
+    if (this.generation === this.db.generation) return;
+    this.generation = this.db.generation;
+    this.known.clear();
+    this.indexed.clear();
+  }
+
+  async ensureBank(bank: string, dimension: number): Promise<void> {
+    checkDimension(dimension);
+    this.fresh();
+    if (this.known.get(bank) === dimension) return;
+    const { rows } = await this.db.query<{ dimension: number }>(
+      `INSERT INTO memory_banks (id, dimension) VALUES ($1, $2)
+       ON CONFLICT (id) DO UPDATE SET dimension = COALESCE(memory_banks.dimension, EXCLUDED.dimension)
+       RETURNING dimension`, [bank, dimension]);
+    const held = rows[0]!.dimension;
+    if (held !== dimension) {
+      throw new MemoryError('memory.dimension_mismatch', `bank "${bank}" holds ${held}-dimensional vectors, this one has ${dimension}`, { bank, expected: held, got: dimension });
+    }
+    if (!this.indexed.has(dimension)) {
+      await this.db.query(hnswIndexSql(dimension));
+      this.indexed.add(dimension);
+    }
+    this.fresh();
+    this.known.set(bank, dimension);
+  }
+
+  async banks(): Promise<Array<{ id: string; dimension: number | null; items: number; created_at: string }>> {
+    const { rows } = await this.db.query<{ id: string; dimension: number | null; items: string; created_at: Date }>(
+      `SELECT b.id, b.dimension, (SELECT count(*) FROM memory_items i WHERE i.bank = b.id) AS items, b.created_at
+       FROM memory_banks b ORDER BY b.id`);
+    return rows.map((r) => ({ id: r.id, dimension: r.dimension, items: Number(r.items), created_at: r.created_at.toISOString() }));
+  }
+
+  async deleteBank(bank: string): Promise<number> {
+    const removed = await this.db.transaction(async (client) => {
+      const items = await client.query('DELETE FROM memory_items WHERE bank = $1', [bank]);
+      await client.query('DELETE FROM memory_banks WHERE id = $1', [bank]);
+      return items.rowCount ?? 0;
+    });
+    this.known.delete(bank);
+    return removed;
+  }
+
+  async add(bank: string, item: MemoryAddItem): Promise<{ id: string; timestamp: string }> {
+    await this.ensureBank(bank, item.embedding.length);
+    const id = randomUUID();
+    const { rows } = await this.db.query<{ ts: Date }>(
+      `INSERT INTO memory_items (id, bank, text, dataset, tags, metadata, document_id, type, ts, dim, embedding)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, COALESCE($9::timestamptz, now()), $10, $11::vector)
+       RETURNING ts`,
+      [id, bank, item.text, item.dataset ?? null, item.tags ?? [], JSON.stringify(item.metadata ?? {}), item.document_id ?? null,
+        item.type ?? 'world', item.timestamp ?? null, item.embedding.length, vectorLiteral(item.embedding)]);
+    return { id, timestamp: rows[0]!.ts.toISOString() };
+  }
+
+  async search(bank: string, q: MemorySearchQuery): Promise<MemoryItemRow[]> {
+    checkDimension(q.embedding.length);
+    this.fresh();
+    const held = this.known.get(bank) ?? (await this.stats(bank)).dimension;
+    if (held === null) return [];
+    if (held !== q.embedding.length) {
+      throw new MemoryError('memory.dimension_mismatch', `bank "${bank}" holds ${held}-dimensional vectors, the query has ${q.embedding.length}`, { bank, expected: held, got: q.embedding.length });
+    }
+    const { sql, params } = searchSql(bank, q);
+    const { rows } = await this.db.query<ItemRecord & { score: number }>(sql, params);
+    return rows.map((r) => ({ ...toRow(r), score: Number(r.score) }));
+  }
+
+  async list(bank: string, q: { dataset?: string; offset: number; limit: number }): Promise<MemoryItemRow[]> {
+    const { rows } = await this.db.query<ItemRecord>(
+      `SELECT ${ITEM_COLUMNS} FROM memory_items WHERE bank = $1 AND ($2::text IS NULL OR dataset = $2)
+       ORDER BY ts, id OFFSET $3 LIMIT $4`, [bank, q.dataset ?? null, q.offset, q.limit]);
+    return rows.map(toRow);
+  }
+
+  async delete(bank: string, ids: string[]): Promise<number> {
+    const valid = ids.filter((id) => UUID.test(id));
+    if (valid.length === 0) return 0;
+    const result = await this.db.query('DELETE FROM memory_items WHERE bank = $1 AND id = ANY($2::uuid[])', [bank, valid]);
+    return result.rowCount ?? 0;
+  }
+
+  async stats(bank: string): Promise<{ items: number; dimension: number | null; bytes: number }> {
+    const { rows } = await this.db.query<{ dimension: number | null; items: string; bytes: string | null }>(
+      `SELECT b.dimension, count(i.id) AS items, sum(pg_column_size(i.*)) AS bytes
+       FROM memory_banks b LEFT JOIN memory_items i ON i.bank = b.id WHERE b.id = $1 GROUP BY b.dimension`, [bank]);
+    const row = rows[0];
+    return { items: Number(row?.items ?? 0), dimension: row?.dimension ?? null, bytes: Number(row?.bytes ?? 0) };
+  }
+
+  async engine(): Promise<MemoryEngineInfo> {
+    const version = await this.db.query<{ version: string }>("SELECT extversion AS version FROM pg_extension WHERE extname = 'vector'")
+      .then((r) => r.rows[0]?.version ?? null, () => undefined);
+    return { kind: this.db.kind, reachable: version !== undefined, version: version ?? null, pid: this.db.pid(), rss_bytes: await this.db.rssBytes() };
+  }
+
+  close(): Promise<void> {
+    return this.db.close();
+  }
+}
