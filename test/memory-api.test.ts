@@ -2,7 +2,8 @@
 // slots on the tiny model, and [memory] engine = "pgvector" (the embedded database process).
 // One home for the file: the database's first start runs initdb (seconds), the later ones open it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, type Gateway, startGateway, type TempHome } from './helpers/gateway.js';
+import { readFileSync } from 'node:fs';
+import { api, type Gateway, runSvcAsync, startGateway, type TempHome } from './helpers/gateway.js';
 import { homeWithTinySlots } from './helpers/llama.js';
 
 let home: TempHome;
@@ -35,9 +36,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await gw?.stop();
+  // The database process of the gateway killed in the burst; it ends by itself when its
+  // gateway is gone, so this kills only one that is still that process.
   for (const pid of orphans) {
     try {
-      process.kill(pid, 'SIGKILL');
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('pg-process')) process.kill(pid, 'SIGKILL');
     } catch {
       // gone already, as it should be
     }
@@ -125,6 +128,36 @@ describe('memory on the embedded pgvector engine', () => {
     expect(all.map((i) => i.id)).toEqual(expect.arrayContaining(added.map((a) => a.id)));
     const first = await api(gw.url, '/api/memory/list?limit=7');
     expect(first.json.next_cursor).toBe('shared@7');
+  });
+
+  it('answers the CLI: svc memory add, search, recall, banks, with --agent and --private', async () => {
+    const env = { SVC_API_URL: gw.url };
+    const add = await runSvcAsync(['memory', 'add', 'the', 'cli', 'remembers', 'the', 'violet', 'umbrella', '--agent', 'dora', '--private', '--json'], { home: home.home, env });
+    expect(add.status, add.stderr).toBe(0);
+    const id = (JSON.parse(add.stdout) as { id: string }).id;
+    const mine = await runSvcAsync(['memory', 'search', 'the cli remembers the violet umbrella', '--agent', 'dora', '--json'], { home: home.home, env });
+    expect(mine.status, mine.stderr).toBe(0);
+    expect((JSON.parse(mine.stdout) as { items: Array<{ id: string }> }).items[0]!.id).toBe(id);
+    const theirs = await runSvcAsync(['memory', 'search', 'the cli remembers the violet umbrella', '-n', '50', '--json'], { home: home.home, env });
+    expect((JSON.parse(theirs.stdout) as { items: Array<{ id: string }> }).items.map((i) => i.id)).not.toContain(id);
+    const table = await runSvcAsync(['memory', 'search', 'violet umbrella', '--agent', 'dora'], { home: home.home, env });
+    expect(table.stdout).toMatch(/^ID\s+SCORE\s+BANK\s+TEXT/);
+    expect(table.stdout).toContain(id);
+    const recall = await runSvcAsync(['memory', 'recall', 'violet umbrella', '--agent', 'dora', '--max-tokens', '500'], { home: home.home, env });
+    expect(recall.status, recall.stderr).toBe(0);
+    expect(recall.stdout).toMatch(/^rerank: (applied|skipped|timeout|error)$/m);
+    const banks = await runSvcAsync(['memory', 'banks'], { home: home.home, env });
+    expect(banks.stdout).toMatch(/^BANK\s+ITEMS\s+DIMENSION\s+CREATED/);
+    expect(banks.stdout).toContain('shared');
+    const bad = await runSvcAsync(['memory', 'add', 'hi', '--agent', 'not ok'], { home: home.home, env });
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain('memory.agent_id_invalid');
+  }, 120_000);
+
+  it('refuses a list cursor for a bank the caller does not read', async () => {
+    const answer = await api(gw.url, '/api/memory/list?cursor=private__alice@0');
+    expect(answer.status).toBe(400);
+    expect(answer.json.error.code).toBe('memory.invalid_bank');
   });
 
   it('deletes by id, with an activity row and an event', async () => {
