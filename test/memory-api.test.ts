@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { api, type Gateway, runSvcAsync, startGateway, type TempHome } from './helpers/gateway.js';
 import { homeWithTinySlots } from './helpers/llama.js';
+import { freeSlotPort } from './helpers/ports.js';
 
 let home: TempHome;
 let gw: Gateway;
@@ -226,6 +227,19 @@ describe('memory on the embedded pgvector engine', () => {
     const recall = await post('/api/memory/recall', { query: textOf(42), max_tokens: 100_000 });
     expect(recall.status, recall.text).toBe(200);
     expect(recall.json.rerank).toBe('error');
+    const search = await post('/api/memory/search', { query: textOf(42), limit: 50 });
+    expect(recall.json.items.map((i: { id: string }) => i.id)).toEqual(search.json.items.map((i: { id: string }) => i.id));
+  }, 60_000);
+
+  it('recalls in the fused order when the rerank slot cannot answer within the timeouts (a stopped slot that must load first)', async () => {
+    home.write('slots/rank2.toml', `[slot]\nname = "rank2"\ntype = "reranking"\nprovider = "builtin"\nport = ${await freeSlotPort()}\ndevice = "cpu"\n\n[model]\ndefault = "tiny-rerank"\ncontext_size = 512\n`);
+    expect((await post('/api/settings/reload', {})).status).toBe(200);
+    expect((await post('/api/slots/rank2/unload', {})).status).toBe(200);
+    const put = await api(gw.url, '/api/settings', { method: 'PUT', body: { memory: { embedding: { rerank_connect_timeout_s: 0.05, rerank_read_timeout_s: 0.05 } } } });
+    expect(put.status, put.text).toBe(200);
+    const recall = await post('/api/memory/recall', { query: textOf(42), max_tokens: 100_000 });
+    expect(recall.status, recall.text).toBe(200);
+    expect(recall.json.rerank).toBe('timeout');
     const search = await post('/api/memory/search', { query: textOf(42), limit: 50 });
     expect(recall.json.items.map((i: { id: string }) => i.id)).toEqual(search.json.items.map((i: { id: string }) => i.id));
   }, 60_000);
