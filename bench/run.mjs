@@ -27,6 +27,7 @@ import { holdStreams, streamRun } from './lib/stream.mjs';
 import { measureStructured } from './lib/structured.mjs';
 import { measureOmni } from './lib/omni.mjs';
 import { measureDashboard } from './lib/dashboard.mjs';
+import { measureMemory } from './lib/memory.mjs';
 
 const argv = process.argv.slice(2);
 const opt = (name, fallback) => (argv.includes(name) ? Number(argv[argv.indexOf(name) + 1]) : fallback);
@@ -257,9 +258,11 @@ try {
   const omni = await measureOmni({ runs: quick ? 10 : 30 });
   log('the dashboard\'s first load in Chromium');
   const dashboard = await measureDashboard();
+  log('the memory store on the embedded pgvector engine (10k items, 384-dim)');
+  const memory = await measureMemory({ items: quick ? 1000 : 10_000, queries: quick ? 50 : 200 });
 
   meta.load_after = round(loadavg());
-  const result = { meta, startup, rss, latency, throughput, streaming, sse_throughput: sseThroughput, streams_held: held, cold_slot: cold, hostile_input: hostile, auth, structured, omni, dashboard };
+  const result = { meta, startup, rss, latency, throughput, streaming, sse_throughput: sseThroughput, streams_held: held, cold_slot: cold, hostile_input: hostile, auth, structured, omni, dashboard, memory };
   result.targets = checkTargets(result);
   const file = outFile ?? join(REPO_ROOT, 'bench/results', `${meta.date.replace(/[:.]/g, '-')}.json`);
   mkdirSync(dirname(file), { recursive: true });

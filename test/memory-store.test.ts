@@ -11,6 +11,7 @@ import { openMemoryStore } from '../src/memory/open-store.js';
 import type { SqlMemoryStore } from '../src/memory/store.js';
 import { searchSql } from '../src/memory/store-sql.js';
 import { REPO_ROOT, tempHome } from './helpers/gateway.js';
+import { waitFor } from './helpers/wait.js';
 
 const ENTRY = join(REPO_ROOT, 'dist/memory/db/pg-process.js');
 const DIM = 16;
@@ -38,7 +39,8 @@ for (const mode of ['embedded', 'server'] as const) {
     const events: MemoryEngineEventData[] = [];
     let server: { child: ChildProcess; url: string } | null = null;
     let store: SqlMemoryStore;
-    const open = () => openMemoryStore({ stateRoot: home.stateRoot, pgvectorUrl: server?.url ?? '', idleTimeoutS: () => 600, onEngineState: (e) => events.push(e), entry: ENTRY });
+    let idleS = 600;
+    const open = () => openMemoryStore({ stateRoot: home.stateRoot, pgvectorUrl: server?.url ?? '', idleTimeoutS: () => idleS, onEngineState: (e) => events.push(e), entry: ENTRY });
     const items: Array<{ id: string; text: string; embedding: number[] }> = [];
 
     beforeAll(async () => {
@@ -73,6 +75,10 @@ for (const mode of ['embedded', 'server'] as const) {
       const even = await store.search('alpha', { embedding: probe.embedding, text: 'memory', limit: 50, dataset: 'even' });
       expect(even.length).toBeGreaterThan(0);
       expect(even.every((r) => r.dataset === 'even')).toBe(true);
+      // The vector side alone (no text matches), filtered: the index is read on until the limit is met.
+      const vectorOnly = await store.search('alpha', { embedding: probe.embedding, text: 'zzzz', limit: 60, dataset: 'even' });
+      expect(vectorOnly).toHaveLength(60);
+      expect(vectorOnly.every((r) => r.dataset === 'even')).toBe(true);
       const t1 = await store.search('alpha', { embedding: probe.embedding, text: 'memory', limit: 50, tags: ['t1'] });
       expect(t1.every((r) => r.tags.includes('t1'))).toBe(true);
       const none = await store.search('alpha', { embedding: probe.embedding, text: 'memory', limit: 50, tags: ['t1', 't2'], tagsMatch: 'all' });
@@ -114,6 +120,8 @@ for (const mode of ['embedded', 'server'] as const) {
       const db = (store as unknown as { db: { query(sql: string, p: unknown[]): Promise<{ rows: Array<Record<string, string>> }> } }).db;
       const plan = (await db.query(`EXPLAIN ${sql}`, params)).rows.map((r) => r['QUERY PLAN']).join('\n');
       expect(plan).toContain(`memory_items_hnsw_${DIM}`);
+      expect((await db.query("SELECT current_setting('hnsw.iterative_scan') AS v", [])).rows[0]!.v).toBe('relaxed_order');
+      expect((await db.query('SELECT version FROM schema_migrations ORDER BY version', [])).rows.map((r) => r.version)).toEqual([1]);
     });
 
     it('reports the engine; after a stop and reopen everything is still there', async () => {
@@ -154,6 +162,16 @@ for (const mode of ['embedded', 'server'] as const) {
         expect((await store.engine()).pid).not.toBe(pid);
         expect(acknowledged.length + failed).toBe(400);
       }, 120_000);
+
+      it('stops the database process after idle_timeout_s unused; the next use starts it again', async () => {
+        idleS = 1;
+        const pid = (await store.engine()).pid!;
+        await waitFor(() => events.at(-1), { what: 'the idle stop', until: (e) => e?.to === 'stopped' && /idle/.test(events.at(-2)?.reason ?? '') });
+        expect(() => process.kill(pid, 0)).toThrow();
+        idleS = 600;
+        expect((await store.stats('alpha')).items).toBe(199);
+        expect((await store.engine()).pid).not.toBe(pid);
+      }, 60_000);
     }
   });
 }

@@ -23,6 +23,8 @@ export interface MemoryDatabase extends Queryable {
   close(): Promise<void>;
 }
 
+const SESSION_SETTINGS = 'SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = 100';
+
 const UNREACHABLE = /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|Connection terminated|connection.*(closed|ended)|Client has encountered a connection error|timeout exceeded when trying to connect/i;
 
 /** A pg failure as the catalogue's error: a connection fault is the engine's, anything else passes on. */
@@ -62,6 +64,10 @@ abstract class PooledDatabase implements MemoryDatabase {
   protected async openPool(config: pg.PoolConfig): Promise<pg.Pool> {
     const pool = new pg.Pool({ ...config, connectionTimeoutMillis: 10_000, idleTimeoutMillis: 30_000 });
     pool.on('error', (error) => process.stderr.write(`memory: idle database connection failed (${this.where()}): ${error.message}\n`));
+    // A filtered search (a dataset, tags) would otherwise get what survives of the index's
+    // first ef_search candidates, often fewer than asked for: iterative scans (pgvector 0.8)
+    // keep reading the index until the LIMIT is met; the search re-sorts by distance itself.
+    pool.on('connect', (client) => void client.query(SESSION_SETTINGS).catch(() => undefined));
     try {
       await runMigrations(pool);
     } catch (error) {
