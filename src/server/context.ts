@@ -22,7 +22,6 @@ import { SlotSupervisor } from '../slots/supervisor.js';
 import { readEnvFile } from '../config/env-file.js';
 import { McpService } from '../mcp/service.js';
 import { MemoryBanks } from '../memory/banks.js';
-import { openMemoryStore } from '../memory/open-store.js';
 import { MemoryService } from '../memory/service.js';
 import { StackService } from '../stacks/service.js';
 import { VERSION } from '../lib/version.js';
@@ -130,8 +129,9 @@ export class ServerContext {
     const memoryDeps = {
       config: () => this.current,
       dispatcher: this.dispatcher,
-      // The store object is cheap; the embedded database process starts on its first query.
-      openStore: async () => openMemoryStore({
+      // Loaded on the first memory request (the pg driver is not the gateway's until then, docs/performance.md);
+      // the embedded database process starts on the store's first query.
+      openStore: async () => (await import('../memory/open-store.js')).openMemoryStore({
         stateRoot: paths.stateRoot,
         pgvectorUrl: this.current.svc.memory.pgvector_url,
         idleTimeoutS: () => this.current.svc.memory.idle_timeout_s,
