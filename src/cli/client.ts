@@ -1,5 +1,6 @@
 // The typed HTTP client every API-backed command uses. It knows routes and payloads, not
 // presentation: commands decide how to print.
+import type { MemoryAddAnswer, MemoryBankView, MemoryItemsAnswer } from '../protocol/memory.js';
 import type { CreateSlotPayload } from '../protocol/slots.js';
 import type { StatusPayload } from '../protocol/system.js';
 import { request as httpRequest } from 'node:http';
@@ -146,13 +147,20 @@ export class ApiClient {
   approve = (id: string) => this.request<{ approval: ApprovalEntry }>('POST', `/api/agent/approvals/${encodeURIComponent(id)}/approve`, {});
   deny = (id: string) => this.request<{ approval: ApprovalEntry }>('POST', `/api/agent/approvals/${encodeURIComponent(id)}/deny`, {});
 
+  // Memory (docs/memory.md): `who` are the X-Svc-Agent / X-Svc-Private headers. An add or a
+  // search may wait for the embedding slot to load: no client timeout.
+  listMemoryBanks = () => this.request<{ banks: MemoryBankView[]; count: number }>('GET', '/api/memory/banks', undefined, { timeoutMs: null });
+  addMemory = (body: Record<string, unknown>, who: Record<string, string>) => this.request<MemoryAddAnswer>('POST', '/api/memory/add', body, { timeoutMs: null, headers: who });
+  searchMemory = (body: Record<string, unknown>, who: Record<string, string>) => this.request<MemoryItemsAnswer>('POST', '/api/memory/search', body, { timeoutMs: null, headers: who });
+  recallMemory = (body: Record<string, unknown>, who: Record<string, string>) => this.request<MemoryItemsAnswer & { rerank: string }>('POST', '/api/memory/recall', body, { timeoutMs: null, headers: who });
+
   /**
    * `timeoutMs: null` waits as long as the server takes (a slot load: [slot].load_timeout_s,
    * 600 s by default); the default is 30 s.
    */
-  async request<T>(method: string, path: string, body?: unknown, options: { timeoutMs?: number | null } = {}): Promise<T> {
+  async request<T>(method: string, path: string, body?: unknown, options: { timeoutMs?: number | null; headers?: Record<string, string> } = {}): Promise<T> {
     const timeoutMs = options.timeoutMs === undefined ? REQUEST_TIMEOUT_MS : options.timeoutMs;
-    const headers = { ...(await this.baseHeaders()), ...(body !== undefined && { 'content-type': 'application/json' }) };
+    const headers = { ...(await this.baseHeaders()), ...options.headers, ...(body !== undefined && { 'content-type': 'application/json' }) };
     const text = body !== undefined ? JSON.stringify(body) : undefined;
     if (timeoutMs === null) {
       // fetch() gives up on answers slower than 300 s (undici's headersTimeout); node:http waits.

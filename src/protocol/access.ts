@@ -150,6 +150,17 @@ export const ROUTE_ACCESS_TABLE: Readonly<Record<string, RouteAccess>> = {
   'POST /mcp/admin/mcp': 'read',
   'GET /mcp/admin/mcp': 'read',
   'DELETE /mcp/admin/mcp': 'read',
+  // Memory (docs/memory.md): search and recall are POSTs that change nothing, so they are reads.
+  'POST /api/memory/add': 'write',
+  'POST /api/memory/search': 'read',
+  'POST /api/memory/recall': 'read',
+  'GET /api/memory/list': 'read',
+  'POST /api/memory/delete': 'write',
+  'GET /api/memory/banks': 'read',
+  'PUT /api/memory/banks/:id': 'write',
+  'DELETE /api/memory/banks/:id': 'write',
+  'GET /api/memory/banks/:id/stats': 'read',
+  'GET /api/memory/engine': 'read',
 
   // The dashboard's files and views (GET /* takes every path no other route has): open in
   // default mode like every read, behind the proxy's sign-in (or a read token) in auth mode.

@@ -144,6 +144,11 @@ export interface EventPayloads {
   'approval.resolved': { entry: ApprovalEntry };
   /** The embedded memory database process (docs/memory.md): each state change. */
   'memory.engine': MemoryEngineEventData;
+  /** Memory (docs/memory.md): each write and delete, never the texts. */
+  'memory.added': { bank: string; id: string; agent: string; private: boolean };
+  'memory.deleted': { banks: string[]; ids: string[]; deleted: number; agent: string };
+  'memory.bank_created': { bank: string };
+  'memory.bank_deleted': { bank: string; items: number };
   activity: ActivityData;
   'metrics.slot': SlotMetricsData;
   /** Events this stream missed: its client read too slowly, or it resumed from an id the ring no longer holds. */
@@ -202,6 +207,10 @@ const EVENT_TYPE_SET: { [K in EventType]: true } = {
   'approval.enqueued': true,
   'approval.resolved': true,
   'memory.engine': true,
+  'memory.added': true,
+  'memory.deleted': true,
+  'memory.bank_created': true,
+  'memory.bank_deleted': true,
   activity: true,
   'metrics.slot': true,
   'events.gap': true,

@@ -15,6 +15,7 @@ import { arrivalOf, markArrival, setIdentity } from './request.js';
 import { registerActivityRoutes } from './routes/activity.js';
 import { registerApprovalRoutes } from './routes/approvals.js';
 import { registerMcpRoutes } from './routes/mcp.js';
+import { registerMemoryRoutes } from './routes/memory.js';
 import { registerMcpAdminRoutes } from './mcp-admin/front.js';
 import { registerAuthRoutes } from './routes/auth.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
@@ -182,6 +183,7 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
   registerMcpRoutes(app, ctx);
   registerApprovalRoutes(app, ctx);
   registerMcpAdminRoutes(app, ctx);
+  registerMemoryRoutes(app, ctx);
   // Last, and it takes every GET path no other route has (the dashboard's files and views).
   registerDashboardRoutes(app);
   return app;

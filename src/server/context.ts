@@ -21,6 +21,8 @@ import { SlotConfigService } from '../slots/slot-config.js';
 import { SlotSupervisor } from '../slots/supervisor.js';
 import { readEnvFile } from '../config/env-file.js';
 import { McpService } from '../mcp/service.js';
+import { MemoryBanks } from '../memory/banks.js';
+import { MemoryService } from '../memory/service.js';
 import { StackService } from '../stacks/service.js';
 import { VERSION } from '../lib/version.js';
 import { activityEvent, gpuModeEvent, slotEvictedEvent, slotStateEvent } from './event-sources.js';
@@ -72,6 +74,10 @@ export class ServerContext {
   readonly stacks: StackService;
   /** Tool servers (MCP), the approvals queue and the ToolHost of the omni loop (src/mcp/service.ts). */
   readonly mcp: McpService;
+  /** Memory (docs/memory.md): its store opens on first use and closes at shutdown (closeMemory). */
+  readonly memory: MemoryService;
+  /** Bank administration and the engine's report, over the same store. */
+  readonly memoryBanks: MemoryBanks;
   /** Stored /v1/responses answers (src/activity/responses-store.ts); opened by serve() with the activity log. */
   responses: ResponseStore | undefined;
   /** Update and rollback jobs (docs/updates.md), loaded on first use: nothing of it is needed before listen. */
@@ -120,6 +126,26 @@ export class ServerContext {
       writes: this.configWrites,
       log: (line) => process.stderr.write(`${line}\n`),
     });
+    const memoryDeps = {
+      config: () => this.current,
+      dispatcher: this.dispatcher,
+      // Loaded on the first memory request (the pg driver is not the gateway's until then, docs/performance.md);
+      // the embedded database process starts on the store's first query.
+      openStore: async () => (await import('../memory/open-store.js')).openMemoryStore({
+        stateRoot: paths.stateRoot,
+        pgvectorUrl: this.current.svc.memory.pgvector_url,
+        idleTimeoutS: () => this.current.svc.memory.idle_timeout_s,
+        onEngineState: (change) => {
+          this.events.publish({ type: 'memory.engine', source: 'memory', severity: change.to === 'crashed' || change.to === 'error' ? 'warn' : 'info', message: `memory database ${change.from} -> ${change.to}: ${change.reason}`, data: change });
+          if (change.to === 'crashed' || change.to === 'error') this.record({ action: 'memory.engine', kind: 'event', target: 'memory', outcome: 'error', message: change.reason, details: { ...change } });
+        },
+      }),
+      publish: (event: Parameters<EventBus['publish']>[0]) => this.events.publish(event),
+      record: (entry: ActivityInput) => this.record(entry),
+      log: (line: string) => process.stderr.write(`${line}\n`),
+    };
+    this.memory = new MemoryService(memoryDeps);
+    this.memoryBanks = new MemoryBanks(this.memory, memoryDeps);
   }
 
   /** Every slot state change is an activity row and an event. */

@@ -118,7 +118,12 @@ export const modelsSection = section({
 }, 'Model discovery, storage and pulls.');
 
 export const memorySection = section({
-  engine: key(z.enum(MEMORY_ENGINES).default('hindsight'), { description: 'Active memory engine.', apply: 'restart:svc-memory' }),
+  enabled: key(z.boolean().default(true), { description: 'Serve /api/memory/*; false answers 503 memory.unavailable on every data route.', apply: 'live' }),
+  engine: key(z.enum(MEMORY_ENGINES).default('hindsight'), { description: 'Active memory engine: pgvector is built (docs/memory.md); hindsight and mem0 answer 501 memory.engine_unsupported for now.', apply: 'restart:svc-memory' }),
+  unified_bank: key(z.boolean().default(true), {
+    description: 'Every write goes to the `shared` bank, a private one tagged visibility:private (read back only by its agent); false: private writes go to the bank private__<agent>.',
+    apply: 'live',
+  }),
   pgvector_url: key(z.string().refine((v) => v === '' || /^postgres(?:ql)?:\/\/[^\s]+$/.test(v), { message: 'expected a postgres:// URL or ""' }).default(''), {
     description: 'The `pgvector` engine\'s Postgres server (a postgres:// URL; the password may instead come from SVC_MEMORY_PG_PASSWORD). Empty = the embedded database, run as its own process under the state directory.',
     apply: 'restart:svc-memory',
@@ -128,9 +133,14 @@ export const memorySection = section({
     apply: 'live',
   }),
   embedding: section({
-    rerank_gateway_url: key(httpUrl().default('http://127.0.0.1:8080'), {
-      description: 'Base URL of the OpenAI-compatible gateway the memory reranker POSTs /v1/rerankings to; defaults to this API.',
+    embed_model: key(z.string().min(1).default('svc/embed'), {
+      description: 'Model the memory embeds with, called in process through the dispatcher (an embedding slot, svc/embed by default).',
       apply: 'live',
+    }),
+    rerank_gateway_url: key(httpUrl().default('http://127.0.0.1:8080'), {
+      description: 'Not used: the memory reranker calls the rerank model in process through the dispatcher, not over HTTP.',
+      apply: 'live',
+      unread: true,
     }),
     rerank_model: key(z.string().min(1).default('bge-reranker-v2-m3-q4_k_m'), {
       description: 'Rerank model id sent to the gateway; must resolve to a model a reranking slot serves.',
@@ -146,17 +156,19 @@ export const memorySection = section({
     }),
   }, 'Second-pass reranker over cross-bank recall results.'),
   graph: section({
-    enabled: key(z.boolean().default(false), { description: 'Graph extraction (a reporting gate on the default engine).', apply: 'live' }),
+    enabled: key(z.boolean().default(false), { description: 'Graph extraction (a reporting gate on the default engine).', apply: 'live', unread: true }),
     extraction_slot: key(slotName().default('utility'), {
       description: 'Local llm slot used for graph extraction (slot-name grammar).',
       apply: 'live',
+      unread: true,
     }),
     llm_timeout_s: key(z.int().min(30).max(3600).default(300), {
       description: 'Timeout of the memory daemon\'s LLM calls, seconds.',
       apply: 'restart:svc-memory',
+      unread: true,
     }),
   }, 'Memory graph extraction.'),
-}, 'Memory subsystem.', { unread: true });
+}, 'Memory subsystem.');
 
 export const activitySection = section({
   enabled: key(z.boolean().default(true), { description: 'Record every config change and system state change in the activity log.', apply: 'live' }),

@@ -1,0 +1,166 @@
+// The memory service (ctx.memory; docs/memory.md): identity and banks (identity.ts), the
+// embeddings and the rerank through the dispatcher (model-calls.ts), the recall pipeline
+// (recall.ts), over the SQL store, opened on first use. Every write and delete is an activity
+// row and an event. Bank administration is in banks.ts.
+import type { ResolvedConfig } from '../config/load.js';
+import type { ActivityInput } from '../activity/store.js';
+import type { EventInput } from '../protocol/events.js';
+import { SvcError } from '../protocol/errors.js';
+import type {
+  MemoryAddAnswer, MemoryAddRequest, MemoryDeleteAnswer, MemoryDeleteRequest, MemoryItem, MemoryListAnswer, MemoryRecallRequest, MemorySearchRequest,
+} from '../protocol/memory.js';
+import { checkBankId, type MemoryIdentity, PRIVATE_TAG, readBanks, visibleTo, writeTarget } from './identity.js';
+import { embed, type ModelDispatcher, rerank } from './model-calls.js';
+import { applyRerank, byPrecedence, DEFAULT_RECALL_TYPES, filterVisible, fuseBanks, withinBudget } from './recall.js';
+import type { MemoryItemRow, MemoryStore } from './store.js';
+
+export interface MemoryDeps {
+  config: () => ResolvedConfig;
+  dispatcher: ModelDispatcher;
+  /** Opens the store for the running config (the embedded database process, or [memory].pgvector_url). */
+  openStore: () => Promise<MemoryStore>;
+  publish: (event: EventInput) => void;
+  record: (entry: ActivityInput) => void;
+  log: (line: string) => void;
+}
+
+/** Candidates each bank gives a recall before the rerank and the budget. */
+const RECALL_CANDIDATES = 50;
+/** How many more rows a search asks each bank for, so that hiding other agents' private items still fills the limit. */
+const VISIBILITY_OVERFETCH = 4;
+
+export type RerankReport = 'applied' | 'skipped' | 'timeout' | 'error';
+
+export const toItem = (row: MemoryItemRow): MemoryItem => ({
+  id: row.id, text: row.text, timestamp: row.timestamp, dataset: row.dataset, tags: row.tags, source: row.source,
+  metadata: row.metadata, score: row.score ?? null, type: row.type, bank: row.bank,
+});
+
+export class MemoryService {
+  private opening?: Promise<MemoryStore>;
+  /** bank -> dimension already ensured by this gateway (ensureBank is then skipped). */
+  private readonly ensured = new Map<string, number>();
+
+  constructor(private readonly deps: MemoryDeps) {}
+
+  private get settings() {
+    return this.deps.config().svc.memory;
+  }
+
+  /** The store, opened on first use; memory off or an engine not built yet is refused first. */
+  async store(): Promise<MemoryStore> {
+    const { enabled, engine } = this.settings;
+    if (!enabled) throw new SvcError('memory.unavailable', 'memory is off ([memory].enabled = false)', { field: 'memory.enabled' });
+    if (engine !== 'pgvector') throw new SvcError('memory.engine_unsupported', `the ${engine} engine is not built yet: set [memory].engine = "pgvector"`, { engine, field: 'memory.engine' });
+    if (!this.opening) {
+      const opening = this.deps.openStore();
+      opening.catch(() => {
+        if (this.opening === opening) this.opening = undefined; // the next use tries again
+      });
+      this.opening = opening;
+    }
+    return this.opening;
+  }
+
+  /** The store if it was opened (GET /api/memory/engine does not open it). */
+  opened(): Promise<MemoryStore> | undefined {
+    return this.opening;
+  }
+
+  private embed(text: string): Promise<number[]> {
+    return embed(this.deps.dispatcher, this.settings.embedding.embed_model, text);
+  }
+
+  async add(identity: MemoryIdentity, body: MemoryAddRequest, actor: string): Promise<MemoryAddAnswer> {
+    const store = await this.store();
+    const { bank, tags } = writeTarget(identity, this.settings.unified_bank);
+    const embedding = await this.embed(body.text);
+    await this.ensureBank(store, bank, embedding.length);
+    const allTags = [...new Set([...(body.tags ?? []).filter((t) => t !== PRIVATE_TAG && !t.startsWith('agent:')), ...tags])];
+    const added = await store.add(bank, { text: body.text, embedding, dataset: body.dataset, tags: allTags, metadata: body.metadata, document_id: body.document_id });
+    this.deps.publish({ type: 'memory.added', source: `memory:${bank}`, message: `memory ${added.id} added to ${bank}`, data: { bank, id: added.id, agent: identity.agent, private: identity.private } });
+    this.deps.record({ action: 'memory.add', actor, target: bank, details: { id: added.id, agent: identity.agent, private: identity.private, dataset: body.dataset ?? null } });
+    return added;
+  }
+
+  async ensureBank(store: MemoryStore, bank: string, dimension: number): Promise<void> {
+    if (this.ensured.get(bank) === dimension) return;
+    await store.ensureBank(bank, dimension);
+    this.ensured.set(bank, dimension);
+  }
+
+  forgetBank(bank: string): void {
+    this.ensured.delete(bank);
+  }
+
+  async search(identity: MemoryIdentity, body: MemorySearchRequest): Promise<{ items: MemoryItem[] }> {
+    const store = await this.store();
+    const embedding = await this.embed(body.query);
+    const perBank = await Promise.all(readBanks(identity, this.settings.unified_bank).map(async (bank) => {
+      const rows = await store.search(bank, { embedding, text: body.query, limit: body.limit * VISIBILITY_OVERFETCH, dataset: body.dataset, tags: body.tags, before: body.before, after: body.after });
+      return rows.filter((row) => visibleTo(identity.agent, row.tags)).map(toItem);
+    }));
+    return { items: fuseBanks(perBank).slice(0, body.limit) };
+  }
+
+  async recall(identity: MemoryIdentity, body: MemoryRecallRequest): Promise<{ items: MemoryItem[]; rerank: RerankReport }> {
+    const store = await this.store();
+    const embedding = await this.embed(body.query);
+    const perBank = await Promise.all(readBanks(identity, this.settings.unified_bank).map(async (bank) => {
+      const rows = await store.search(bank, { embedding, text: body.query, limit: RECALL_CANDIDATES * VISIBILITY_OVERFETCH, dataset: body.dataset, tags: body.tags, tagsMatch: body.tags_match });
+      return rows.map(toItem);
+    }));
+    const candidates = filterVisible(fuseBanks(perBank), identity.agent, body.types ?? DEFAULT_RECALL_TYPES).slice(0, RECALL_CANDIDATES);
+    let report: RerankReport = 'skipped';
+    let ranked = candidates;
+    if (candidates.length >= 2) {
+      const { rerank_model, rerank_connect_timeout_s, rerank_read_timeout_s } = this.settings.embedding;
+      const outcome = await rerank(this.deps.dispatcher, { model: rerank_model, connectTimeoutS: rerank_connect_timeout_s, readTimeoutS: rerank_read_timeout_s }, body.query, candidates.map((c) => c.text));
+      if ('fallback' in outcome) this.deps.log(`svc: memory recall kept the fused order (rerank ${outcome.fallback}: ${outcome.reason})`);
+      report = 'order' in outcome ? 'applied' : outcome.fallback;
+      ranked = applyRerank(candidates, outcome);
+    }
+    return { items: withinBudget(byPrecedence(ranked), body.max_tokens), rerank: report };
+  }
+
+  /** One page over the banks the caller reads (or the one it names); the cursor is `bank@offset`. */
+  async list(identity: MemoryIdentity, q: { dataset?: string; bank?: string; cursor?: string; limit: number }): Promise<MemoryListAnswer> {
+    const store = await this.store();
+    const banks = q.bank !== undefined ? [checkBankId(q.bank)] : readBanks(identity, this.settings.unified_bank);
+    let [bankAt, offset] = [0, 0];
+    if (q.cursor !== undefined) {
+      const match = /^([a-zA-Z0-9_-]{1,128})@(\d{1,9})$/.exec(q.cursor);
+      bankAt = match ? banks.indexOf(match[1]!) : -1;
+      if (!match || bankAt < 0) throw new SvcError('memory.invalid_bank', `the cursor is <bank>@<offset> for one of ${banks.join(', ')}; got ${JSON.stringify(q.cursor.slice(0, 80))}`, { cursor: q.cursor });
+      offset = Number(match[2]);
+    }
+    const items: MemoryItem[] = [];
+    for (; bankAt < banks.length; bankAt++, offset = 0) {
+      const bank = banks[bankAt]!;
+      while (items.length < q.limit) {
+        const rows = await store.list(bank, { dataset: q.dataset, offset, limit: q.limit - items.length });
+        offset += rows.length;
+        items.push(...rows.filter((row) => visibleTo(identity.agent, row.tags)).map(toItem));
+        if (rows.length === 0) break;
+      }
+      if (items.length >= q.limit) return { items, next_cursor: `${bank}@${offset}` };
+    }
+    return { items, next_cursor: null };
+  }
+
+  async delete(identity: MemoryIdentity, body: MemoryDeleteRequest, actor: string): Promise<MemoryDeleteAnswer> {
+    const store = await this.store();
+    const banks = readBanks(identity, this.settings.unified_bank);
+    const counts = await Promise.all(banks.map((bank) => store.delete(bank, body.ids)));
+    const deleted = counts.reduce((a, b) => a + b, 0);
+    this.deps.publish({ type: 'memory.deleted', source: 'memory', message: `${deleted} memories deleted`, data: { banks, ids: body.ids, deleted, agent: identity.agent } });
+    this.deps.record({ action: 'memory.delete', actor, target: banks.join(','), details: { ids: body.ids, deleted, agent: identity.agent } });
+    return { deleted };
+  }
+
+  async close(): Promise<void> {
+    const opening = this.opening;
+    this.opening = undefined;
+    await (await opening?.catch(() => undefined))?.close();
+  }
+}

@@ -1,0 +1,99 @@
+// The memory REST surface (docs/memory.md, docs/api.md "Memory"; REFERENCE §13.1): the
+// request bodies as zod schemas the routes validate with and the CLI builds from, and the
+// wire types of the answers. Unknown fields are refused (strict objects): that is how a
+// `source` field on add is rejected (the gateway sets where an item came from).
+import { z } from 'zod';
+
+/** The largest text of one item, in UTF-8 bytes. */
+export const MEMORY_TEXT_MAX_BYTES = 64 * 1024;
+/** An agent id (X-Svc-Agent); absent means `anonymous`. */
+export const AGENT_ID_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+/** A bank id: a namespace with ':' mapped to '__' (private:hermes -> private__hermes). */
+export const BANK_ID_PATTERN = /^[a-zA-Z0-9_-]{1,128}$/;
+export const MEMORY_ITEM_TYPES = ['world', 'experience', 'observation'] as const;
+
+const text = () => z.string().min(1).refine((s) => Buffer.byteLength(s, 'utf8') <= MEMORY_TEXT_MAX_BYTES, { message: `expected at most ${MEMORY_TEXT_MAX_BYTES} bytes of UTF-8` });
+const query = () => z.string().min(1).max(8192);
+const dataset = () => z.string().min(1).max(256);
+const tags = () => z.array(z.string().min(1).max(256)).max(64);
+const isoTime = () => z.iso.datetime({ offset: true });
+
+export const MemoryAddRequestSchema = z.strictObject({
+  text: text(),
+  dataset: dataset().optional(),
+  tags: tags().optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+  document_id: z.string().min(1).max(256).optional(),
+});
+export type MemoryAddRequest = z.output<typeof MemoryAddRequestSchema>;
+
+export const MemorySearchRequestSchema = z.strictObject({
+  query: query(),
+  limit: z.int().min(1).max(500).default(10),
+  dataset: dataset().optional(),
+  tags: tags().optional(),
+  before: isoTime().optional(),
+  after: isoTime().optional(),
+});
+export type MemorySearchRequest = z.output<typeof MemorySearchRequestSchema>;
+
+export const MemoryRecallRequestSchema = z.strictObject({
+  query: query(),
+  max_tokens: z.int().min(1).max(1_000_000).default(4096),
+  types: z.array(z.enum(MEMORY_ITEM_TYPES)).min(1).optional(),
+  dataset: dataset().optional(),
+  tags: tags().optional(),
+  tags_match: z.enum(['any', 'all']).optional(),
+});
+export type MemoryRecallRequest = z.output<typeof MemoryRecallRequestSchema>;
+
+export const MemoryDeleteRequestSchema = z.strictObject({
+  ids: z.array(z.string().min(1).max(128)).min(1).max(1000),
+  dataset: dataset().optional(),
+});
+export type MemoryDeleteRequest = z.output<typeof MemoryDeleteRequestSchema>;
+
+/** DELETE /api/memory/banks/<id>: the body form of the confirmation (or ?confirm=<id>). */
+export const MemoryBankDeleteBodySchema = z.strictObject({ confirm: z.string().min(1).max(128).optional() });
+
+/** PUT /api/memory/banks/<id>: nothing is required; a dimension pins the bank's vectors. */
+export const MemoryBankPutBodySchema = z.strictObject({ dimension: z.int().min(1).max(16000).optional() });
+
+export const MEMORY_LIST_DEFAULT_LIMIT = 50;
+
+export interface MemoryItem {
+  id: string;
+  text: string;
+  timestamp: string;
+  dataset: string | null;
+  tags: string[];
+  source: string | null;
+  metadata: Record<string, unknown>;
+  score: number | null;
+  type: string;
+  /** The bank it came from (svc's addition: recall and list span banks). */
+  bank: string;
+}
+
+export interface MemoryAddAnswer { id: string; timestamp: string }
+export interface MemoryItemsAnswer { items: MemoryItem[] }
+export interface MemoryListAnswer { items: MemoryItem[]; next_cursor: string | null }
+export interface MemoryDeleteAnswer { deleted: number }
+
+export interface MemoryBankView { id: string; dimension: number | null; items: number; created_at: string }
+export interface MemoryBankStats { id: string; items: number; dimension: number | null; bytes: number }
+
+/** GET /api/memory/engine: never a 5xx; an engine that cannot be reached says so here. */
+export interface MemoryEngineView {
+  enabled: boolean;
+  engine: string;
+  /** embedded (the database process svc runs) or server ([memory].pgvector_url); null when not pgvector. */
+  kind: 'embedded' | 'server' | null;
+  reachable: boolean;
+  version: string | null;
+  pid: number | null;
+  rss_bytes: number | null;
+  features: { search: boolean; recall: boolean; rerank: boolean; graph: boolean };
+  banks_total: number | null;
+  error?: string;
+}

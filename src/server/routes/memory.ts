@@ -1,0 +1,76 @@
+// /api/memory/* (docs/api.md "Memory", docs/memory.md). Thin: bodies are checked with the zod
+// schemas of protocol/memory.ts, the caller's identity comes from X-Svc-Agent / X-Svc-Private
+// (memory/identity.ts), and the memory service (ctx.memory) does the work. The identity is
+// checked before the body, so an invalid agent id is always memory.agent_id_invalid.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { identityFromHeaders } from '../../memory/identity.js';
+import {
+  MEMORY_LIST_DEFAULT_LIMIT, MemoryAddRequestSchema, MemoryBankDeleteBodySchema, MemoryBankPutBodySchema, MemoryDeleteRequestSchema,
+  MemoryRecallRequestSchema, MemorySearchRequestSchema,
+} from '../../protocol/memory.js';
+import { parseRequest } from '../../protocol/validate.js';
+import type { ServerContext } from '../context.js';
+import { actorOf, asObject, objectBody, queryProblem, queryValue } from '../request.js';
+
+const identity = (request: FastifyRequest) => identityFromHeaders(request.headers);
+const bankParam = (request: FastifyRequest) => (request.params as { id: string }).id;
+
+function limitQuery(request: FastifyRequest): number {
+  const value = queryValue(request, 'limit');
+  if (value === undefined) return MEMORY_LIST_DEFAULT_LIMIT;
+  if (!/^\d{1,4}$/.test(value) || Number(value) < 1 || Number(value) > 500) return queryProblem('limit', `expected an integer from 1 to 500; got ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+export function registerMemoryRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  // After the last request ended (app.close() waits for them): the store closes, and with it
+  // the embedded database process stops cleanly.
+  app.addHook('onClose', async () => ctx.memory.close());
+
+  app.post('/api/memory/add', async (request) => {
+    const who = identity(request);
+    return ctx.memory.add(who, parseRequest(MemoryAddRequestSchema, objectBody(request)), actorOf(request));
+  });
+
+  app.post('/api/memory/search', async (request) => {
+    const who = identity(request);
+    return ctx.memory.search(who, parseRequest(MemorySearchRequestSchema, objectBody(request)));
+  });
+
+  app.post('/api/memory/recall', async (request) => {
+    const who = identity(request);
+    return ctx.memory.recall(who, parseRequest(MemoryRecallRequestSchema, objectBody(request)));
+  });
+
+  app.get('/api/memory/list', async (request) => {
+    const who = identity(request);
+    const dataset = queryValue(request, 'dataset');
+    const bank = queryValue(request, 'bank');
+    const cursor = queryValue(request, 'cursor');
+    return ctx.memory.list(who, { dataset, bank, cursor, limit: limitQuery(request) });
+  });
+
+  app.post('/api/memory/delete', async (request) => {
+    const who = identity(request);
+    return ctx.memory.delete(who, parseRequest(MemoryDeleteRequestSchema, objectBody(request)), actorOf(request));
+  });
+
+  app.get('/api/memory/banks', async () => {
+    const banks = await ctx.memoryBanks.list();
+    return { banks, count: banks.length };
+  });
+
+  app.put('/api/memory/banks/:id', async (request) => {
+    const body = request.body === undefined ? {} : parseRequest(MemoryBankPutBodySchema, asObject(request.body));
+    return ctx.memoryBanks.put(bankParam(request), body.dimension, actorOf(request));
+  });
+
+  app.delete('/api/memory/banks/:id', async (request) => {
+    const body = request.body === undefined ? {} : parseRequest(MemoryBankDeleteBodySchema, asObject(request.body));
+    return ctx.memoryBanks.delete(bankParam(request), queryValue(request, 'confirm') ?? body.confirm, actorOf(request));
+  });
+
+  app.get('/api/memory/banks/:id/stats', async (request) => ctx.memoryBanks.stats(bankParam(request)));
+
+  app.get('/api/memory/engine', async () => ctx.memoryBanks.engine());
+}
