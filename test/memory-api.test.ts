@@ -110,6 +110,10 @@ describe('memory on the embedded pgvector engine', () => {
     const bobNote = (await post('/api/memory/search', { query: 'bob tries to tag his note private for alice', limit: 1 }, as('carol'))).json.items[0];
     expect(bobNote.id).toBe(spoofed.json.id);
     expect(bobNote.tags).toEqual(['agent:bob']);
+    // Knowing the id is not enough: bob's delete passes over alice's private item; alice's own removes it.
+    expect((await post('/api/memory/delete', { ids: [mine.json.id] }, as('bob'))).json).toEqual({ deleted: 0 });
+    expect((await post('/api/memory/search', { query: secret, limit: 1 }, as('alice'))).json.items[0].id).toBe(mine.json.id);
+    expect((await post('/api/memory/delete', { ids: [mine.json.id] }, as('alice'))).json).toEqual({ deleted: 1 });
   });
 
   it('recalls with the rerank pass, within the token budget', async () => {

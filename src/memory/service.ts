@@ -9,10 +9,11 @@ import { SvcError } from '../protocol/errors.js';
 import type {
   MemoryAddAnswer, MemoryAddRequest, MemoryDeleteAnswer, MemoryDeleteRequest, MemoryItem, MemoryListAnswer, MemoryRecallRequest, MemorySearchRequest,
 } from '../protocol/memory.js';
-import { checkBankId, type MemoryIdentity, PRIVATE_TAG, readBanks, visibleTo, writeTarget } from './identity.js';
+import { agentTag, checkBankId, type MemoryIdentity, PRIVATE_TAG, readBanks, visibleTo, writeTarget } from './identity.js';
 import { embed, type ModelDispatcher, rerank } from './model-calls.js';
 import { applyRerank, byPrecedence, DEFAULT_RECALL_TYPES, filterVisible, fuseBanks, withinBudget } from './recall.js';
 import type { MemoryItemRow, MemoryStore } from './store.js';
+import type { MemoryViewer } from './types.js';
 
 export interface MemoryDeps {
   config: () => ResolvedConfig;
@@ -26,8 +27,8 @@ export interface MemoryDeps {
 
 /** Candidates each bank gives a recall before the rerank and the budget. */
 const RECALL_CANDIDATES = 50;
-/** How many more rows a search asks each bank for, so that hiding other agents' private items still fills the limit. */
-const VISIBILITY_OVERFETCH = 4;
+/** What the store filters by in SQL: another agent's private rows never leave the database. */
+const viewerOf = (identity: MemoryIdentity): MemoryViewer => ({ privateTag: PRIVATE_TAG, ownTag: agentTag(identity.agent) });
 
 export type RerankReport = 'applied' | 'skipped' | 'timeout' | 'error';
 
@@ -97,7 +98,7 @@ export class MemoryService {
     const store = await this.store();
     const embedding = await this.embed(body.query);
     const perBank = await Promise.all(readBanks(identity, this.settings.unified_bank).map(async (bank) => {
-      const rows = await store.search(bank, { embedding, text: body.query, limit: body.limit * VISIBILITY_OVERFETCH, dataset: body.dataset, tags: body.tags, before: body.before, after: body.after });
+      const rows = await store.search(bank, { embedding, text: body.query, limit: body.limit, dataset: body.dataset, tags: body.tags, before: body.before, after: body.after, viewer: viewerOf(identity) });
       return rows.filter((row) => visibleTo(identity.agent, row.tags)).map(toItem);
     }));
     return { items: fuseBanks(perBank).slice(0, body.limit) };
@@ -107,7 +108,7 @@ export class MemoryService {
     const store = await this.store();
     const embedding = await this.embed(body.query);
     const perBank = await Promise.all(readBanks(identity, this.settings.unified_bank).map(async (bank) => {
-      const rows = await store.search(bank, { embedding, text: body.query, limit: RECALL_CANDIDATES * VISIBILITY_OVERFETCH, dataset: body.dataset, tags: body.tags, tagsMatch: body.tags_match });
+      const rows = await store.search(bank, { embedding, text: body.query, limit: RECALL_CANDIDATES, dataset: body.dataset, tags: body.tags, tagsMatch: body.tags_match, viewer: viewerOf(identity) });
       return rows.map(toItem);
     }));
     const candidates = filterVisible(fuseBanks(perBank), identity.agent, body.types ?? DEFAULT_RECALL_TYPES).slice(0, RECALL_CANDIDATES);
@@ -138,7 +139,7 @@ export class MemoryService {
     for (; bankAt < banks.length; bankAt++, offset = 0) {
       const bank = banks[bankAt]!;
       while (items.length < q.limit) {
-        const rows = await store.list(bank, { dataset: q.dataset, offset, limit: q.limit - items.length });
+        const rows = await store.list(bank, { dataset: q.dataset, offset, limit: q.limit - items.length, viewer: viewerOf(identity) });
         offset += rows.length;
         items.push(...rows.filter((row) => visibleTo(identity.agent, row.tags)).map(toItem));
         if (rows.length === 0) break;
@@ -151,7 +152,7 @@ export class MemoryService {
   async delete(identity: MemoryIdentity, body: MemoryDeleteRequest, actor: string): Promise<MemoryDeleteAnswer> {
     const store = await this.store();
     const banks = readBanks(identity, this.settings.unified_bank);
-    const counts = await Promise.all(banks.map((bank) => store.delete(bank, body.ids)));
+    const counts = await Promise.all(banks.map((bank) => store.delete(bank, body.ids, viewerOf(identity))));
     const deleted = counts.reduce((a, b) => a + b, 0);
     this.deps.publish({ type: 'memory.deleted', source: 'memory', message: `${deleted} memories deleted`, data: { banks, ids: body.ids, deleted, agent: identity.agent } });
     this.deps.record({ action: 'memory.delete', actor, target: banks.join(','), details: { ids: body.ids, deleted, agent: identity.agent } });

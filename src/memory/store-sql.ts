@@ -8,6 +8,12 @@ export const RRF_K = 60;
 /** Each side of the fusion looks this many times deeper than the answer is long. */
 const CANDIDATES_PER_RESULT = 4;
 
+/**
+ * A row the viewer may read: not private, or private and the viewer's own. $P is the private
+ * tag and $O the viewer's own tag (both null: no viewer, every row).
+ */
+export const VISIBLE = '($P::text IS NULL OR NOT (tags @> ARRAY[$P::text]) OR tags @> ARRAY[$O::text])';
+
 export const ITEM_COLUMNS = 'id, bank, text, dataset, tags, metadata, document_id, type, ts';
 
 export interface ItemRecord {
@@ -38,7 +44,8 @@ export function hnswIndexSql(dimension: number): string {
 
 /**
  * Parameters: $1 bank, $2 query vector, $3 query text, $4 candidates, $5 limit, $6 dataset,
- * $7 tags (any), $8 tags (all), $9 before, $10 after, $11 excluded tags. The vector side is
+ * $7 tags (any), $8 tags (all), $9 before, $10 after, $11 excluded tags, $12 and $13 the
+ * viewer's private and own tags. The vector side is
  * ordered by the same cast and has `dim = d`, so the planner can take the partial HNSW index.
  */
 export function searchSql(bank: string, q: MemorySearchQuery): { sql: string; params: unknown[] } {
@@ -49,7 +56,8 @@ export function searchSql(bank: string, q: MemorySearchQuery): { sql: string; pa
     AND ($8::text[] IS NULL OR tags @> $8)
     AND ($9::timestamptz IS NULL OR ts < $9)
     AND ($10::timestamptz IS NULL OR ts > $10)
-    AND ($11::text[] IS NULL OR NOT (tags && $11))`;
+    AND ($11::text[] IS NULL OR NOT (tags && $11))
+    AND ${VISIBLE.replace(/\$P/g, '$12').replace(/\$O/g, '$13')}`;
   const sql = `
     WITH vec AS (
       SELECT id, row_number() OVER (ORDER BY distance) AS r FROM (
@@ -76,6 +84,7 @@ export function searchSql(bank: string, q: MemorySearchQuery): { sql: string; pa
     bank, vectorLiteral(q.embedding), q.text, Math.max(q.limit * CANDIDATES_PER_RESULT, 40), q.limit, q.dataset ?? null,
     q.tagsMatch === 'all' ? null : tags, q.tagsMatch === 'all' ? tags : null, q.before ?? null, q.after ?? null,
     q.excludeTags && q.excludeTags.length > 0 ? q.excludeTags : null,
+    q.viewer?.privateTag ?? null, q.viewer?.ownTag ?? null,
   ];
   return { sql, params };
 }

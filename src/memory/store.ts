@@ -5,8 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { MemoryError } from '../protocol/errors.js';
 import type { MemoryDatabase } from './db/database.js';
-import { hnswIndexSql, ITEM_COLUMNS, searchSql, toRow, vectorLiteral, type ItemRecord } from './store-sql.js';
-import type { MemoryAddItem, MemoryEngineInfo, MemoryItemRow, MemorySearchQuery, MemoryStore } from './types.js';
+import { hnswIndexSql, ITEM_COLUMNS, searchSql, toRow, vectorLiteral, VISIBLE, type ItemRecord } from './store-sql.js';
+import type { MemoryAddItem, MemoryEngineInfo, MemoryItemRow, MemorySearchQuery, MemoryStore, MemoryViewer } from './types.js';
 
 export type { MemoryAddItem, MemoryEngineInfo, MemoryItemRow, MemorySearchQuery, MemoryStore } from './types.js';
 
@@ -97,17 +97,20 @@ export class SqlMemoryStore implements MemoryStore {
     return rows.map((r) => ({ ...toRow(r), score: Number(r.score) }));
   }
 
-  async list(bank: string, q: { dataset?: string; offset: number; limit: number }): Promise<MemoryItemRow[]> {
+  async list(bank: string, q: { dataset?: string; offset: number; limit: number; viewer?: MemoryViewer }): Promise<MemoryItemRow[]> {
     const { rows } = await this.db.query<ItemRecord>(
       `SELECT ${ITEM_COLUMNS} FROM memory_items WHERE bank = $1 AND ($2::text IS NULL OR dataset = $2)
-       ORDER BY ts, id OFFSET $3 LIMIT $4`, [bank, q.dataset ?? null, q.offset, q.limit]);
+       AND ${VISIBLE.replace(/\$P/g, '$5').replace(/\$O/g, '$6')}
+       ORDER BY ts, id OFFSET $3 LIMIT $4`, [bank, q.dataset ?? null, q.offset, q.limit, q.viewer?.privateTag ?? null, q.viewer?.ownTag ?? null]);
     return rows.map(toRow);
   }
 
-  async delete(bank: string, ids: string[]): Promise<number> {
+  async delete(bank: string, ids: string[], viewer?: MemoryViewer): Promise<number> {
     const valid = ids.filter((id) => UUID.test(id));
     if (valid.length === 0) return 0;
-    const result = await this.db.query('DELETE FROM memory_items WHERE bank = $1 AND id = ANY($2::uuid[])', [bank, valid]);
+    const result = await this.db.query(
+      `DELETE FROM memory_items WHERE bank = $1 AND id = ANY($2::uuid[]) AND ${VISIBLE.replace(/\$P/g, '$3').replace(/\$O/g, '$4')}`,
+      [bank, valid, viewer?.privateTag ?? null, viewer?.ownTag ?? null]);
     return result.rowCount ?? 0;
   }
 
