@@ -183,12 +183,12 @@ describe('settings', () => {
     expect(json.json_schema.type).toBe('object');
     // Keys nothing reads yet say so, for a dashboard to grey them out (issue 22); read keys carry no flag.
     expect([...byKey.values()].filter((k) => k.unread === true).map((k) => k.key)).toEqual([
-      'telemetry.enabled', 'memory.engine', 'memory.embedding.rerank_gateway_url', 'memory.embedding.rerank_model',
-      'memory.embedding.rerank_connect_timeout_s', 'memory.embedding.rerank_read_timeout_s', 'memory.graph.enabled',
+      'telemetry.enabled', 'memory.embedding.rerank_gateway_url', 'memory.graph.enabled',
       'memory.graph.extraction_slot', 'memory.graph.llm_timeout_s',
     ]);
     expect(byKey.get('updates.channel')).not.toHaveProperty('unread');
-    expect(json.json_schema.properties.memory.unread).toBe(true);
+    // [memory] is read now (the pgvector engine); only its graph keys and the rerank URL are not.
+    expect(json.json_schema.properties.memory).not.toHaveProperty('unread');
   });
 
   it('GET /api/settings/apply-plan classifies keys', async () => {

@@ -63,20 +63,38 @@ export interface UpstreamCall {
 }
 
 export async function callUpstream(pools: UpstreamPools, call: UpstreamCall): Promise<Dispatcher.ResponseData> {
+  const pool = pools.pool(call.origin, undici ?? (await loadUndici()));
+  const send = () => pool.request({
+    method: 'POST',
+    path: call.path,
+    headers: call.headers,
+    body: call.body,
+    signal: call.signal,
+    headersTimeout: call.headersTimeoutMs,
+    bodyTimeout: call.bodyTimeoutMs,
+  });
   try {
-    return await pools.pool(call.origin, undici ?? (await loadUndici())).request({
-      method: 'POST',
-      path: call.path,
-      headers: call.headers,
-      body: call.body,
-      signal: call.signal,
-      headersTimeout: call.headersTimeoutMs,
-      bodyTimeout: call.bodyTimeoutMs,
-    });
+    try {
+      return await send();
+    } catch (error) {
+      // A kept-alive connection the engine closed while it sat in the pool (llama-server's
+      // HTTP library may close one after a streamed answer) fails before any answer: the
+      // request is sent once more on a fresh connection, as browsers do for a reused socket.
+      if (!closedBeforeAnswer(error) || isAborted(call.signal)) throw error;
+      return await send();
+    }
   } catch (error) {
     throw upstreamError(error, call.target);
   }
 }
+
+/** The other end closed the connection before any byte of an answer (undici's SocketError, a reset). */
+function closedBeforeAnswer(error: unknown): boolean {
+  const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+  return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET';
+}
+
+const isAborted = (signal: UpstreamCall['signal']): boolean => (signal as { aborted?: boolean }).aborted === true;
 
 /** Map a transport failure to dispatch.upstream_timeout (504) or dispatch.upstream_unreachable (502). */
 export function upstreamError(error: unknown, target: Record<string, unknown>): SvcError {
