@@ -23,7 +23,7 @@ import tseslint from 'typescript-eslint';
  *   loop) above dispatch and mcp: it calls models through the one and tools through the other.
  * - server exposes everything below it; the CLI talks to it over HTTP (CLI_MAY_IMPORT).
  */
-export const LAYERS = ['lib', 'protocol', 'config', 'activity', 'events', 'update', 'host', 'auth', 'engines', 'models', 'setup', 'doctor', 'slots', 'mcp', 'dispatch', 'omni', 'memory', 'stacks', 'server', 'cli'];
+export const LAYERS = ['lib', 'protocol', 'config', 'activity', 'events', 'update', 'host', 'auth', 'engines', 'models', 'setup', 'doctor', 'slots', 'mcp', 'peers', 'dispatch', 'omni', 'memory', 'agents', 'stacks', 'server', 'cli'];
 
 /**
  * Layers that sit beside one below them rather than above it, and may not import it: events

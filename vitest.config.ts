@@ -3,7 +3,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/src/**/*.test.ts'],
-    // Integration tests spawn real gateway processes; two cores means little parallelism helps.
+    // Integration tests spawn real gateway and engine processes and mostly wait on them (HTTP,
+    // process start), so two files at a time keep two cores busy; vitest's default (cores - 1)
+    // would run one.
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
