@@ -162,6 +162,16 @@ export const ROUTE_ACCESS_TABLE: Readonly<Record<string, RouteAccess>> = {
   'GET /api/memory/banks/:id/stats': 'read',
   'GET /api/memory/engine': 'read',
 
+  // Agents (docs/agents.md): installing, upgrading and uninstalling run npm or a runtime on the host.
+  'GET /api/agents': 'read',
+  'POST /api/agents/install': 'write',
+  'GET /api/agents/jobs/:id': 'read',
+  'GET /api/agents/:name': 'read',
+  'DELETE /api/agents/:name': 'write',
+  'GET /api/agents/:name/activity': 'read',
+  'POST /api/agents/:name/upgrade': 'write',
+  'GET /api/agents/:name/log': 'read',
+
   // The dashboard's files and views (GET /* takes every path no other route has): open in
   // default mode like every read, behind the proxy's sign-in (or a read token) in auth mode.
   'GET /*': 'read',
