@@ -3,7 +3,7 @@
 // shell tool and the `svc` CLI, which this skill describes.
 export const SVC_SKILL = (apiUrl: string) => `---
 name: svc
-description: Use the svc CLI to inspect and manage the local inference gateway this agent talks to (models, slots, memory, activity). Use it when asked about the models or the gateway.
+description: Use the svc CLI to inspect and manage the local inference gateway this agent talks to (models, slots, memory). Use it when asked about the models or the gateway.
 ---
 
 # svc: the local inference gateway
@@ -21,7 +21,6 @@ Read before you change anything; changes are logged in svc's activity log.
 | Models in the registry | \`svc model list\` |
 | A one-off chat with a model | \`svc run <model> "prompt"\` |
 | Memory: store and find notes | \`svc memory add "text"\`, \`svc memory search "query"\` |
-| What happened recently | \`svc activity\` |
 | Health checks | \`svc doctor\` |
 
 Add \`--json\` to most listing commands for output to parse. Loading, unloading or deleting
