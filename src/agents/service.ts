@@ -150,14 +150,14 @@ export class AgentService {
     const dirs = this.dirs(name);
     const read = await readAgentFile(dirs.configPath, name);
     if (read.status === 'missing') throw new AgentError('agent.not_installed', `${name} is not installed: svc agent install ${name}`, { name });
+    if (read.status === 'invalid') throw new AgentError('agent.file_invalid', `${dirs.configPath} does not validate: ${read.problems.map(formatProblem).join('; ')}`, { name, problems: read.problems });
     if (!driver.upgrade) throw new AgentError('agent.upgrade_unsupported', `${name} has no upgrade`, { name });
     if (this.jobs.runningFor(name)) throw new AgentError('agent.already_installed', `a job of ${name} is running`, { name });
     const upgrade = driver.upgrade.bind(driver);
     return this.jobs.start(name, 'upgrade', actor, async (progress, job) => {
       const from = await driver.installedVersion(dirs).catch(() => null);
       const { version } = await upgrade(dirs, await this.deps.wiring(name), to, progress);
-      const file = read.status === 'ok' ? read.file : seedAgentFile(name, driver.kind, version, dirs.dataDir);
-      await writeAgentFile(dirs.configPath, { ...file, agent: { ...file.agent, version } });
+      await writeAgentFile(dirs.configPath, { ...read.file, agent: { ...read.file.agent, version } });
       this.deps.publish({ type: 'agent.upgraded', source: `agent:${name}`, message: `${name} ${from ?? '?'} -> ${version}`, data: { agent: name, job: job.id, from, to: version } });
       return version;
     });

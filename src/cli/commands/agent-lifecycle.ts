@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { agentDirs, agentRunSpecPath } from '../../config/agent-paths.js';
 import type { SvcPaths } from '../../config/paths.js';
 import type { AgentJob, AgentListPayload, AgentLogPayload, AgentRunSpec, AgentUninstallPayload, AgentView } from '../../protocol/agents.js';
+import type { ErrorEnvelope } from '../../protocol/errors.js';
 import type { ApiClient } from '../client.js';
 import { CliExit, EXIT, print, printJson, table } from '../output.js';
 
@@ -51,8 +52,11 @@ export async function agentUpgrade(client: ApiClient, name: string, o: Json & { 
 }
 
 export async function agentUninstall(client: ApiClient, name: string, o: Json & { purge?: boolean }): Promise<void> {
-  const result = await client.request<AgentUninstallPayload>('DELETE', agentPath(name, o.purge ? '?purge=true' : ''), undefined, { timeoutMs: null });
-  if (o.json) return printJson(result);
+  const result = await client.request<AgentUninstallPayload | ErrorEnvelope>('DELETE', agentPath(name, o.purge ? '?purge=true' : ''), undefined, { timeoutMs: null });
+  if (o.json) printJson(result);
+  // 207 agent.uninstall_incomplete is a 2xx with an error envelope: part was removed, not all.
+  if ('error' in result) throw new CliExit(EXIT.failed, `${result.error.code}: ${result.error.message}`);
+  if (o.json) return;
   if (result.status === 'not_installed') return print(`${name} is not installed`);
   print(`${name} uninstalled`);
   if (result.kept.length > 0) print(`kept (svc agent uninstall ${name} --purge removes it): ${result.kept.join(', ')}`);
