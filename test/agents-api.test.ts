@@ -2,11 +2,14 @@
 // an invalid name, a name missing, an install while one is there, an upgrade of nothing; each
 // with its code and nothing written. Then the agents routes walked in auth mode with a token of
 // each scope: reads for read scopes, installs and uninstalls for admins only.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_ACCESS_TABLE } from '../src/protocol/access.js';
 import { api, type Gateway, startGateway, tempHome, type TempHome } from './helpers/gateway.js';
+import { waitFor } from './helpers/wait.js';
 
 let home: TempHome;
 let gw: Gateway;
@@ -106,6 +109,29 @@ describe('bad input to /api/agents', () => {
     expect(view.problems.join('\n')).toMatch(/agents\/pi\.toml: agent\.version_pin: /);
     expect(view.problems.join('\n')).toMatch(/agents\/pi\.toml: mcp\.servers\.mem\.url: /);
     await api(gw.url, '/api/agents/pi', { method: 'DELETE' });
+  });
+});
+
+describe('what an agent does through svc is its activity', () => {
+  it('a tool call on /mcp/admin/mcp with X-Svc-Agent is a row of that agent; a /v1 request too, failed or not', async () => {
+    const client = new Client({ name: 'agents-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp/admin/mcp`), { requestInit: { headers: { 'x-svc-agent': 'pi' } } }));
+    try {
+      await client.callTool({ name: 'slots_list', arguments: {} });
+    } finally {
+      await client.close();
+    }
+    // No slot serves this model: a failed request is the agent's too.
+    const chat = await api(gw.url, '/v1/chat/completions', { method: 'POST', headers: { 'x-svc-agent': 'pi' }, body: { model: 'nope', messages: [{ role: 'user', content: 'hi' }] } });
+    expect(chat.status).toBe(404);
+    // Another client's request is nobody's activity.
+    await api(gw.url, '/v1/chat/completions', { method: 'POST', body: { model: 'nope', messages: [] } });
+    const activity = await waitFor(async () => (await api(gw.url, '/api/agents/pi/activity?limit=5')).json, { what: 'two rows of pi', until: (a) => a.count === 2 });
+    expect(activity.events).toEqual([
+      expect.objectContaining({ tool: 'POST /v1/chat/completions', args: { model: 'nope', stream: false }, gated: false, outcome: 'error', client_id: 'agent:pi' }),
+      expect.objectContaining({ tool: 'svc-admin__slots_list', args: {}, gated: false, outcome: 'ok', client_id: expect.stringMatching(/^mcp:/) }),
+    ]);
+    expect((await api(gw.url, '/api/agents/pi/activity?limit=1')).json.count).toBe(1);
   });
 });
 
