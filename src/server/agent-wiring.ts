@@ -4,7 +4,16 @@
 import { request } from 'undici';
 import type { GatewayWiring } from '../agents/driver.js';
 import type { ModelList } from '../protocol/v1-wire.js';
-import type { ServerContext } from './context.js';
+import type { GatewayAuth } from '../auth/gateway-auth.js';
+import type { ResolvedConfig } from '../config/load.js';
+
+/** What the wiring reads of the gateway (ServerContext is one; a narrow type keeps context.ts free of a cycle). */
+export interface WiringHost {
+  readonly listening: { host: string; port: number };
+  readonly config: ResolvedConfig;
+  readonly auth: GatewayAuth;
+  readonly version: string;
+}
 
 export const agentTokenLabel = (agent: string) => `agent-${agent}`;
 
@@ -14,14 +23,14 @@ export function agentOfTokenLabel(label: string): string | undefined {
   return match?.[1];
 }
 
-export async function gatewayWiring(ctx: ServerContext, agent: string): Promise<GatewayWiring> {
+export async function gatewayWiring(ctx: WiringHost, agent: string): Promise<GatewayWiring> {
   const host = ['0.0.0.0', '::', ''].includes(ctx.listening.host) ? '127.0.0.1' : ctx.listening.host;
   const apiUrl = `http://${host.includes(':') ? `[${host}]` : host}:${ctx.listening.port}`;
   return { v1Url: `${apiUrl}/v1`, apiUrl, token: await agentToken(ctx, agent), chatModels: await chatModels(apiUrl), svcVersion: ctx.version };
 }
 
 /** In auth mode a fresh v1-only token for the agent (an older one of the same label is revoked first). */
-async function agentToken(ctx: ServerContext, agent: string): Promise<string | null> {
+async function agentToken(ctx: WiringHost, agent: string): Promise<string | null> {
   if (!ctx.config.env.authEnabled) return null;
   const label = agentTokenLabel(agent);
   for (const row of ctx.auth.store.list()) if (row.label === label) await ctx.auth.store.revoke(row.id);
