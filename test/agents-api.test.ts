@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_ACCESS_TABLE } from '../src/protocol/access.js';
 import { api, type Gateway, startGateway, tempHome, type TempHome } from './helpers/gateway.js';
+import { type Lan, lanSkipReason, openLan } from './helpers/lan.js';
 import { waitFor } from './helpers/wait.js';
 
 let home: TempHome;
@@ -178,4 +179,33 @@ describe('the agents routes by scope, in auth mode', () => {
     expect(wrong).toEqual([]);
     expect(existsSync(join(authHome.stateRoot, 'agents'))).toBe(false);
   }, 60_000);
+});
+
+const lanSkip = lanSkipReason();
+
+describe.skipIf(lanSkip)(`installing runs npm on the host: a LAN client may not, in default mode ${lanSkip ?? ''}`, () => {
+  let lanHome: TempHome;
+  let lanGateway: Gateway;
+  let lan: Lan;
+
+  beforeAll(async () => {
+    lanHome = tempHome();
+    [lanGateway, lan] = await Promise.all([startGateway(lanHome.home, { args: ['--host', '0.0.0.0'] }), openLan()]);
+  }, 60_000);
+
+  afterAll(async () => {
+    lan?.close();
+    await lanGateway?.stop();
+  });
+
+  it('install, upgrade and uninstall from the LAN: 403 config.host_only, nothing written; reads are open', async () => {
+    const from = (method: string, path: string, body?: unknown) => lan.request(`${lan.url(lanGateway.port)}${path}`, { method, ...(body !== undefined && { body }) });
+    for (const [method, path, body] of [['POST', '/api/agents/install', { name: 'pi' }], ['POST', '/api/agents/pi/upgrade', {}], ['DELETE', '/api/agents/pi', undefined]] as const) {
+      const answer = await from(method, path, body);
+      expect([answer.status, answer.json?.error?.code], `${method} ${path}`).toEqual([403, 'config.host_only']);
+    }
+    expect((await from('GET', '/api/agents')).status).toBe(200);
+    expect(existsSync(join(lanHome.stateRoot, 'agents'))).toBe(false);
+    expect(existsSync(join(lanHome.configRoot, 'agents'))).toBe(false);
+  });
 });
