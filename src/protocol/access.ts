@@ -161,6 +161,11 @@ export const ROUTE_ACCESS_TABLE: Readonly<Record<string, RouteAccess>> = {
   'DELETE /api/memory/banks/:id': 'write',
   'GET /api/memory/banks/:id/stats': 'read',
   'GET /api/memory/engine': 'read',
+  'GET /api/memory/graph/status': 'read',
+  'GET /api/memory/graph': 'read',
+  'PUT /api/memory/graph': 'write',
+  'POST /api/memory/graph/retry': 'write',
+  'GET /api/memory/banks/:id/graph/subgraph': 'read',
 
   // The dashboard's files and views (GET /* takes every path no other route has): open in
   // default mode like every read, behind the proxy's sign-in (or a read token) in auth mode.
