@@ -80,9 +80,9 @@ export async function subgraph(db: Pick<MemoryDatabase, 'query'>, bank: string, 
       }
       const next: string[] = [];
       for (const from of frontier) {
-        const ranked = (strongest.get(from) ?? []).sort((a, b) => b.weight - a.weight || a.id.localeCompare(b.id)).slice(0, q.topK);
+        const ranked = (strongest.get(from) ?? []).filter((n) => !seen.has(n.id)).sort((a, b) => b.weight - a.weight || a.id.localeCompare(b.id)).slice(0, q.topK);
         for (const { id } of ranked) {
-          if (seen.has(id)) continue;
+          if (seen.has(id)) continue; // a neighbour of two frontier nodes
           if (seen.size >= q.limit) {
             truncated = true;
             break;
