@@ -75,6 +75,9 @@ describe('memory graph extraction on pgvector', () => {
   }, 120_000);
 
   it('svc memory graph enable --slot writes [memory.graph] (nothing to propagate on pgvector)', async () => {
+    const refused = await cli(['enable', '--slot', 'nope']);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('"nope" is not an enabled llm slot (one of graph)');
     const enabled = await cli(['enable', '--slot', 'graph', '--timeout', '120', '--json']);
     expect(enabled.status, enabled.stderr).toBe(0);
     const answer = JSON.parse(enabled.stdout);

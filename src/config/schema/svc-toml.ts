@@ -162,8 +162,8 @@ export const memorySection = section({
       apply: 'live',
     }),
     llm_timeout_s: key(z.int().min(30).max(3600).default(300), {
-      description: 'Timeout of one extraction call, seconds (and of the hindsight daemon\'s LLM calls, propagated by PUT /api/memory/graph).',
-      apply: 'live',
+      description: 'Timeout of one extraction call, seconds (read at each call); on hindsight the daemon\'s LLM calls, propagated by PUT /api/memory/graph, which restarts it.',
+      apply: 'restart:svc-memory',
     }),
   }, 'Memory graph extraction.'),
 }, 'Memory subsystem.');
