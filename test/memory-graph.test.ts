@@ -76,7 +76,7 @@ describe('memory graph extraction on pgvector', () => {
 
   it('svc memory graph enable --slot writes [memory.graph] (nothing to propagate on pgvector)', async () => {
     const refused = await cli(['enable', '--slot', 'nope']);
-    expect(refused.status).toBe(1);
+    expect(refused.status).toBe(4); // a config.* refusal
     expect(refused.stderr).toContain('"nope" is not an enabled llm slot (one of graph)');
     const enabled = await cli(['enable', '--slot', 'graph', '--timeout', '120', '--json']);
     expect(enabled.status, enabled.stderr).toBe(0);
