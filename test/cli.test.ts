@@ -54,11 +54,11 @@ describe('usage errors', () => {
     expect(runSvc(['slot', 'list', '--help'], { home: h.home }).status).toBe(0);
   });
 
-  it('a spec command this version does not have (memory graph, agent bootstrap) says it is not built yet, exit 2', () => {
+  it('a spec command this version does not have (memory migrate, agent bootstrap) says it is not built yet, exit 2', () => {
     const h = home();
-    const memory = runSvc(['memory', 'graph', '--help'], { home: h.home });
+    const memory = runSvc(['memory', 'migrate', '--help'], { home: h.home });
     expect(memory.status).toBe(2);
-    expect(memory.stderr).toBe(`svc: \`svc memory graph\` is not built yet in svc ${PACKAGE_VERSION} (README.md, "Not built yet"); \`svc memory --help\` lists the commands there are\n`);
+    expect(memory.stderr).toBe(`svc: \`svc memory migrate\` is not built yet in svc ${PACKAGE_VERSION} (README.md, "Not built yet"); \`svc memory --help\` lists the commands there are\n`);
     expect(memory.stdout).toBe('');
     // `svc agent` has its approvals and the lifecycle of pi; hermes's commands are not built yet.
     const bootstrap = runSvc(['agent', 'bootstrap', 'hermes'], { home: h.home });

@@ -161,6 +161,11 @@ export const ROUTE_ACCESS_TABLE: Readonly<Record<string, RouteAccess>> = {
   'DELETE /api/memory/banks/:id': 'write',
   'GET /api/memory/banks/:id/stats': 'read',
   'GET /api/memory/engine': 'read',
+  'GET /api/memory/graph/status': 'read',
+  'GET /api/memory/graph': 'read',
+  'PUT /api/memory/graph': 'write',
+  'POST /api/memory/graph/retry': 'write',
+  'GET /api/memory/banks/:id/graph/subgraph': 'read',
 
   // Agents (docs/agents.md): installing, upgrading and uninstalling run npm or a runtime on the host.
   'GET /api/agents': 'read',

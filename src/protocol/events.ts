@@ -149,6 +149,11 @@ export interface EventPayloads {
   'memory.deleted': { banks: string[]; ids: string[]; deleted: number; agent: string };
   'memory.bank_created': { bank: string };
   'memory.bank_deleted': { bank: string; items: number };
+  /** Graph extraction (docs/memory.md "Graph"): an item's graph written, given up on, a retry, a settings change. */
+  'memory.graph.built': { bank: string; id: string; entities: number; relations: number; attempts: number };
+  'memory.graph.failed': { bank: string; id: string; attempts: number; error: string };
+  'memory.graph.retry': { queued: number; skipped: number; banks: string[] };
+  'memory.graph.updated': { changed: string[]; enabled: boolean; extraction_slot: string; llm_timeout_s: number; propagated: boolean; error: string | null };
   activity: ActivityData;
   'metrics.slot': SlotMetricsData;
   /** Events this stream missed: its client read too slowly, or it resumed from an id the ring no longer holds. */
@@ -225,6 +230,10 @@ const EVENT_TYPE_SET: { [K in EventType]: true } = {
   'memory.deleted': true,
   'memory.bank_created': true,
   'memory.bank_deleted': true,
+  'memory.graph.built': true,
+  'memory.graph.failed': true,
+  'memory.graph.retry': true,
+  'memory.graph.updated': true,
   activity: true,
   'metrics.slot': true,
   'events.gap': true,

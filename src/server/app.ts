@@ -17,6 +17,7 @@ import { registerApprovalRoutes } from './routes/approvals.js';
 import { registerMcpRoutes } from './routes/mcp.js';
 import { registerMemoryRoutes } from './routes/memory.js';
 import { registerAgentRoutes } from './routes/agents.js';
+import { registerMemoryGraphRoutes } from './routes/memory-graph.js';
 import { registerMcpAdminRoutes } from './mcp-admin/front.js';
 import { registerAuthRoutes } from './routes/auth.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
@@ -186,6 +187,7 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
   registerMcpAdminRoutes(app, ctx);
   registerMemoryRoutes(app, ctx);
   registerAgentRoutes(app, ctx);
+  registerMemoryGraphRoutes(app, ctx);
   // Last, and it takes every GET path no other route has (the dashboard's files and views).
   registerDashboardRoutes(app);
   return app;

@@ -26,6 +26,7 @@ import { MemoryService } from '../memory/service.js';
 import { AgentService } from '../agents/service.js';
 import { PiDriver } from '../agents/pi/driver.js';
 import { gatewayWiring } from './agent-wiring.js';
+import { MemoryGraph } from '../memory/graph/service.js';
 import { StackService } from '../stacks/service.js';
 import { VERSION } from '../lib/version.js';
 import { activityEvent, gpuModeEvent, slotEvictedEvent, slotStateEvent } from './event-sources.js';
@@ -83,6 +84,8 @@ export class ServerContext {
   readonly memoryBanks: MemoryBanks;
   /** Bundled agents (docs/agents.md): the drivers (pi; hermes), agent files, install jobs (src/agents/service.ts). */
   readonly agents: AgentService;
+  /** Graph extraction on the pgvector engine: its queue, status and subgraphs (src/memory/graph/). */
+  readonly memoryGraph: MemoryGraph;
   /** Stored /v1/responses answers (src/activity/responses-store.ts); opened by serve() with the activity log. */
   responses: ResponseStore | undefined;
   /** Update and rollback jobs (docs/updates.md), loaded on first use: nothing of it is needed before listen. */
@@ -148,6 +151,8 @@ export class ServerContext {
       publish: (event: Parameters<EventBus['publish']>[0]) => this.events.publish(event),
       record: (entry: ActivityInput) => this.record(entry),
       log: (line: string) => process.stderr.write(`${line}\n`),
+      onAdded: (item: { bank: string; id: string; text: string }) => this.memoryGraph.onAdded(item),
+      expandRecall: (...args: Parameters<MemoryGraph['expand']>) => this.memoryGraph.expand(...args),
     };
     this.memory = new MemoryService(memoryDeps);
     this.memoryBanks = new MemoryBanks(this.memory, memoryDeps);
@@ -158,6 +163,7 @@ export class ServerContext {
       wiring: (agent) => gatewayWiring(this, agent),
     });
     this.agents.registerDriver(new PiDriver());
+    this.memoryGraph = new MemoryGraph({ ...memoryDeps, store: () => this.memory.store() });
   }
 
   /** Every slot state change is an activity row and an event. */
