@@ -26,7 +26,8 @@ export class SqlMemoryStore implements MemoryStore {
   private indexed = new Set<number>();
   private generation = -1;
 
-  constructor(private readonly db: MemoryDatabase) {}
+  /** `db`: also the hindsight engine's outbox's (adapters/outbox.ts). */
+  constructor(readonly db: MemoryDatabase) {}
 
   private fresh(): void {
     if (this.generation === this.db.generation) return;

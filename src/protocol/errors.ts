@@ -164,6 +164,10 @@ export const ERROR_CODES = {
   'memory.bank_not_found': { status: 404, when: 'No bank has this id.' },
   'memory.confirm_required': { status: 400, when: 'Deleting a bank needs ?confirm=<bank id> or a body {"confirm": "<bank id>"} naming the same bank.' },
   'memory.embedding_failed': { status: 502, when: 'The embedding model ([memory.embedding].embed_model) could not embed the text: no slot serves it, or it answered an error; details.model and details.status say which.' },
+  'memory.engine_error': { status: 400, when: 'The memory daemon (hindsight, mem0) refused the request with a 4xx: the answer carries its status (details.upstream_status) and message; details.engine names it.' },
+  'memory.engine_upstream': { status: 502, when: 'The memory daemon (hindsight, mem0) answered a 5xx; details.upstream_status and details.engine say which.' },
+  'memory.engine_shape': { status: 502, when: 'The memory daemon answered 2xx with a body svc cannot read (not JSON, or a field missing or of the wrong type); details.engine and details.path say where.' },
+  'memory.invalid_path': { status: 400, when: 'A per-bank path of the Hindsight passthrough (/api/memory/banks/<id>/<path>) is not on its allowlist, or has "..", "%", or an empty segment.' },
 
   'system.internal': { status: 500, when: 'An unexpected error; the server log has the stack.' },
   'system.unavailable': { status: 503, when: 'A subsystem the route needs (e.g. the activity database) is not available.' },

@@ -149,6 +149,9 @@ export interface EventPayloads {
   'memory.deleted': { banks: string[]; ids: string[]; deleted: number; agent: string };
   'memory.bank_created': { bank: string };
   'memory.bank_deleted': { bank: string; items: number };
+  /** The hindsight engine (docs/memory.md "Degraded mode"): daemon down, writes kept in the outbox; and back, the outbox replayed. */
+  'memory.engine.degraded': { engine: string; reason: string; pending: number };
+  'memory.engine.promoted': { engine: string; replayed: number };
   activity: ActivityData;
   'metrics.slot': SlotMetricsData;
   /** Events this stream missed: its client read too slowly, or it resumed from an id the ring no longer holds. */
@@ -211,6 +214,8 @@ const EVENT_TYPE_SET: { [K in EventType]: true } = {
   'memory.deleted': true,
   'memory.bank_created': true,
   'memory.bank_deleted': true,
+  'memory.engine.degraded': true,
+  'memory.engine.promoted': true,
   activity: true,
   'metrics.slot': true,
   'events.gap': true,

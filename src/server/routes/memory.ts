@@ -2,7 +2,7 @@
 // schemas of protocol/memory.ts, the caller's identity comes from X-Svc-Agent / X-Svc-Private
 // (memory/identity.ts), and the memory service (ctx.memory) does the work. The identity is
 // checked before the body, so an invalid agent id is always memory.agent_id_invalid.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { identityFromHeaders } from '../../memory/identity.js';
 import {
   MEMORY_LIST_DEFAULT_LIMIT, MemoryAddRequestSchema, MemoryBankDeleteBodySchema, MemoryBankPutBodySchema, MemoryDeleteRequestSchema,
@@ -73,4 +73,18 @@ export function registerMemoryRoutes(app: FastifyInstance, ctx: ServerContext): 
   app.get('/api/memory/banks/:id/stats', async (request) => ctx.memoryBanks.stats(bankParam(request)));
 
   app.get('/api/memory/engine', async () => ctx.memoryBanks.engine());
+
+  // The hindsight engine (docs/memory.md): promote out of degraded mode, and the per-bank
+  // passthrough. Its daemon is probed at the first memory use, not at boot: a gateway whose
+  // memory is never used never reaches for the daemon.
+  app.post('/api/memory/promote', async () => ctx.memory.promote());
+
+  const passthrough = async (request: FastifyRequest, reply: FastifyReply) => {
+    const { id, '*': rest } = request.params as { id: string; '*': string };
+    const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
+    const answer = await ctx.memoryBanks.passthrough(request.method, id, rest, query, request.body);
+    return reply.code(answer.status).send(answer.body);
+  };
+  app.get('/api/memory/banks/:id/*', passthrough);
+  app.route({ method: ['POST', 'PUT', 'PATCH', 'DELETE'], url: '/api/memory/banks/:id/*', handler: passthrough });
 }
