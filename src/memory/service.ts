@@ -80,6 +80,11 @@ export class MemoryService {
     const { enabled, engine } = this.settings;
     if (!enabled) throw new SvcError('memory.unavailable', 'memory is off ([memory].enabled = false)', { field: 'memory.enabled' });
     if (!isAdapterEngine(engine)) return undefined;
+    if (this.engineAdapter && this.engineAdapter.engine !== engine) {
+      // [memory].engine changed under a running gateway: the old adapter is let go, the new one made.
+      void this.engineAdapter.close().catch(() => undefined);
+      this.engineAdapter = undefined;
+    }
     return (this.engineAdapter ??= createEngineAdapter(this.settings, {
       publish: this.deps.publish, record: this.deps.record, log: this.deps.log,
       stateRoot: this.deps.stateRoot ?? '.', openStore: () => this.openStoreOnce(),

@@ -157,7 +157,7 @@ export const ERROR_CODES = {
   'memory.unavailable': { status: 503, when: 'Memory is off ([memory].enabled = false), or the memory store cannot serve the request now: its embedded database process is crash-looping or could not start; details.reason says why.' },
   'memory.engine_unreachable': { status: 503, when: 'The memory engine did not answer: the embedded database process or the [memory].pgvector_url server refused or dropped the connection.' },
   'memory.dimension_mismatch': { status: 400, when: 'A vector of another dimension than the bank holds; details.bank, details.expected and details.got say which (svc memory reembed <bank> rebuilds a bank for a new embedding model).' },
-  'memory.engine_unsupported': { status: 501, when: 'The [memory].engine (hindsight, mem0) is not built yet in this version; set [memory].engine = "pgvector".' },
+  'memory.engine_unsupported': { status: 501, when: 'The [memory].engine does not serve this: the per-bank passthrough (/api/memory/banks/<id>/<path>) is the hindsight engine\'s, and only pgvector has svc\'s own SQL store.' },
   'memory.agent_id_invalid': { status: 400, when: 'The X-Svc-Agent header does not match ^[a-zA-Z0-9_-]{1,64}$.' },
   'memory.namespace_invalid': { status: 400, when: 'A namespace is neither "shared" nor "private:<agent>".' },
   'memory.invalid_bank': { status: 400, when: 'A bank id is not 1-128 of letters, digits, "_", "-", or a list cursor is not <bank>@<offset>.' },

@@ -89,6 +89,7 @@ export class HindsightEngine implements MemoryEngineAdapter {
 
   async promote(): Promise<PromoteAnswer> {
     await this.started;
+    if (this.closed) return { promoted: false, changed: false, state: this.state, detail: 'the gateway is stopping' };
     if (this.state === 'healthy') return { promoted: true, changed: false, state: 'healthy' };
     const probe = await this.client.probe();
     if (!probe.ok) return { promoted: false, changed: false, state: 'degraded', detail: probe.reason };
