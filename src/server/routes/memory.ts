@@ -27,6 +27,21 @@ export function registerMemoryRoutes(app: FastifyInstance, ctx: ServerContext): 
   // the embedded database process stops cleanly.
   app.addHook('onClose', async () => ctx.memory.close());
 
+  // On the hindsight engine a bank's sub-routes that svc serves itself on pgvector (memories,
+  // documents, tags, export, import, …) are the daemon's: each is passed through its
+  // allowlist (docs/memory.md "Hindsight"); stats stays svc's view. Registered before the
+  // routes, so it covers them all.
+  app.addHook('preHandler', async (request, reply) => {
+    const route = request.routeOptions.url;
+    if (!route?.startsWith('/api/memory/banks/:id/') || route.endsWith('/*') || route === '/api/memory/banks/:id/stats') return;
+    if (ctx.config.svc.memory.engine !== 'hindsight' || !ctx.config.svc.memory.enabled) return;
+    const { id } = request.params as { id: string };
+    const [path, query = ''] = request.url.split('?', 2) as [string, string?];
+    const rest = path.split('/').slice(5).join('/');
+    const answer = await ctx.memoryBanks.passthrough(request.method, id, rest, query, request.body);
+    return reply.code(answer.status).send(answer.body);
+  });
+
   app.post('/api/memory/add', async (request) => {
     const who = identity(request);
     return ctx.memory.add(who, parseRequest(MemoryAddRequestSchema, objectBody(request)), actorOf(request));
