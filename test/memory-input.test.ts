@@ -1,15 +1,17 @@
-// Bad input on every /api/memory route, the engines not built yet and memory turned off.
+// Bad input on every /api/memory route, the default engine with no daemon, and memory turned off.
 // Requests are checked (identity, then body) before the engine is: these need no database
-// and no embedding slot, so the gateway runs the schema's default engine (hindsight).
+// and no embedding slot, so the gateway runs the schema's default engine (hindsight), its
+// daemon's address a port nothing listens on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES, type ErrorCode } from '../src/protocol/errors.js';
 import { api, type Gateway, startGateway, tempHome, type TempHome } from './helpers/gateway.js';
+import { freePort } from './helpers/ports.js';
 
 let home: TempHome;
 let gw: Gateway;
 
 beforeAll(async () => {
-  home = tempHome();
+  home = tempHome({ 'svc.toml': `[memory]\nhindsight_url = "http://127.0.0.1:${await freePort()}"\nhindsight_reprobe_interval_s = 0\n` });
   gw = await startGateway(home.home);
 }, 30_000);
 
@@ -74,21 +76,18 @@ describe('bad input on the memory routes', () => {
   });
 });
 
-describe('memory with an engine not built yet, and turned off', () => {
-  it('answers 501 memory.engine_unsupported on every data route with the schema default (hindsight), and the engine route stays 200', async () => {
-    const routes: Array<[string, string, unknown?]> = [
-      ['POST', '/api/memory/add', { text: 'hi' }], ['POST', '/api/memory/search', { query: 'hi' }], ['POST', '/api/memory/recall', { query: 'hi' }],
-      ['GET', '/api/memory/list'], ['POST', '/api/memory/delete', { ids: ['x'] }], ['GET', '/api/memory/banks'], ['GET', '/api/memory/banks/shared/stats'],
-    ];
-    for (const [method, path, body] of routes) {
-      const answer = await call(method, path, body);
-      expect(answer.status, `${method} ${path}: ${answer.text}`).toBe(501);
-      expect(answer.json.error.code).toBe('memory.engine_unsupported');
-      expect(answer.json.error.message).toContain('[memory].engine = "pgvector"');
+describe('memory on the default engine with its daemon down, and turned off', () => {
+  it('answers reads from the (empty) outbox and refuses bank administration with 503 memory.engine_unreachable; the engine route stays 200', async () => {
+    expect((await call('POST', '/api/memory/search', { query: 'hi' })).json).toEqual({ items: [] });
+    expect((await call('GET', '/api/memory/list')).json).toEqual({ items: [], next_cursor: null });
+    for (const path of ['/api/memory/banks', '/api/memory/banks/shared/stats', '/api/memory/banks/shared/tags']) {
+      const answer = await call('GET', path);
+      expect(answer.status, `${path}: ${answer.text}`).toBe(503);
+      expect(answer.json.error.code).toBe('memory.engine_unreachable');
     }
     const engine = await call('GET', '/api/memory/engine');
     expect(engine.status).toBe(200);
-    expect(engine.json).toMatchObject({ enabled: true, engine: 'hindsight', reachable: false });
+    expect(engine.json).toMatchObject({ enabled: true, engine: 'hindsight', reachable: false, state: 'degraded' });
   });
 
   it('answers 503 memory.unavailable once [memory].enabled = false', async () => {

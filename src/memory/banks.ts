@@ -6,11 +6,15 @@ import type { MemoryBankStats, MemoryBankView, MemoryEngineView } from '../proto
 import { checkBankId } from './identity.js';
 import { embed } from './model-calls.js';
 import type { MemoryDeps, MemoryService } from './service.js';
+import { isAdapterEngine } from './adapters/select.js';
+import type { MemoryEngineAdapter, PassthroughAnswer } from './adapters/types.js';
 
 export class MemoryBanks {
   constructor(private readonly service: MemoryService, private readonly deps: MemoryDeps) {}
 
   async list(): Promise<MemoryBankView[]> {
+    const adapter = this.service.adapter();
+    if (adapter) return adapter.banks();
     return (await this.service.store()).banks();
   }
 
@@ -23,6 +27,8 @@ export class MemoryBanks {
   /** Create (or keep) a bank; without a dimension it takes the embedding model's. */
   async put(id: string, dimension: number | undefined, actor: string): Promise<MemoryBankView> {
     checkBankId(id);
+    const adapter = this.service.adapter();
+    if (adapter) return this.putVia(adapter, id, actor);
     const store = await this.service.store();
     const known = (await store.banks()).some((b) => b.id === id);
     const dim = dimension ?? (await embed(this.deps.dispatcher, this.deps.config().svc.memory.embedding.embed_model, 'dimension')).length;
@@ -40,7 +46,8 @@ export class MemoryBanks {
       throw new SvcError('memory.confirm_required', `deleting bank "${id}" removes all its memories: repeat its id as ?confirm=${id} or in the body {"confirm": "${id}"}`, { bank: id, confirm: confirm ?? null });
     }
     await this.existing(id);
-    const items = await (await this.service.store()).deleteBank(id);
+    const adapter = this.service.adapter();
+    const items = adapter ? await adapter.deleteBank(id) : await (await this.service.store()).deleteBank(id);
     this.service.forgetBank(id);
     this.deps.publish({ type: 'memory.bank_deleted', source: `memory:${id}`, severity: 'warn', message: `memory bank ${id} deleted with ${items} memories`, data: { bank: id, items } });
     this.deps.record({ action: 'memory.bank_delete', actor, target: id, details: { items } });
@@ -48,8 +55,29 @@ export class MemoryBanks {
   }
 
   async stats(id: string): Promise<MemoryBankStats> {
+    const adapter = this.service.adapter();
+    if (adapter) return adapter.stats(checkBankId(id));
     await this.existing(id);
     return { id, ...(await (await this.service.store()).stats(id)) };
+  }
+
+  /** PUT on an adapter's engine: the daemon makes the bank (hindsight), or it is known (mem0). */
+  private async putVia(adapter: MemoryEngineAdapter, id: string, actor: string): Promise<MemoryBankView> {
+    const known = (await adapter.banks()).some((b) => b.id === id);
+    const bank = await adapter.putBank(id, {}, 'PUT');
+    if (!known) {
+      this.deps.publish({ type: 'memory.bank_created', source: `memory:${id}`, message: `memory bank ${id} created`, data: { bank: id } });
+      this.deps.record({ action: 'memory.bank_create', actor, target: id, details: { engine: adapter.engine } });
+    }
+    return bank;
+  }
+
+  /** The allowlisted per-bank passthrough (hindsight; REFERENCE §13.1); other engines refuse it. */
+  async passthrough(method: string, id: string, subpath: string, query: string, body: unknown): Promise<PassthroughAnswer> {
+    checkBankId(id);
+    const adapter = this.service.adapter();
+    if (!adapter) throw new SvcError('memory.engine_unsupported', `/api/memory/banks/<id>/${subpath.slice(0, 80)} is the hindsight engine's passthrough; the ${this.deps.config().svc.memory.engine} engine does not serve it`, { engine: this.deps.config().svc.memory.engine });
+    return adapter.passthrough(method, id, subpath, query, body);
   }
 
   /** Never throws: memory off, an engine not built yet, or an unreachable store are reported in the view. */
@@ -59,6 +87,10 @@ export class MemoryBanks {
       enabled, engine, kind: null, reachable: false, version: null, pid: null, rss_bytes: null,
       features: { search: false, recall: false, rerank: false, graph: false }, banks_total: null,
     };
+    if (enabled && isAdapterEngine(engine)) {
+      const { state, pending, ...report } = await this.service.adapter()!.report().catch((error: unknown) => ({ reachable: false, version: null, features: base.features, banks_total: null, error: (error as Error).message, state: undefined, pending: undefined }));
+      return { ...base, ...report, ...(state && { state }), ...(pending !== undefined && { pending }) };
+    }
     if (!enabled || engine !== 'pgvector') return { ...base, error: enabled ? `the ${engine} engine is not built yet` : 'memory is off' };
     const features = { search: true, recall: true, rerank: true, graph: true };
     // The embedded database starts on first use: asking after the engine does not start it.

@@ -14,6 +14,9 @@ import { embed, type ModelDispatcher, rerank } from './model-calls.js';
 import { applyRerank, byPrecedence, DEFAULT_RECALL_TYPES, filterVisible, fuseBanks, withinBudget } from './recall.js';
 import type { MemoryItemRow, MemoryStore } from './store.js';
 import type { MemoryViewer } from './types.js';
+import { addVia, deleteVia, listVia, searchVia } from './adapters/delegate.js';
+import { createEngineAdapter, isAdapterEngine } from './adapters/select.js';
+import type { MemoryEngineAdapter, PromoteAnswer } from './adapters/types.js';
 
 export interface MemoryDeps {
   config: () => ResolvedConfig;
@@ -27,6 +30,8 @@ export interface MemoryDeps {
   onAdded?: (item: { bank: string; id: string; text: string }) => void;
   /** Recall with `graph: true`: items sharing entities with the hits (graph/service.ts). */
   expandRecall?: (identity: MemoryIdentity, hits: MemoryItem[], types: readonly string[]) => Promise<MemoryItem[]>;
+  /** <state>: the hindsight engine's outbox marker lives in <state>/memory. */
+  stateRoot?: string;
 }
 
 /** Candidates each bank gives a recall before the rerank and the budget. */
@@ -45,6 +50,8 @@ export class MemoryService {
   private opening?: Promise<MemoryStore>;
   /** bank -> dimension already ensured by this gateway (ensureBank is then skipped). */
   private readonly ensured = new Map<string, number>();
+  /** The hindsight or mem0 adapter, made on first use (hindsight probes its daemon then). */
+  private engineAdapter?: MemoryEngineAdapter;
 
   constructor(private readonly deps: MemoryDeps) {}
 
@@ -56,7 +63,12 @@ export class MemoryService {
   async store(): Promise<MemoryStore> {
     const { enabled, engine } = this.settings;
     if (!enabled) throw new SvcError('memory.unavailable', 'memory is off ([memory].enabled = false)', { field: 'memory.enabled' });
-    if (engine !== 'pgvector') throw new SvcError('memory.engine_unsupported', `the ${engine} engine is not built yet: set [memory].engine = "pgvector"`, { engine, field: 'memory.engine' });
+    if (engine !== 'pgvector') throw new SvcError('memory.engine_unsupported', `the ${engine} engine has no SQL store of svc's: set [memory].engine = "pgvector" for that`, { engine, field: 'memory.engine' });
+    return this.openStoreOnce();
+  }
+
+  /** The SQL store, whatever the engine: the hindsight engine keeps its outbox there. */
+  private openStoreOnce(): Promise<MemoryStore> {
     if (!this.opening) {
       const opening = this.deps.openStore();
       opening.catch(() => {
@@ -65,6 +77,29 @@ export class MemoryService {
       this.opening = opening;
     }
     return this.opening;
+  }
+
+  /** The adapter when [memory].engine is hindsight or mem0 (undefined for pgvector); memory off is refused first. */
+  adapter(): MemoryEngineAdapter | undefined {
+    const { enabled, engine } = this.settings;
+    if (!enabled) throw new SvcError('memory.unavailable', 'memory is off ([memory].enabled = false)', { field: 'memory.enabled' });
+    if (!isAdapterEngine(engine)) return undefined;
+    if (this.engineAdapter && this.engineAdapter.engine !== engine) {
+      // [memory].engine changed under a running gateway: the old adapter is let go, the new one made.
+      void this.engineAdapter.close().catch(() => undefined);
+      this.engineAdapter = undefined;
+    }
+    return (this.engineAdapter ??= createEngineAdapter(this.settings, {
+      publish: this.deps.publish, record: this.deps.record, log: this.deps.log,
+      stateRoot: this.deps.stateRoot ?? '.', openStore: () => this.openStoreOnce(),
+    }));
+  }
+
+  /** POST /api/memory/promote: the degraded hindsight engine tries its daemon now. */
+  async promote(): Promise<PromoteAnswer> {
+    const adapter = this.adapter();
+    if (!adapter) return { promoted: false, changed: false, state: this.settings.engine, detail: 'only the hindsight engine has a degraded mode' };
+    return adapter.promote();
   }
 
   /** The store if it was opened (GET /api/memory/engine does not open it). */
@@ -77,6 +112,8 @@ export class MemoryService {
   }
 
   async add(identity: MemoryIdentity, body: MemoryAddRequest, actor: string): Promise<MemoryAddAnswer> {
+    const adapter = this.adapter();
+    if (adapter) return addVia(adapter, this.deps, identity, body, actor);
     const store = await this.store();
     const { bank, tags } = writeTarget(identity, this.settings.unified_bank);
     const embedding = await this.embed(body.text);
@@ -100,6 +137,8 @@ export class MemoryService {
   }
 
   async search(identity: MemoryIdentity, body: MemorySearchRequest): Promise<{ items: MemoryItem[] }> {
+    const adapter = this.adapter();
+    if (adapter) return searchVia(adapter, this.deps, identity, body);
     const store = await this.store();
     const embedding = await this.embed(body.query);
     const perBank = await Promise.all(readBanks(identity, this.settings.unified_bank).map(async (bank) => {
@@ -110,12 +149,9 @@ export class MemoryService {
   }
 
   async recall(identity: MemoryIdentity, body: MemoryRecallRequest): Promise<{ items: MemoryItem[]; rerank: RerankReport; graph_added?: string[] }> {
-    const store = await this.store();
-    const embedding = await this.embed(body.query);
-    const perBank = await Promise.all(readBanks(identity, this.settings.unified_bank).map(async (bank) => {
-      const rows = await store.search(bank, { embedding, text: body.query, limit: RECALL_CANDIDATES, dataset: body.dataset, tags: body.tags, tagsMatch: body.tags_match, viewer: viewerOf(identity) });
-      return rows.map(toItem);
-    }));
+    const adapter = this.adapter();
+    const banks = readBanks(identity, this.settings.unified_bank);
+    const perBank = adapter ? await adapter.recall(banks, body, identity) : await this.storeCandidates(identity, body);
     const candidates = filterVisible(fuseBanks(perBank), identity.agent, body.types ?? DEFAULT_RECALL_TYPES).slice(0, RECALL_CANDIDATES);
     let report: RerankReport = 'skipped';
     let ranked = candidates;
@@ -130,8 +166,20 @@ export class MemoryService {
     return { items: withinBudget(byPrecedence([...ranked, ...expanded]), body.max_tokens), rerank: report, ...(body.graph && { graph_added: expanded.map((item) => item.id) }) };
   }
 
+  /** Each bank's recall candidates from the SQL store. */
+  private async storeCandidates(identity: MemoryIdentity, body: MemoryRecallRequest): Promise<MemoryItem[][]> {
+    const store = await this.store();
+    const embedding = await this.embed(body.query);
+    return Promise.all(readBanks(identity, this.settings.unified_bank).map(async (bank) => {
+      const rows = await store.search(bank, { embedding, text: body.query, limit: RECALL_CANDIDATES, dataset: body.dataset, tags: body.tags, tagsMatch: body.tags_match, viewer: viewerOf(identity) });
+      return rows.map(toItem);
+    }));
+  }
+
   /** One page over the banks the caller reads (or the one it names); the cursor is `bank@offset`. */
   async list(identity: MemoryIdentity, q: { dataset?: string; bank?: string; cursor?: string; limit: number }): Promise<MemoryListAnswer> {
+    const adapter = this.adapter();
+    if (adapter) return listVia(adapter, this.deps, identity, q);
     const store = await this.store();
     const banks = q.bank !== undefined ? [checkBankId(q.bank)] : readBanks(identity, this.settings.unified_bank);
     let [bankAt, offset] = [0, 0];
@@ -156,6 +204,8 @@ export class MemoryService {
   }
 
   async delete(identity: MemoryIdentity, body: MemoryDeleteRequest, actor: string): Promise<MemoryDeleteAnswer> {
+    const adapter = this.adapter();
+    if (adapter) return deleteVia(adapter, this.deps, identity, body, actor);
     const store = await this.store();
     const banks = readBanks(identity, this.settings.unified_bank);
     const counts = await Promise.all(banks.map((bank) => store.delete(bank, body.ids, viewerOf(identity))));
@@ -166,6 +216,8 @@ export class MemoryService {
   }
 
   async close(): Promise<void> {
+    await this.engineAdapter?.close();
+    this.engineAdapter = undefined;
     const opening = this.opening;
     this.opening = undefined;
     await (await opening?.catch(() => undefined))?.close();

@@ -26,7 +26,7 @@ export class SqlMemoryStore implements MemoryStore {
   private indexed = new Set<number>();
   private generation = -1;
 
-  /** Public for the graph tables (src/memory/graph/), which share this database. */
+  /** Public for the graph tables (src/memory/graph/) and the hindsight engine's outbox (adapters/outbox.ts), which share this database. */
   constructor(readonly db: MemoryDatabase) {}
 
   private fresh(): void {

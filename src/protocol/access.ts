@@ -176,6 +176,13 @@ export const ROUTE_ACCESS_TABLE: Readonly<Record<string, RouteAccess>> = {
   'GET /api/agents/:name/activity': 'read',
   'POST /api/agents/:name/upgrade': 'write',
   'GET /api/agents/:name/log': 'read',
+  // The hindsight engine: its degraded mode's promote, and the allowlisted per-bank passthrough.
+  'POST /api/memory/promote': 'write',
+  'GET /api/memory/banks/:id/*': 'read',
+  'POST /api/memory/banks/:id/*': 'write',
+  'PUT /api/memory/banks/:id/*': 'write',
+  'PATCH /api/memory/banks/:id/*': 'write',
+  'DELETE /api/memory/banks/:id/*': 'write',
 
   // The dashboard's files and views (GET /* takes every path no other route has): open in
   // default mode like every read, behind the proxy's sign-in (or a read token) in auth mode.

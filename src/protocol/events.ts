@@ -154,6 +154,9 @@ export interface EventPayloads {
   'memory.graph.failed': { bank: string; id: string; attempts: number; error: string };
   'memory.graph.retry': { queued: number; skipped: number; banks: string[] };
   'memory.graph.updated': { changed: string[]; enabled: boolean; extraction_slot: string; llm_timeout_s: number; propagated: boolean; error: string | null };
+  /** The hindsight engine (docs/memory.md "Degraded mode"): daemon down, writes kept in the outbox; and back, the outbox replayed. */
+  'memory.engine.degraded': { engine: string; reason: string; pending: number };
+  'memory.engine.promoted': { engine: string; replayed: number };
   activity: ActivityData;
   'metrics.slot': SlotMetricsData;
   /** Events this stream missed: its client read too slowly, or it resumed from an id the ring no longer holds. */
@@ -234,6 +237,8 @@ const EVENT_TYPE_SET: { [K in EventType]: true } = {
   'memory.graph.failed': true,
   'memory.graph.retry': true,
   'memory.graph.updated': true,
+  'memory.engine.degraded': true,
+  'memory.engine.promoted': true,
   activity: true,
   'metrics.slot': true,
   'events.gap': true,

@@ -22,6 +22,8 @@ export const HOST_ONLY_SETTINGS: Readonly<Record<string, string>> = {
   'api.public_hostnames': 'names a web page may reach the API by: a name of an attacker\'s would let a page rebind it',
   'mcp.registry_url': 'a host svc fetches the tool server catalog from',
   'memory.pgvector_url': 'a database server svc connects to and sends memory to',
+  'memory.hindsight_url': 'a memory daemon svc connects to and sends memory to',
+  'memory.mem0_url': 'a memory server svc connects to and sends memory to',
   'api.allowed_origins': 'web pages that may drive the API, with this host\'s powers when opened in a browser on this host',
 };
 

@@ -98,4 +98,7 @@ export interface MemoryEngineView {
   features: { search: boolean; recall: boolean; rerank: boolean; graph: boolean };
   banks_total: number | null;
   error?: string;
+  /** hindsight: `healthy`, or `degraded` (the daemon is down; writes wait in the outbox, `pending` of them). */
+  state?: string;
+  pending?: number;
 }

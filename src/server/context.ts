@@ -137,6 +137,7 @@ export class ServerContext {
     const memoryDeps = {
       config: () => this.current,
       dispatcher: this.dispatcher,
+      stateRoot: paths.stateRoot,
       // Loaded on the first memory request (the pg driver is not the gateway's until then, docs/performance.md);
       // the embedded database process starts on the store's first query.
       openStore: async () => (await import('../memory/open-store.js')).openMemoryStore({

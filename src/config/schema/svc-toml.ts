@@ -119,7 +119,10 @@ export const modelsSection = section({
 
 export const memorySection = section({
   enabled: key(z.boolean().default(true), { description: 'Serve /api/memory/*; false answers 503 memory.unavailable on every data route.', apply: 'live' }),
-  engine: key(z.enum(MEMORY_ENGINES).default('hindsight'), { description: 'Active memory engine: pgvector is built (docs/memory.md); hindsight and mem0 answer 501 memory.engine_unsupported for now.', apply: 'restart:svc-memory' }),
+  engine: key(z.enum(MEMORY_ENGINES).refine((v) => v !== 'cognee', { message: 'cognee was retired (v1.0.0): use "pgvector", "hindsight" or "mem0" (svc memory migrate reads a legacy cognee index)' }).default('hindsight'), {
+    description: 'Active memory engine: pgvector (embedded, or [memory].pgvector_url), hindsight (the Hindsight daemon at hindsight_url) or mem0 (a mem0 server at mem0_url); cognee is retired and refused (docs/memory.md).',
+    apply: 'restart:svc-memory',
+  }),
   unified_bank: key(z.boolean().default(true), {
     description: 'Every write goes to the `shared` bank, a private one tagged visibility:private (read back only by its agent); false: private writes go to the bank private__<agent>.',
     apply: 'live',
@@ -131,6 +134,18 @@ export const memorySection = section({
   idle_timeout_s: key(count(0).default(600), {
     description: 'The embedded database process stops after this many seconds unused and starts again on the next use. 0 = never stopped while the gateway runs.',
     apply: 'live',
+  }),
+  hindsight_url: key(z.string().refine((v) => v === '' || /^https?:\/\/[^\s]+$/.test(v), { message: 'expected an http(s):// URL or ""' }).default(''), {
+    description: 'The hindsight engine\'s daemon. Empty = SVC_HINDSIGHT_URL, else http://127.0.0.1:9177. Its bearer key comes from SVC_HINDSIGHT_API_KEY or HINDSIGHT_API_TENANT_API_KEY (never logged).',
+    apply: 'restart:svc-memory',
+  }),
+  hindsight_reprobe_interval_s: key(z.int().min(-1).max(86_400).default(30), {
+    description: 'While the Hindsight daemon is down (degraded mode, writes kept in the outbox), how often it is probed again; when it answers, the outbox is replayed in order and the engine promoted. 0 or less: only POST /api/memory/promote tries.',
+    apply: 'restart:svc-memory',
+  }),
+  mem0_url: key(z.string().refine((v) => /^https?:\/\/[^\s]+$/.test(v), { message: 'expected an http(s):// URL' }).default('http://127.0.0.1:8888'), {
+    description: 'The mem0 engine\'s server (mem0\'s REST API: /memories, /search). Its API key, if it needs one, comes from SVC_MEM0_API_KEY (sent as a bearer token, never logged).',
+    apply: 'restart:svc-memory',
   }),
   embedding: section({
     embed_model: key(z.string().min(1).default('svc/embed'), {

@@ -88,6 +88,22 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    name: 'hindsight outbox',
+    // The degraded hindsight engine's writes, acknowledged while its daemon is down, replayed
+    // in seq order when it answers again (src/memory/adapters/outbox.ts).
+    sql: `
+      CREATE TABLE IF NOT EXISTS memory_outbox (
+        seq bigserial PRIMARY KEY,
+        engine text NOT NULL,
+        bank text NOT NULL,
+        document_id text NOT NULL,
+        item jsonb NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+    `,
+  },
 ];
 
 const LOCK_KEY = 727_027; // one advisory lock: two gateways on one server migrate one at a time

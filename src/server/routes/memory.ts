@@ -2,7 +2,7 @@
 // schemas of protocol/memory.ts, the caller's identity comes from X-Svc-Agent / X-Svc-Private
 // (memory/identity.ts), and the memory service (ctx.memory) does the work. The identity is
 // checked before the body, so an invalid agent id is always memory.agent_id_invalid.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { identityFromHeaders } from '../../memory/identity.js';
 import {
   MEMORY_LIST_DEFAULT_LIMIT, MemoryAddRequestSchema, MemoryBankDeleteBodySchema, MemoryBankPutBodySchema, MemoryDeleteRequestSchema,
@@ -26,6 +26,21 @@ export function registerMemoryRoutes(app: FastifyInstance, ctx: ServerContext): 
   // After the last request ended (app.close() waits for them): the store closes, and with it
   // the embedded database process stops cleanly.
   app.addHook('onClose', async () => ctx.memory.close());
+
+  // On the hindsight engine a bank's sub-routes that svc serves itself on pgvector (memories,
+  // documents, tags, export, import, …) are the daemon's: each is passed through its
+  // allowlist (docs/memory.md "Hindsight"); stats stays svc's view. Registered before the
+  // routes, so it covers them all.
+  app.addHook('preHandler', async (request, reply) => {
+    const route = request.routeOptions.url;
+    if (!route?.startsWith('/api/memory/banks/:id/') || route.endsWith('/*') || route === '/api/memory/banks/:id/stats') return;
+    if (ctx.config.svc.memory.engine !== 'hindsight' || !ctx.config.svc.memory.enabled) return;
+    const { id } = request.params as { id: string };
+    const [path, query = ''] = request.url.split('?', 2) as [string, string?];
+    const rest = path.split('/').slice(5).join('/');
+    const answer = await ctx.memoryBanks.passthrough(request.method, id, rest, query, request.body);
+    return reply.code(answer.status).send(answer.body);
+  });
 
   app.post('/api/memory/add', async (request) => {
     const who = identity(request);
@@ -73,4 +88,18 @@ export function registerMemoryRoutes(app: FastifyInstance, ctx: ServerContext): 
   app.get('/api/memory/banks/:id/stats', async (request) => ctx.memoryBanks.stats(bankParam(request)));
 
   app.get('/api/memory/engine', async () => ctx.memoryBanks.engine());
+
+  // The hindsight engine (docs/memory.md): promote out of degraded mode, and the per-bank
+  // passthrough. Its daemon is probed at the first memory use, not at boot: a gateway whose
+  // memory is never used never reaches for the daemon.
+  app.post('/api/memory/promote', async () => ctx.memory.promote());
+
+  const passthrough = async (request: FastifyRequest, reply: FastifyReply) => {
+    const { id, '*': rest } = request.params as { id: string; '*': string };
+    const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
+    const answer = await ctx.memoryBanks.passthrough(request.method, id, rest, query, request.body);
+    return reply.code(answer.status).send(answer.body);
+  };
+  app.get('/api/memory/banks/:id/*', passthrough);
+  app.route({ method: ['POST', 'PUT', 'PATCH', 'DELETE'], url: '/api/memory/banks/:id/*', handler: passthrough });
 }

@@ -1,0 +1,56 @@
+// The memory service's public methods when [memory].engine is an adapter's (hindsight,
+// mem0): the same identity, banks, tags, events and activity rows as on the SQL store
+// (service.ts), the storing and finding done by the adapter. Recall shares the service's
+// pipeline (rerank, precedence, budget): only its candidates come from here.
+import { SvcError } from '../../protocol/errors.js';
+import type { MemoryAddAnswer, MemoryAddRequest, MemoryDeleteAnswer, MemoryDeleteRequest, MemoryItem, MemoryListAnswer, MemorySearchRequest } from '../../protocol/memory.js';
+import { checkBankId, type MemoryIdentity, PRIVATE_TAG, readBanks, writeTarget } from '../identity.js';
+import { fuseBanks } from '../recall.js';
+import type { MemoryDeps } from '../service.js';
+import type { MemoryEngineAdapter } from './types.js';
+
+export async function addVia(adapter: MemoryEngineAdapter, deps: MemoryDeps, identity: MemoryIdentity, body: MemoryAddRequest, actor: string): Promise<MemoryAddAnswer> {
+  const { bank, tags } = writeTarget(identity, deps.config().svc.memory.unified_bank);
+  const allTags = [...new Set([...(body.tags ?? []).filter((t) => t !== PRIVATE_TAG && !t.startsWith('agent:')), ...tags])];
+  const added = await adapter.add(bank, { text: body.text, dataset: body.dataset, tags: allTags, metadata: body.metadata, document_id: body.document_id, agent: identity.agent });
+  deps.publish({ type: 'memory.added', source: `memory:${bank}`, message: `memory ${added.id} added to ${bank}`, data: { bank, id: added.id, agent: identity.agent, private: identity.private } });
+  deps.record({ action: 'memory.add', actor, target: bank, details: { id: added.id, agent: identity.agent, private: identity.private, dataset: body.dataset ?? null, engine: adapter.engine } });
+  return added;
+}
+
+export async function searchVia(adapter: MemoryEngineAdapter, deps: MemoryDeps, identity: MemoryIdentity, body: MemorySearchRequest): Promise<{ items: MemoryItem[] }> {
+  const perBank = await adapter.search(readBanks(identity, deps.config().svc.memory.unified_bank), body, identity);
+  return { items: fuseBanks(perBank).slice(0, body.limit) };
+}
+
+/** One page over the banks (the cursor is `bank@offset`, the offset the adapter's own). */
+export async function listVia(adapter: MemoryEngineAdapter, deps: MemoryDeps, identity: MemoryIdentity, q: { dataset?: string; bank?: string; cursor?: string; limit: number }): Promise<MemoryListAnswer> {
+  const banks = q.bank !== undefined ? [checkBankId(q.bank)] : readBanks(identity, deps.config().svc.memory.unified_bank);
+  let [bankAt, offset] = [0, 0];
+  if (q.cursor !== undefined) {
+    const match = /^([a-zA-Z0-9_-]{1,128})@(\d{1,9})$/.exec(q.cursor);
+    bankAt = match ? banks.indexOf(match[1]!) : -1;
+    if (!match || bankAt < 0) throw new SvcError('memory.invalid_bank', `the cursor is <bank>@<offset> for one of ${banks.join(', ')}; got ${JSON.stringify(q.cursor.slice(0, 80))}`, { cursor: q.cursor });
+    offset = Number(match[2]);
+  }
+  const items: MemoryItem[] = [];
+  for (; bankAt < banks.length; bankAt++, offset = 0) {
+    const bank = banks[bankAt]!;
+    for (let next: number | null = offset; next !== null && items.length < q.limit;) {
+      const page = await adapter.list(bank, { dataset: q.dataset, offset: next, limit: q.limit - items.length }, identity);
+      items.push(...page.items);
+      next = page.next;
+      if (items.length >= q.limit) return { items, next_cursor: next === null ? (bankAt + 1 < banks.length ? `${banks[bankAt + 1]}@0` : null) : `${bank}@${next}` };
+    }
+  }
+  return { items, next_cursor: null };
+}
+
+export async function deleteVia(adapter: MemoryEngineAdapter, deps: MemoryDeps, identity: MemoryIdentity, body: MemoryDeleteRequest, actor: string): Promise<MemoryDeleteAnswer> {
+  const banks = readBanks(identity, deps.config().svc.memory.unified_bank);
+  const counts = await Promise.all(banks.map((bank) => adapter.delete(bank, body.ids, identity)));
+  const deleted = counts.reduce((a, b) => a + b, 0);
+  deps.publish({ type: 'memory.deleted', source: 'memory', message: `${deleted} memories deleted`, data: { banks, ids: body.ids, deleted, agent: identity.agent } });
+  deps.record({ action: 'memory.delete', actor, target: banks.join(','), details: { ids: body.ids, deleted, agent: identity.agent, engine: adapter.engine } });
+  return { deleted };
+}
