@@ -17,7 +17,8 @@ import { freePort, REPO_ROOT, startGateway } from './processes.mjs';
 import { tinyModelHome } from './tiny-home.mjs';
 
 const MAX_TOKENS = 48;
-const body = (model) => ({ model, messages: [{ role: 'user', content: 'Count to ten.' }], max_tokens: MAX_TOKENS, temperature: 0 });
+// ignore_eos: the tiny model's greedy answer may end at once; every run computes MAX_TOKENS tokens.
+const body = (model) => ({ model, messages: [{ role: 'user', content: 'Count to ten.' }], max_tokens: MAX_TOKENS, temperature: 0, ignore_eos: true });
 
 /** llama-server and the rpc-server beside it, as the build script caches them, or why not. */
 function binaries() {
