@@ -28,6 +28,7 @@ import { measureStructured } from './lib/structured.mjs';
 import { measureOmni } from './lib/omni.mjs';
 import { measureDashboard } from './lib/dashboard.mjs';
 import { measureMemory } from './lib/memory.mjs';
+import { measureRpc } from './lib/rpc.mjs';
 
 const argv = process.argv.slice(2);
 const opt = (name, fallback) => (argv.includes(name) ? Number(argv[argv.indexOf(name) + 1]) : fallback);
@@ -260,9 +261,11 @@ try {
   const dashboard = await measureDashboard();
   log('the memory store on the embedded pgvector engine (10k items, 384-dim)');
   const memory = await measureMemory({ items: quick ? 1000 : 10_000, queries: quick ? 50 : 200 });
+  log('the tiny model split over two llama.cpp RPC workers against one host');
+  const rpc = await measureRpc({ runs: quick ? 3 : 7 });
 
   meta.load_after = round(loadavg());
-  const result = { meta, startup, rss, latency, throughput, streaming, sse_throughput: sseThroughput, streams_held: held, cold_slot: cold, hostile_input: hostile, auth, structured, omni, dashboard, memory };
+  const result = { meta, startup, rss, latency, throughput, streaming, sse_throughput: sseThroughput, streams_held: held, cold_slot: cold, hostile_input: hostile, auth, structured, omni, dashboard, memory, rpc };
   result.targets = checkTargets(result);
   const file = outFile ?? join(REPO_ROOT, 'bench/results', `${meta.date.replace(/[:.]/g, '-')}.json`);
   mkdirSync(dirname(file), { recursive: true });

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Build the real `llama-server` from the llama.cpp source that the npm package node-llama-cpp
-# bundles (package/llama/gitRelease.bundle), and cache it outside the checkout, keyed by that
-# source's version. Integration tests and CI use it through SVC_LLAMA_SERVER=<path>.
+# Build the real `llama-server` and llama.cpp's RPC worker `rpc-server` (GGML_RPC=ON; the
+# upstream target is ggml-rpc-server) from the llama.cpp source that the npm package
+# node-llama-cpp bundles (package/llama/gitRelease.bundle), and cache both outside the
+# checkout, side by side in one bin/, keyed by that source's version plus a build-flavour
+# suffix. Integration tests and CI use them through SVC_LLAMA_SERVER=<path>.
 #
 # Needs only the npm registry (for `npm pack`); nothing else is downloaded: no web UI, no
 # libcurl, no OpenSSL. Run with --help for usage.
@@ -18,8 +20,14 @@ SERVER_DIR=$CACHE_ROOT/llama-server
 TARBALL=$NPM_DIR/node-llama-cpp-$NODE_LLAMA_CPP_VERSION.tgz
 KEY_FILE=$NPM_DIR/node-llama-cpp-$NODE_LLAMA_CPP_VERSION.key
 JOBS=${SVC_BUILD_JOBS:-$(nproc 2>/dev/null || echo 2)}
+# Appended to the cache key: an entry built before rpc-server was part of the build (same
+# source, no GGML_RPC) has another directory, so it is never taken for a complete one.
+FLAVOUR=rpc
 
-# CMake configuration. Only the llama-server target is built.
+# CMake configuration. Only the llama-server and ggml-rpc-server targets are built.
+#  - GGML_RPC on: llama-server gets --rpc (layers on remote workers) and rpc-server is built.
+#    GGML_RPC_RDMA off: the RDMA transport would link libibverbs when the build host has it;
+#    plain TCP keeps the binaries glibc-only (see below) and is what svc checks and documents.
 #  - UI off, prebuilt UI off: the web UI would need npm-building or a Hugging Face download;
 #    the server runs without it (GET / has no UI, the API is unaffected).
 #  - OpenSSL off: no libssl dependency; the server only listens on plain HTTP on localhost.
@@ -44,24 +52,28 @@ CMAKE_ARGS=(
   -DLLAMA_OPENSSL=OFF
   -DGGML_NATIVE=OFF
   -DGGML_OPENMP=OFF
+  -DGGML_RPC=ON
+  -DGGML_RPC_RDMA=OFF
   "-DCMAKE_EXE_LINKER_FLAGS=-static-libgcc -static-libstdc++"
 )
 
 usage() {
   cat <<EOF
-Usage: scripts/$PROG [--print-path | --check | --help]
+Usage: scripts/$PROG [--print-path | --print-rpc-path | --check | --help]
 
-Build llama-server from the llama.cpp source bundled in node-llama-cpp@$NODE_LLAMA_CPP_VERSION
-and cache it outside the checkout:
+Build llama-server and rpc-server (llama.cpp's RPC worker, GGML_RPC=ON) from the llama.cpp
+source bundled in node-llama-cpp@$NODE_LLAMA_CPP_VERSION and cache them outside the checkout:
   \$SVC_CACHE_DIR (default \${XDG_CACHE_HOME:-\$HOME/.cache}/svc)
     npm/node-llama-cpp-<version>.tgz          the npm tarball (source of the build)
-    llama-server/<version>-<tag>-<head12>/bin/llama-server
+    llama-server/<version>-<tag>-<head12>-$FLAVOUR/bin/llama-server
+    llama-server/<version>-<tag>-<head12>-$FLAVOUR/bin/rpc-server
 
-  (no option)    build if not cached (several minutes on 2 cores), then print the binary's
-                 path as the last line of stdout; all build output goes to stderr.
-  --print-path   print the path the binary has or would have; exit 0 whether or not it exists.
-  --check        exit 0 if the cached binary exists and runs (--version), 1 otherwise.
-  --help         this text.
+  (no option)       build if not cached (several minutes on 2 cores), then print llama-server's
+                    path as the last line of stdout; all build output goes to stderr.
+  --print-path      print the path llama-server has or would have; exit 0 whether or not it exists.
+  --print-rpc-path  the same for rpc-server (it sits beside llama-server, in the same bin/).
+  --check           exit 0 if both cached binaries exist and run, 1 otherwise.
+  --help            this text.
 
 Environment: SVC_CACHE_DIR (cache root), SVC_BUILD_JOBS (parallel jobs, default nproc).
 Use: SVC_LLAMA_SERVER="\$(scripts/$PROG)" npm test
@@ -75,6 +87,7 @@ MODE=build
 case "${1:-}" in
   '') ;;
   --print-path) MODE=print ;;
+  --print-rpc-path) MODE=print-rpc ;;
   --check) MODE=check ;;
   -h|--help) usage; exit 0 ;;
   *) usage >&2; exit 2 ;;
@@ -166,6 +179,19 @@ binary_runs() {
   [ -x "$1" ] && "$1" --version >/dev/null 2>&1
 }
 
+# rpc-server has no --version; its --help exits 0 with a usage naming --port.
+rpc_runs() {
+  [ -x "$1" ] || return 1
+  local out
+  out=$("$1" --help 2>&1 </dev/null) || return 1
+  [[ $out == *--port* ]]
+}
+
+# Both binaries of an entry: neither is used without the other.
+entry_runs() {
+  binary_runs "$1/bin/llama-server" && rpc_runs "$1/bin/rpc-server"
+}
+
 # ---------------------------------------------------------------------------
 
 if [ "$MODE" = check ]; then
@@ -173,27 +199,32 @@ if [ "$MODE" = check ]; then
     log "cannot determine the cache key"
     exit 1
   fi
-  BIN=$SERVER_DIR/$KEY/bin/llama-server
-  if binary_runs "$BIN"; then
-    log "ok: $BIN"
+  ENTRY=$SERVER_DIR/$KEY-$FLAVOUR
+  if entry_runs "$ENTRY"; then
+    log "ok: $ENTRY/bin/llama-server, $ENTRY/bin/rpc-server"
     exit 0
   fi
-  log "not built (or does not run): $BIN"
+  log "not built (or does not run): $ENTRY/bin/llama-server, $ENTRY/bin/rpc-server"
   exit 1
 fi
 
 compute_key || die "cannot determine the cache key"
-ENTRY=$SERVER_DIR/$KEY
+ENTRY=$SERVER_DIR/$KEY-$FLAVOUR
 BIN=$ENTRY/bin/llama-server
+RPC_BIN=$ENTRY/bin/rpc-server
 
 if [ "$MODE" = print ]; then
   printf '%s\n' "$BIN"
   exit 0
 fi
+if [ "$MODE" = print-rpc ]; then
+  printf '%s\n' "$RPC_BIN"
+  exit 0
+fi
 
 # --- build ---------------------------------------------------------------
 
-if binary_runs "$BIN"; then
+if entry_runs "$ENTRY"; then
   printf '%s\n' "$BIN"
   exit 0
 fi
@@ -209,7 +240,7 @@ if command -v flock >/dev/null 2>&1; then
     flock 9
   fi
   HAVE_LOCK=1
-  if binary_runs "$BIN"; then
+  if entry_runs "$ENTRY"; then
     printf '%s\n' "$BIN"
     exit 0
   fi
@@ -221,12 +252,12 @@ else
 fi
 
 if [ -e "$ENTRY" ]; then
-  # An entry whose binary does not run (e.g. copied from another machine): rebuild it.
+  # An entry whose binaries do not run (e.g. copied from another machine): rebuild it.
   if [ "$HAVE_LOCK" = 1 ]; then
     log "removing broken cache entry $ENTRY"
     rm -rf "$ENTRY"
   else
-    die "cache entry $ENTRY exists but its binary does not run; remove it and run again"
+    die "cache entry $ENTRY exists but its binaries do not run; remove it and run again"
   fi
 fi
 
@@ -259,7 +290,7 @@ run() {
 }
 
 START=$(date +%s)
-log "building llama-server $KEY in $WORK (-j$JOBS)"
+log "building llama-server and rpc-server $KEY-$FLAVOUR in $WORK (-j$JOBS)"
 tar -xzf "$TARBALL" -C "$WORK" package/llama/gitRelease.bundle package/llama/llama.cpp.info.json
 run git -c advice.detachedHead=false clone --quiet "$WORK/package/llama/gitRelease.bundle" "$WORK/src"
 
@@ -267,14 +298,19 @@ GENERATOR=()
 if command -v ninja >/dev/null 2>&1; then GENERATOR=(-G Ninja); fi
 
 run cmake -S "$WORK/src" -B "$WORK/build" "${GENERATOR[@]}" "${CMAKE_ARGS[@]}"
-run cmake --build "$WORK/build" --config Release --target llama-server -j "$JOBS"
+run cmake --build "$WORK/build" --config Release --target llama-server ggml-rpc-server -j "$JOBS"
 
 BUILT=$WORK/build/bin/llama-server
+BUILT_RPC=$WORK/build/bin/ggml-rpc-server
 [ -x "$BUILT" ] || die "build finished but $BUILT is missing"
+[ -x "$BUILT_RPC" ] || die "build finished but $BUILT_RPC is missing"
 binary_runs "$BUILT" || die "built $BUILT but '$BUILT --version' fails"
+rpc_runs "$BUILT_RPC" || die "built $BUILT_RPC but '$BUILT_RPC --help' fails"
 
 mkdir -p "$WORK/entry/bin"
 mv "$BUILT" "$WORK/entry/bin/llama-server"
+# Installed under the name llama.cpp's docs and svc's (the llama-rpc provider) use.
+mv "$BUILT_RPC" "$WORK/entry/bin/rpc-server"
 cp "$WORK/src/LICENSE" "$WORK/entry/LICENSE" 2>/dev/null || true
 {
   echo "node-llama-cpp: $NODE_LLAMA_CPP_VERSION"
@@ -289,9 +325,9 @@ cp "$WORK/src/LICENSE" "$WORK/entry/LICENSE" 2>/dev/null || true
 # Atomic publish: rename(2) of a complete directory. -T: fail rather than move into an
 # existing directory (a concurrent lock-less build that finished first wins).
 if ! mv -T "$WORK/entry" "$ENTRY" 2>/dev/null; then
-  binary_runs "$BIN" || die "cannot move the build into $ENTRY"
+  entry_runs "$ENTRY" || die "cannot move the build into $ENTRY"
   log "another build published $ENTRY first; using it"
 fi
 
-log "built in $(( $(date +%s) - START ))s: $BIN ($(du -h "$BIN" | cut -f1))"
+log "built in $(( $(date +%s) - START ))s: $BIN ($(du -h "$BIN" | cut -f1)), $RPC_BIN ($(du -h "$RPC_BIN" | cut -f1))"
 printf '%s\n' "$BIN"

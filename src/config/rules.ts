@@ -5,6 +5,7 @@ import { ArgvSyntaxError, tokenize, wordsOrNone } from '../lib/shell-words.js';
 import { ownedFlagsIn, ownedFlagsMessage } from '../protocol/host-only.js';
 import { SLOT_NAME_PATTERN, SLOT_NAME_RULE } from './schema/common.js';
 import { TTS_ONLY_KEYS } from './schema/slot.js';
+import { rpcSlotRules } from './rpc-rules.js';
 import type { TomlDoc } from './toml.js';
 
 type Table = Record<string, unknown>;
@@ -66,6 +67,7 @@ export function slotFileRules({ file, stem, doc }: RawSlotFile): ConfigProblem[]
   if ('rope_freq_base' in tableAt(doc, 'model')) {
     problems.push(warning(file, 'model.rope_freq_base', 'deprecated and ignored at launch; pass --rope-freq-base in [server].extra_args instead'));
   }
+  problems.push(...rpcSlotRules(file, doc));
   return problems;
 }
 

@@ -43,6 +43,11 @@ export interface LaunchSpec {
   baseUrl: string;
   /** How the command was built, for `svc slot show` ("process" or "container"). */
   mode: 'process' | 'container';
+  /**
+   * A check run once the slot is starting, before the engine is spawned; it throws a
+   * SlotError to fail the start (a llama-server slot's rpc_workers must accept a connection).
+   */
+  preflight?: (signal: AbortSignal) => Promise<void>;
 }
 
 /** One HTTP route of an engine, as the engine itself spells it. */
@@ -88,6 +93,8 @@ export interface EngineAdapter {
    * '' when the engine has none. Absent: the engine loads a file (registry or [model].path).
    */
   defaultModelId?(slot: SlotFile): string;
+  /** An engine that loads no model at all (llama.cpp's rpc-server: the main host sends it the layers). */
+  readonly loadsNoModel?: boolean;
   /**
    * The engine's HTTP routes by purpose (health, speech, prompt, ...), in its own wire
    * format (REFERENCE.md §4). The /v1 dispatcher forwards OpenAI paths as they are; these

@@ -60,6 +60,7 @@ export const ERROR_CODES = {
   'slot.already_exists': { status: 409, when: 'Creating a slot whose name is already taken (a slot file with that name exists).' },
   'slot.npu_exclusivity_violation': { status: 409, when: 'Creating or changing a slot would leave more than one enabled NPU llm slot; details name the slot, the conflicting_slots and a hint.' },
   'slot.busy': { status: 409, when: 'Deleting a slot that is running (starting, warming, ready, stopping) or has requests in flight, without force.' },
+  'slot.rpc_worker_unreachable': { status: 503, when: 'A llama-server slot with rpc_workers: a worker did not accept a TCP connection when the slot started; the message and details.worker name it. The slot is in error and retried with the crash backoff.' },
 
   'profiles.not_found': { status: 404, when: 'No seed profile and no profiles.toml entry has this name.' },
   'profiles.seed_immutable': { status: 409, when: 'A write to one of the 12 seed profiles; the message points at clone.' },

@@ -4,8 +4,8 @@
 
 export const DEVICES = ['gpu-rocm', 'gpu-vulkan', 'gpu-cuda', 'cpu', 'npu'] as const;
 // `builtin` is svc's own engine (node-llama-cpp), beyond the spec's list (issue 5).
-export const PROVIDERS = ['llama-server', 'builtin', 'flm', 'moonshine', 'kokoro', 'qwen3tts', 'comfyui'] as const;
-export const SLOT_TYPES = ['llm', 'embedding', 'reranking', 'transcription', 'tts', 'image'] as const;
+export const PROVIDERS = ['llama-server', 'builtin', 'flm', 'moonshine', 'kokoro', 'qwen3tts', 'comfyui', 'llama-rpc'] as const;
+export const SLOT_TYPES = ['llm', 'embedding', 'reranking', 'transcription', 'tts', 'image', 'rpc-worker'] as const;
 export const MEMORY_ENGINES = ['cognee', 'hindsight', 'mem0', 'pgvector'] as const;
 export const UPDATE_CHANNELS = ['stable', 'nightly'] as const;
 export const TOKEN_SCOPES = ['admin', 'all', 'v1-only', 'read-only'] as const;

@@ -32,7 +32,9 @@ export function slotHostOnlyKeys(ctx: ServerContext, name: string, before: SlotF
   const engine = hostOnlySlotChanges(before && slotEngineInput(ctx, before), slotEngineInput(ctx, after));
   const was = before ? namedFiles(before) : {};
   const files = Object.entries(namedFiles(after)).filter(([key, value]) => value !== null && value !== was[key]).map(([key, value]) => `${key} ${value}`);
-  return [...engine, ...files].map((key) => `slots.${name} ${key}`);
+  // An RPC worker receives the model's weights and runs its layers: adding one names a host the model is sent to.
+  const workers = after.slot.rpc_workers.filter((worker) => !(before?.slot.rpc_workers ?? []).includes(worker)).map((worker) => `slot.rpc_workers ${worker}`);
+  return [...engine, ...files, ...workers].map((key) => `slots.${name} ${key}`);
 }
 
 /** The check a slot-file change over HTTP passes (slots/slot-config.ts SlotChangeCheck). */

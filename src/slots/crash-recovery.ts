@@ -41,6 +41,9 @@ export interface CrashRecoveryOptions {
   schedule?: Schedule;
 }
 
+/** How a start fails once the slot is starting: the engine did not load, could not run, or a check before it failed. */
+export type StartFailureCode = 'slot.load_failed' | 'slot.spawn_failed' | 'slot.rpc_worker_unreachable';
+
 /** An engine's failure: its code, the reason its transition to error gives, how it exited. */
 interface EngineFailure {
   code: string;
@@ -80,10 +83,13 @@ export class CrashRecovery {
     return this.restartCount;
   }
 
-  /** A start failed: error, and (with `retry`) a restart after the backoff; the SlotError the start throws. */
-  async failedStart(code: 'slot.load_failed' | 'slot.spawn_failed', message: string, exit?: EngineExit, retry = true): Promise<SlotError> {
+  /**
+   * A start failed: error, and (with `retry`) a restart after the backoff; the SlotError the
+   * start throws, with `details` (e.g. the RPC worker that was unreachable) beside the failure.
+   */
+  async failedStart(code: StartFailureCode, message: string, exit?: EngineExit, retry = true, details: Record<string, unknown> = {}): Promise<SlotError> {
     const failure = (await this.fail({ code, message, exit }, retry))!;
-    return new SlotError(code, `slot ${this.options.slot}: ${failure.message}`, { slot: this.options.slot, ...failure });
+    return new SlotError(code, `slot ${this.options.slot}: ${failure.message}`, { ...details, slot: this.options.slot, ...failure });
   }
 
   /** The engine exited before it was ready. One that could not be executed is a host or configuration problem: no automatic retry. */

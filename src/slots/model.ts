@@ -12,7 +12,10 @@ import type { RegistryFile } from '../config/schema/registry.js';
 import type { EngineAdapter, ResolvedModel } from '../engines/types.js';
 import { SlotError } from '../protocol/errors.js';
 
-type ModelEngine = Pick<EngineAdapter, 'defaultModelId'>;
+type ModelEngine = Pick<EngineAdapter, 'defaultModelId' | 'loadsNoModel'>;
+
+/** What a slot whose engine loads no model (an RPC worker) runs with. */
+const NO_MODEL: ResolvedModel = { id: '', path: '', mmproj: null, tags: [], contextLength: null };
 
 /** The model id a slot serves before it runs: the override, [model].default, else the engine's default ('' = none). */
 export function slotModelId(slot: SlotEntry, engine: ModelEngine | undefined, overrideId?: string): string {
@@ -28,6 +31,7 @@ export function slotModelId(slot: SlotEntry, engine: ModelEngine | undefined, ov
 const pathModelId = (path: string) => basename(path, extname(path));
 
 export async function resolveSlotModel(slot: SlotEntry, registry: RegistryFile, overrideId?: string, engine?: ModelEngine): Promise<ResolvedModel> {
+  if (engine?.loadsNoModel) return NO_MODEL;
   if (engine?.defaultModelId) return resolveById(slot, registry, slotModelId(slot, engine, overrideId));
   const { model } = slot.config;
   const id = overrideId ?? model.default;

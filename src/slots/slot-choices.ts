@@ -57,7 +57,7 @@ export interface ProviderChoice {
 
 /**
  * The engine of a new slot that names none: the one made for its type and device (image →
- * comfyui, npu → flm, tts → kokoro on cpu else qwen3tts, transcription → moonshine); for
+ * comfyui, rpc-worker → llama-rpc, npu → flm, tts → kokoro on cpu else qwen3tts, transcription → moonshine); for
  * llm, embedding and reranking slots llama-server when there is one to run (a binary, or a
  * container runtime that runs its image), else the built-in engine, which needs nothing
  * beyond npm install. A slot created on llama-server with no llama-server would fail every
@@ -65,6 +65,7 @@ export interface ProviderChoice {
  */
 export async function chooseProvider(type: string, device: string, engines: SvcToml['engines'], env: NodeJS.ProcessEnv): Promise<ProviderChoice> {
   if (type === 'image') return { provider: IMAGE_PROVIDER, reason: 'image slots always run on comfyui' };
+  if (type === 'rpc-worker') return { provider: 'llama-rpc', reason: 'an RPC worker is llama.cpp\'s rpc-server' };
   if (device === 'npu') return { provider: 'flm', reason: 'the NPU runs the flm engine' };
   if (type === 'tts') return device === 'cpu' ? { provider: 'kokoro', reason: 'kokoro is the CPU speech engine' } : { provider: 'qwen3tts', reason: 'qwen3tts is the GPU speech engine' };
   if (type === 'transcription') return { provider: 'moonshine', reason: 'moonshine is the transcription engine' };

@@ -112,9 +112,14 @@ export class SlotRegistry {
     return npuAnchorFor(entry, this.options.config().slots);
   }
 
-  /** [slot].idle_timeout_s, else [slots].idle_timeout_s (0: never evicted for idleness). */
+  /**
+   * [slot].idle_timeout_s, else [slots].idle_timeout_s (0: never evicted for idleness). An
+   * RPC worker defaults to 0: its client is a llama-server on another host, whose requests
+   * never pass here to mark it used.
+   */
   idleTimeout(entry: SlotEntry): number {
-    return entry.config.slot.idle_timeout_s ?? this.options.config().svc.slots.idle_timeout_s;
+    const { slot } = entry.config;
+    return slot.idle_timeout_s ?? (slot.type === 'rpc-worker' ? 0 : this.options.config().svc.slots.idle_timeout_s);
   }
 
   view(name: string, options: { memory?: boolean } = {}): SlotView {

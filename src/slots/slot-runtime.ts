@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { slotStateDir } from '../config/slot-state-file.js';
 import type { EngineAdapter, EngineRuntimeInfo } from '../engines/types.js';
 import { SerialQueue } from '../lib/serial-queue.js';
-import { SvcError } from '../protocol/errors.js';
+import { SlotError, SvcError } from '../protocol/errors.js';
 import { CrashRecovery, type SlotFailure } from './crash-recovery.js';
 import { EngineLog } from './engine-log.js';
 import { EngineProcess, type EngineExit } from './engine-process.js';
@@ -189,6 +189,7 @@ export class SlotRuntime {
 
   private async launch(plan: StartPlan, signal: AbortSignal): Promise<void> {
     this.transition('starting', 'start', { model: plan.modelId });
+    await this.preflight(plan, signal);
     try {
       await this.engine.spawn(plan);
     } catch (error) {
@@ -222,6 +223,24 @@ export class SlotRuntime {
     // the slot's port. Written while the engine loaded, it is normally on disk by now; the
     // write that says ready follows without holding anyone.
     await recorded;
+  }
+
+  /**
+   * The launch's own check before the engine runs (an RPC worker that must accept a
+   * connection): a failure is the slot's error, with an event and the crash backoff's retry,
+   * since what it waits for (a worker host) may come back by itself.
+   */
+  private async preflight(plan: StartPlan, signal: AbortSignal): Promise<void> {
+    if (!plan.spec.preflight) return;
+    const failed = await plan.spec.preflight(signal).then(() => null, (error: unknown) => error);
+    // A stop came meanwhile: no engine is spawned; start() hands over to the stop queued behind it.
+    if (signal.aborted) throw new Error('start interrupted');
+    if (failed === null) return;
+    if (failed instanceof SlotError && failed.code === 'slot.rpc_worker_unreachable') {
+      const { slot: _slot, ...details } = failed.details ?? {};
+      throw await this.recovery.failedStart(failed.code, failed.message.replace(/^slot [^:]+: /, ''), undefined, true, details);
+    }
+    throw await this.recovery.failedStart('slot.spawn_failed', `check before the start failed: ${(failed as Error).message}`, undefined, false);
   }
 
   private turnReady(): void {

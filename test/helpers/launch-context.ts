@@ -38,6 +38,8 @@ export interface ContextInput {
   model?: Record<string, unknown>;
   server?: Record<string, unknown>;
   npu?: Record<string, unknown>;
+  /** [rpc] of a llama-rpc slot. */
+  rpc?: Record<string, unknown>;
   svc?: Record<string, unknown>;
   /** The model the supervisor resolved (id engines: path '' unless a file was named). */
   resolved?: Partial<ResolvedModel>;
@@ -46,7 +48,7 @@ export interface ContextInput {
 }
 
 export function launchContext(input: ContextInput): LaunchContext {
-  const config = SlotFileSchema.parse({ slot: { port: 8091, ...input.slot }, model: input.model ?? {}, server: input.server ?? {}, npu: input.npu ?? {} });
+  const config = SlotFileSchema.parse({ slot: { port: 8091, ...input.slot }, model: input.model ?? {}, server: input.server ?? {}, npu: input.npu ?? {}, rpc: input.rpc ?? {} });
   const slot: SlotEntry = { name: config.slot.name, file: `slots/${config.slot.name}.toml`, config };
   const profile = resolveProfile(config.slot, null, {});
   if ('error' in profile) throw new Error(profile.error);

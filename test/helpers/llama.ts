@@ -6,7 +6,7 @@
 // (CI builds it first, so a skip there would hide a broken build).
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { writeTinyModel, type TinyModelVariant } from '../../src/engines/gguf/tiny-model.js';
 import { REPO_ROOT, tempHome, type TempHome } from './gateway.js';
 import { freeSlotPort } from './ports.js';
@@ -39,6 +39,19 @@ export function llamaServerPath(): string | undefined {
   const candidate = llamaServerCandidate();
   if (candidate && isExecutable(candidate)) return candidate;
   const why = candidate ? `llama-server is not built: ${candidate} is missing or not executable` : 'llama-server is not built (scripts/build-llama-server.sh printed no path)';
+  if (process.env.CI === 'true') throw new Error(`${why}; CI must build it first: ${BUILD_HINT}`);
+  return undefined;
+}
+
+/**
+ * llama.cpp's rpc-server for the RPC tests: SVC_RPC_SERVER when set, else the one beside the
+ * llama-server above (the build script puts both in one bin/: `--print-rpc-path`), or
+ * undefined when it is not built. Under CI=true a missing binary throws.
+ */
+export function rpcServerPath(): string | undefined {
+  const candidate = process.env.SVC_RPC_SERVER || (llamaServerCandidate() && join(dirname(llamaServerCandidate()!), 'rpc-server'));
+  if (candidate && isExecutable(candidate)) return candidate;
+  const why = `rpc-server is not built: ${candidate ?? '(no path)'} is missing or not executable`;
   if (process.env.CI === 'true') throw new Error(`${why}; CI must build it first: ${BUILD_HINT}`);
   return undefined;
 }

@@ -15,6 +15,17 @@ import {
 
 const described = <T extends z.ZodType>(schema: T, description: string) => schema.meta({ description });
 
+/**
+ * One llama.cpp RPC worker as llama-server's --rpc reads it: an IPv4 address or a host name,
+ * a colon, a port (ggml-rpc splits at the first colon and connects over IPv4 only).
+ */
+const rpcWorkerEndpoint = z
+  .string()
+  .regex(/^[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?:\d{1,5}$/, { message: 'expected "host:port" (an IPv4 address or a host name; llama.cpp\'s RPC client has no IPv6)' })
+  .refine((v) => Number(v.slice(v.lastIndexOf(':') + 1)) >= 1 && Number(v.slice(v.lastIndexOf(':') + 1)) <= 65535, { message: 'expected a port 1-65535' });
+
+const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+
 export const slotSection = z.strictObject({
   name: described(slotName(), 'Slot name; must match the file name.'),
   port: described(z.int().min(SLOT_PORT_MIN).max(SLOT_PORT_MAX), 'Local port of the engine, 8081-8200, bound on 127.0.0.1.'),
@@ -36,6 +47,7 @@ export const slotSection = z.strictObject({
   default_voice: described(z.string().min(1).nullable().default(null), 'TTS only: voice used when a request omits one.'),
   default_speed: described(z.number().min(0.25).max(4.0).nullable().default(null), 'TTS only: speed used when a request omits one.'),
   default_response_format: described(z.enum(TTS_FORMATS).nullable().default(null), 'TTS only: audio format used when a request omits one.'),
+  rpc_workers: described(z.array(rpcWorkerEndpoint).default([]), 'llama-server only: llama.cpp rpc-server workers ("host:port") the model\'s layers are spread over (--rpc); each must accept a TCP connection before the slot starts.'),
 });
 
 export const modelSection = z.strictObject({
@@ -69,12 +81,21 @@ export const imageSection = z.strictObject({
   default_steps: described(z.int().min(0).default(0), 'Default sampler steps; 0 = the model class default.'),
 });
 
+/** provider = "llama-rpc" (type = "rpc-worker"): how its rpc-server listens and computes. */
+export const rpcSection = z.strictObject({
+  host: described(z.string().regex(IPV4, { message: 'expected an IPv4 address (rpc-server binds IPv4 only)' }).default('127.0.0.1'), 'Address rpc-server binds; must be private (loopback, RFC 1918, link-local) unless allow_public.'),
+  allow_public: described(z.boolean().default(false), 'Let rpc-server bind a non-private address. It has no authentication: anyone who reaches the port can use the worker.'),
+  threads: described(z.int().min(1).nullable().default(null), 'CPU threads of the CPU device (-t); null = rpc-server\'s default (half the cores).'),
+  cache: described(z.boolean().default(false), 'Keep large tensors in a local file cache (-c) in the slot\'s state folder, so a reload sends less over the network.'),
+});
+
 export const SlotFileSchema = z.strictObject({
   slot: slotSection,
   model: modelSection.prefault({}),
   server: serverSection.prefault({}),
   npu: npuSection.prefault({}),
   image: imageSection.prefault({}),
+  rpc: rpcSection.prefault({}),
 });
 
 export type SlotFile = z.output<typeof SlotFileSchema>;

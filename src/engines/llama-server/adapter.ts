@@ -15,6 +15,7 @@ import { findLlamaServer, findRuntime } from './binary.js';
 import { containerArgs, hostPort, probeHostDevices, type HostDevices } from '../container.js';
 import { baseEnvironment, processEnv, slotEnv } from './env.js';
 import { probeHealth } from './health.js';
+import { checkRpcWorkers } from '../llama-rpc/reach.js';
 import { parseLlamaServerLog } from './runtime-info.js';
 
 export const LLAMA_SERVER_SERVES: readonly SlotType[] = ['llm', 'embedding', 'reranking'];
@@ -102,10 +103,17 @@ export function createLlamaServerAdapter(deps: LlamaServerDeps = {}): EngineAdap
         env: baseEnvironment(ctx.baseEnv),
         baseUrl: reachableUrl(publishHost, port),
         mode: 'container',
+        ...rpcPreflight(slot),
       };
     }
     const binary = await findLlamaServer(ctx.svc.engines.llama_server, ctx.baseEnv);
-    return { command: binary.path, args: argv, env: processEnv(ctx.baseEnv, envInput), baseUrl: reachableUrl(flagValue(argv, '--host'), port), mode: 'process' };
+    return { command: binary.path, args: argv, env: processEnv(ctx.baseEnv, envInput), baseUrl: reachableUrl(flagValue(argv, '--host'), port), mode: 'process', ...rpcPreflight(slot) };
+  }
+
+  /** With rpc_workers: each must accept a connection first, or llama-server would abort on the first it cannot reach. */
+  function rpcPreflight(slot: LaunchContext['slot']['config']['slot']): Pick<LaunchSpec, 'preflight'> {
+    const workers = slot.rpc_workers;
+    return workers.length > 0 ? { preflight: (signal) => checkRpcWorkers(slot.name, workers, signal) } : {};
   }
 
   return {

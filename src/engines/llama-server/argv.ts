@@ -2,7 +2,7 @@
 // caller supplies the native context length and a file test, so every rule is unit-tested.
 // Order, before the last-wins normalisation:
 //   profile flags (MTP-expanded); --model; --host/--port; --alias; --ctx-size; -ngl;
-//   type flags; --parallel; chat template; --mmproj; [server].extra_args.
+//   --rpc; type flags; --parallel; chat template; --mmproj; [server].extra_args.
 // Everything after the profile overrides it, and extra_args override everything.
 // [model].rope_freq_base is deprecated and never emitted (SPEC.md, Slot config).
 import { basename, isAbsolute, resolve } from 'node:path';
@@ -120,9 +120,13 @@ export interface LlamaArgvInput {
   isFile: (path: string) => boolean;
 }
 
-/** Layers offloaded: -1 means all (999); a cpu slot offloads none, even with a GPU-enabled build. */
-export function gpuLayers(device: Device, nGpuLayers: number): number {
-  if (device === 'cpu') return 0;
+/**
+ * Layers offloaded: -1 means all (999); a cpu slot offloads none, even with a GPU-enabled
+ * build, unless it has RPC workers: llama.cpp counts them as offload devices, so -ngl is what
+ * puts layers on them (a cpu main host with workers keeps only what stays on the host).
+ */
+export function gpuLayers(device: Device, nGpuLayers: number, rpcWorkers = 0): number {
+  if (device === 'cpu' && rpcWorkers === 0) return 0;
   return nGpuLayers < 0 ? ALL_GPU_LAYERS : nGpuLayers;
 }
 
@@ -137,7 +141,9 @@ export function buildLlamaArgv(input: LlamaArgvInput): string[] {
   argv.push('--host', input.host, '--port', String(slot.port));
   argv.push('--alias', model.id);
   argv.push('--ctx-size', String(resolveContextSize(modelCfg.context_size, input.nativeContext)));
-  argv.push('-ngl', String(gpuLayers(slot.device, modelCfg.n_gpu_layers)));
+  argv.push('-ngl', String(gpuLayers(slot.device, modelCfg.n_gpu_layers, slot.rpc_workers.length)));
+  // llama.cpp spreads the layers over every device, the workers included, by free memory.
+  if (slot.rpc_workers.length > 0) argv.push('--rpc', slot.rpc_workers.join(','));
   if (slot.type === 'embedding') {
     argv.push('--embedding');
     // llama-server refuses /v1/embeddings with pooling "none" (DESIGN.md, Gotchas).

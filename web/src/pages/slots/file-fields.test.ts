@@ -23,6 +23,9 @@ describe('slot file keys as form controls', () => {
     expect(control('slot.default_response_format')).toMatchObject({ kind: 'enum', defaultText: '' });
     expect(control('slot.default_response_format').options).toContain('wav');
     expect(control('image.default_size')).toMatchObject({ kind: 'text', defaultText: '1024x1024' });
+    expect(control('slot.rpc_workers')).toMatchObject({ kind: 'list', defaultText: '' });
+    expect(valueOf(control('slot.rpc_workers'), '10.0.0.2:8090, 10.0.0.3:8090')).toEqual(['10.0.0.2:8090', '10.0.0.3:8090']);
+    expect(fileProblem(control('slot.rpc_workers'), 'http://x:1')).toMatch(/host:port/);
     expect(controls.filter((c) => c.hostFile).map((c) => c.path).sort()).toEqual(['model.path', 'slot.chat_template']);
   });
 

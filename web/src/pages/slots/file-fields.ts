@@ -17,7 +17,8 @@ const OWN_FIELDS = new Set(['slot.name', 'slot.port', 'slot.type', 'slot.device'
 /** Keys that name a host file when set: the server keeps them to this host or an admin. */
 const HOST_FILE_KEYS = new Set(['model.path', 'slot.chat_template']);
 
-export type ControlKind = 'boolean' | 'enum' | 'integer' | 'number' | 'text';
+/** `list`: an array of strings (rpc_workers), typed as words separated by commas or spaces. */
+export type ControlKind = 'boolean' | 'enum' | 'integer' | 'number' | 'text' | 'list';
 
 export interface FileControl {
   /** section.key, as the server's problems name it. */
@@ -54,11 +55,13 @@ function kindOf(def: Def): ControlKind | undefined {
   if (def.type === 'enum') return 'enum';
   if (def.type === 'number') return def.format === 'safeint' ? 'integer' : 'number';
   if (def.type === 'string') return 'text';
+  if (def.type === 'array') return 'list';
   return undefined;
 }
 
 /** A value as an input holds it: null and undefined are empty. */
 export function textOf(value: unknown): string {
+  if (Array.isArray(value)) return value.join(', ');
   return value === null || value === undefined ? '' : String(value);
 }
 
@@ -90,6 +93,7 @@ export function valueOf(control: FileControl, text: string): unknown {
   if (trimmed === '') return null;
   if (control.kind === 'boolean') return trimmed === 'true' ? true : trimmed === 'false' ? false : trimmed;
   if (control.kind === 'integer' || control.kind === 'number') return /^-?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : trimmed;
+  if (control.kind === 'list') return trimmed.split(/[\s,]+/).filter(Boolean);
   return control.kind === 'text' ? text : trimmed;
 }
 

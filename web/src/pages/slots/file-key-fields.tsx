@@ -41,7 +41,7 @@ function Control({ control, value, set, ...labelled }: ControlProps) {
       </select>
     );
   }
-  if (control.kind === 'text') return <input {...labelled} value={value} onChange={onChange} placeholder={control.defaultText} autoComplete="off" />;
+  if (control.kind === 'text' || control.kind === 'list') return <input {...labelled} value={value} onChange={onChange} placeholder={control.defaultText} autoComplete="off" />;
   return <input {...labelled} value={value} onChange={onChange} placeholder={control.defaultText} type="number" step={control.kind === 'integer' ? 1 : 'any'} inputMode="decimal" />;
 }
 
