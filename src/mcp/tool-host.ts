@@ -10,6 +10,9 @@ export interface ToolCaller {
   scope: TokenScope | null;
   /** For the queue and the events: `omni:<request id>`, `mcp:<label>`, `api`. */
   client: string;
+  /** The agent the caller acts for (X-Svc-Agent, checked), and whether it asked for privacy (X-Svc-Private): svc-memory's tools read and write as it. */
+  agent?: string;
+  private?: boolean;
 }
 
 /** A tool offered to a model: `<server>__<tool>` with the server's JSON schema for its input. */
@@ -66,5 +69,6 @@ export interface BundledTool {
   /** Read tools need the read scope in auth mode; the rest write. */
   read_only: boolean;
   destructive: boolean;
-  run(args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult>;
+  /** `caller` is who called (its agent: whose memories svc-memory's tools touch). */
+  run(args: Record<string, unknown>, signal: AbortSignal, caller: ToolCaller): Promise<ToolResult>;
 }

@@ -164,6 +164,7 @@ export const ERROR_CODES = {
   'memory.bank_not_found': { status: 404, when: 'No bank has this id.' },
   'memory.confirm_required': { status: 400, when: 'Deleting a bank needs ?confirm=<bank id> or a body {"confirm": "<bank id>"} naming the same bank.' },
   'memory.embedding_failed': { status: 502, when: 'The embedding model ([memory.embedding].embed_model) could not embed the text: no slot serves it, or it answered an error; details.model and details.status say which.' },
+  'memory.llm_unavailable': { status: 503, when: "svc-memory's memory_reflect needs an llm slot (svc/primary) to answer from the recalled memories, and none answered; details.model and details.cause say which." },
 
   'system.internal': { status: 500, when: 'An unexpected error; the server log has the stack.' },
   'system.unavailable': { status: 503, when: 'A subsystem the route needs (e.g. the activity database) is not available.' },

@@ -149,6 +149,8 @@ export interface EventPayloads {
   'memory.deleted': { banks: string[]; ids: string[]; deleted: number; agent: string };
   'memory.bank_created': { bank: string };
   'memory.bank_deleted': { bank: string; items: number };
+  /** svc-memory's memory_curate changed the tags of items (never the texts). */
+  'memory.retagged': { banks: string[]; ids: string[]; updated: number; agent: string };
   activity: ActivityData;
   'metrics.slot': SlotMetricsData;
   /** Events this stream missed: its client read too slowly, or it resumed from an id the ring no longer holds. */
@@ -211,6 +213,7 @@ const EVENT_TYPE_SET: { [K in EventType]: true } = {
   'memory.deleted': true,
   'memory.bank_created': true,
   'memory.bank_deleted': true,
+  'memory.retagged': true,
   activity: true,
   'metrics.slot': true,
   'events.gap': true,

@@ -17,6 +17,7 @@ import { registerApprovalRoutes } from './routes/approvals.js';
 import { registerMcpRoutes } from './routes/mcp.js';
 import { registerMemoryRoutes } from './routes/memory.js';
 import { registerMcpAdminRoutes } from './mcp-admin/front.js';
+import { registerMcpMemoryRoutes } from './mcp-memory/front.js';
 import { registerAuthRoutes } from './routes/auth.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
 import { registerDoctorRoutes } from './routes/doctor.js';
@@ -184,6 +185,7 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
   registerApprovalRoutes(app, ctx);
   registerMcpAdminRoutes(app, ctx);
   registerMemoryRoutes(app, ctx);
+  registerMcpMemoryRoutes(app, ctx);
   // Last, and it takes every GET path no other route has (the dashboard's files and views).
   registerDashboardRoutes(app);
   return app;

@@ -6,6 +6,7 @@ import { withThinking } from '../../dispatch/thinking.js';
 import type { DispatchTarget } from '../../dispatch/types.js';
 import { TemplateCache } from '../../omni/capability.js';
 import { type OmniDeps, planOmni, runOmni } from '../../omni/loop.js';
+import { AGENT_ID_PATTERN } from '../../protocol/memory.js';
 import type { ServerContext } from '../context.js';
 import type { DirectRequest } from '../front-door.js';
 
@@ -22,7 +23,10 @@ export async function omniChat(ctx: ServerContext, model: string, request: Direc
   };
   // Default mode: null (everything allowed); auth mode: the token's scope.
   const scope = ctx.config.env.authEnabled ? scopeOf(request.identity ?? { kind: 'anonymous' }) ?? 'read-only' : null;
-  const plan = await planOmni(deps, model, { scope }, request.body.tools);
+  // svc-memory's tools act as the request's agent (X-Svc-Agent; one that is malformed: anonymous).
+  const header = request.req.headers['x-svc-agent'];
+  const agent = typeof header === 'string' && AGENT_ID_PATTERN.test(header) ? header : undefined;
+  const plan = await planOmni(deps, model, { scope, agent, private: /^(1|true|yes|on)$/i.test(String(request.req.headers['x-svc-private'] ?? '').trim()) }, request.body.tools);
   if (!plan) return false;
   await runOmni(deps, plan, model, request.body, request.res);
   return true;
