@@ -54,11 +54,11 @@ describe('usage errors', () => {
     expect(runSvc(['slot', 'list', '--help'], { home: h.home }).status).toBe(0);
   });
 
-  it('a spec command this version does not have (memory graph, agent install) says it is not built yet, exit 2', () => {
+  it('a spec command this version does not have (memory migrate, agent install) says it is not built yet, exit 2', () => {
     const h = home();
-    const memory = runSvc(['memory', 'graph', '--help'], { home: h.home });
+    const memory = runSvc(['memory', 'migrate', '--help'], { home: h.home });
     expect(memory.status).toBe(2);
-    expect(memory.stderr).toBe(`svc: \`svc memory graph\` is not built yet in svc ${PACKAGE_VERSION} (README.md, "Not built yet"); \`svc memory --help\` lists the commands there are\n`);
+    expect(memory.stderr).toBe(`svc: \`svc memory migrate\` is not built yet in svc ${PACKAGE_VERSION} (README.md, "Not built yet"); \`svc memory --help\` lists the commands there are\n`);
     expect(memory.stdout).toBe('');
     // `svc agent` has its approvals; the bundled agents are not built yet.
     const install = runSvc(['agent', 'install', 'hermes'], { home: h.home });

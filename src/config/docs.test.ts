@@ -37,11 +37,11 @@ describe('docs/configuration.md', () => {
   it('names the keys nothing reads yet in one line instead of documenting them as features (issue 22)', () => {
     const unread = descriptions.filter((d) => d.unread).map((d) => d.key);
     expect(unread).toContain('telemetry.enabled');
-    expect(unread).toContain('memory.graph.extraction_slot');
+    expect(unread).not.toContain('memory.graph.extraction_slot');
     // The update channel is read (svc update, /api/updates): it keeps its row, under [updates] since schema_version 3.
     expect(unread).not.toContain('updates.channel');
-    // Memory is read since issue 27, but for the gateway URL (the rerank is in process) and the graph (not built yet).
-    expect(rendered).toContain('Accepted and validated, not read yet: `[telemetry]`, `[memory.embedding].rerank_gateway_url`, `[memory.graph]`.');
+    // Memory is read since issue 27 (the graph too), but for the gateway URL (the rerank is in process).
+    expect(rendered).toContain('Accepted and validated, not read yet: `[telemetry]`, `[memory.embedding].rerank_gateway_url`.');
     expect(rendered).not.toContain('Opt-in anonymous telemetry');
     expect(rendered).toMatch(/^#### `\[memory\]`/m);
     expect(rendered).not.toMatch(/^#### `\[telemetry\]`/m);

@@ -60,7 +60,7 @@ export class MemoryBanks {
       features: { search: false, recall: false, rerank: false, graph: false }, banks_total: null,
     };
     if (!enabled || engine !== 'pgvector') return { ...base, error: enabled ? `the ${engine} engine is not built yet` : 'memory is off' };
-    const features = { search: true, recall: true, rerank: true, graph: false };
+    const features = { search: true, recall: true, rerank: true, graph: true };
     // The embedded database starts on first use: asking after the engine does not start it.
     const opened = this.service.opened();
     if (!opened) return { ...base, features, error: 'not opened yet (the store opens on the first memory request)' };

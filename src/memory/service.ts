@@ -23,6 +23,10 @@ export interface MemoryDeps {
   publish: (event: EventInput) => void;
   record: (entry: ActivityInput) => void;
   log: (line: string) => void;
+  /** After each add: graph extraction queues the item (graph/service.ts). */
+  onAdded?: (item: { bank: string; id: string; text: string }) => void;
+  /** Recall with `graph: true`: items sharing entities with the hits (graph/service.ts). */
+  expandRecall?: (identity: MemoryIdentity, hits: MemoryItem[], types: readonly string[]) => Promise<MemoryItem[]>;
 }
 
 /** Candidates each bank gives a recall before the rerank and the budget. */
@@ -81,6 +85,7 @@ export class MemoryService {
     const added = await store.add(bank, { text: body.text, embedding, dataset: body.dataset, tags: allTags, metadata: body.metadata, document_id: body.document_id });
     this.deps.publish({ type: 'memory.added', source: `memory:${bank}`, message: `memory ${added.id} added to ${bank}`, data: { bank, id: added.id, agent: identity.agent, private: identity.private } });
     this.deps.record({ action: 'memory.add', actor, target: bank, details: { id: added.id, agent: identity.agent, private: identity.private, dataset: body.dataset ?? null } });
+    this.deps.onAdded?.({ bank, id: added.id, text: body.text });
     return added;
   }
 
@@ -104,7 +109,7 @@ export class MemoryService {
     return { items: fuseBanks(perBank).slice(0, body.limit) };
   }
 
-  async recall(identity: MemoryIdentity, body: MemoryRecallRequest): Promise<{ items: MemoryItem[]; rerank: RerankReport }> {
+  async recall(identity: MemoryIdentity, body: MemoryRecallRequest): Promise<{ items: MemoryItem[]; rerank: RerankReport; graph_added?: string[] }> {
     const store = await this.store();
     const embedding = await this.embed(body.query);
     const perBank = await Promise.all(readBanks(identity, this.settings.unified_bank).map(async (bank) => {
@@ -121,7 +126,8 @@ export class MemoryService {
       report = 'order' in outcome ? 'applied' : outcome.fallback;
       ranked = applyRerank(candidates, outcome);
     }
-    return { items: withinBudget(byPrecedence(ranked), body.max_tokens), rerank: report };
+    const expanded = body.graph && this.deps.expandRecall ? await this.deps.expandRecall(identity, ranked, body.types ?? DEFAULT_RECALL_TYPES) : [];
+    return { items: withinBudget(byPrecedence([...ranked, ...expanded]), body.max_tokens), rerank: report, ...(body.graph && { graph_added: expanded.map((item) => item.id) }) };
   }
 
   /** One page over the banks the caller reads (or the one it names); the cursor is `bank@offset`. */

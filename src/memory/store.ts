@@ -26,7 +26,8 @@ export class SqlMemoryStore implements MemoryStore {
   private indexed = new Set<number>();
   private generation = -1;
 
-  constructor(private readonly db: MemoryDatabase) {}
+  /** Public for the graph tables (src/memory/graph/), which share this database. */
+  constructor(readonly db: MemoryDatabase) {}
 
   private fresh(): void {
     if (this.generation === this.db.generation) return;

@@ -165,6 +165,11 @@ export const ROUTE_ACCESS_TABLE: Readonly<Record<string, RouteAccess>> = {
   'POST /mcp/memory/mcp': 'read',
   'GET /mcp/memory/mcp': 'read',
   'DELETE /mcp/memory/mcp': 'read',
+  'GET /api/memory/graph/status': 'read',
+  'GET /api/memory/graph': 'read',
+  'PUT /api/memory/graph': 'write',
+  'POST /api/memory/graph/retry': 'write',
+  'GET /api/memory/banks/:id/graph/subgraph': 'read',
 
   // The dashboard's files and views (GET /* takes every path no other route has): open in
   // default mode like every read, behind the proxy's sign-in (or a read token) in auth mode.

@@ -151,6 +151,11 @@ export interface EventPayloads {
   'memory.bank_deleted': { bank: string; items: number };
   /** svc-memory's memory_curate changed the tags of items (never the texts). */
   'memory.retagged': { banks: string[]; ids: string[]; updated: number; agent: string };
+  /** Graph extraction (docs/memory.md "Graph"): an item's graph written, given up on, a retry, a settings change. */
+  'memory.graph.built': { bank: string; id: string; entities: number; relations: number; attempts: number };
+  'memory.graph.failed': { bank: string; id: string; attempts: number; error: string };
+  'memory.graph.retry': { queued: number; skipped: number; banks: string[] };
+  'memory.graph.updated': { changed: string[]; enabled: boolean; extraction_slot: string; llm_timeout_s: number; propagated: boolean; error: string | null };
   activity: ActivityData;
   'metrics.slot': SlotMetricsData;
   /** Events this stream missed: its client read too slowly, or it resumed from an id the ring no longer holds. */
@@ -214,6 +219,10 @@ const EVENT_TYPE_SET: { [K in EventType]: true } = {
   'memory.bank_created': true,
   'memory.bank_deleted': true,
   'memory.retagged': true,
+  'memory.graph.built': true,
+  'memory.graph.failed': true,
+  'memory.graph.retry': true,
+  'memory.graph.updated': true,
   activity: true,
   'metrics.slot': true,
   'events.gap': true,

@@ -44,6 +44,8 @@ export const MemoryRecallRequestSchema = z.strictObject({
   dataset: dataset().optional(),
   tags: tags().optional(),
   tags_match: z.enum(['any', 'all']).optional(),
+  /** Also items sharing graph entities with the top hits (docs/memory.md "Graph"); the answer lists them in graph_added. */
+  graph: z.boolean().optional(),
 });
 export type MemoryRecallRequest = z.output<typeof MemoryRecallRequestSchema>;
 

@@ -16,6 +16,7 @@ import { registerActivityRoutes } from './routes/activity.js';
 import { registerApprovalRoutes } from './routes/approvals.js';
 import { registerMcpRoutes } from './routes/mcp.js';
 import { registerMemoryRoutes } from './routes/memory.js';
+import { registerMemoryGraphRoutes } from './routes/memory-graph.js';
 import { registerMcpAdminRoutes } from './mcp-admin/front.js';
 import { registerMcpMemoryRoutes } from './mcp-memory/front.js';
 import { registerAuthRoutes } from './routes/auth.js';
@@ -186,6 +187,7 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
   registerMcpAdminRoutes(app, ctx);
   registerMemoryRoutes(app, ctx);
   registerMcpMemoryRoutes(app, ctx);
+  registerMemoryGraphRoutes(app, ctx);
   // Last, and it takes every GET path no other route has (the dashboard's files and views).
   registerDashboardRoutes(app);
   return app;

@@ -23,6 +23,7 @@ import { readEnvFile } from '../config/env-file.js';
 import { McpService } from '../mcp/service.js';
 import { MemoryBanks } from '../memory/banks.js';
 import { MemoryService } from '../memory/service.js';
+import { MemoryGraph } from '../memory/graph/service.js';
 import { StackService } from '../stacks/service.js';
 import { VERSION } from '../lib/version.js';
 import { activityEvent, gpuModeEvent, slotEvictedEvent, slotStateEvent } from './event-sources.js';
@@ -78,6 +79,8 @@ export class ServerContext {
   readonly memory: MemoryService;
   /** Bank administration and the engine's report, over the same store. */
   readonly memoryBanks: MemoryBanks;
+  /** Graph extraction on the pgvector engine: its queue, status and subgraphs (src/memory/graph/). */
+  readonly memoryGraph: MemoryGraph;
   /** Stored /v1/responses answers (src/activity/responses-store.ts); opened by serve() with the activity log. */
   responses: ResponseStore | undefined;
   /** Update and rollback jobs (docs/updates.md), loaded on first use: nothing of it is needed before listen. */
@@ -143,9 +146,12 @@ export class ServerContext {
       publish: (event: Parameters<EventBus['publish']>[0]) => this.events.publish(event),
       record: (entry: ActivityInput) => this.record(entry),
       log: (line: string) => process.stderr.write(`${line}\n`),
+      onAdded: (item: { bank: string; id: string; text: string }) => this.memoryGraph.onAdded(item),
+      expandRecall: (...args: Parameters<MemoryGraph['expand']>) => this.memoryGraph.expand(...args),
     };
     this.memory = new MemoryService(memoryDeps);
     this.memoryBanks = new MemoryBanks(this.memory, memoryDeps);
+    this.memoryGraph = new MemoryGraph({ ...memoryDeps, store: () => this.memory.store() });
   }
 
   /** Every slot state change is an activity row and an event. */

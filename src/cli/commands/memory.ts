@@ -5,6 +5,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { MemoryItem } from '../../protocol/memory.js';
 import type { ApiClient } from '../client.js';
 import { print, printJson, table } from '../output.js';
+import { registerMemoryGraphCommands } from './memory-graph.js';
 
 interface Who { agent?: string; private?: boolean }
 type Json = { json?: boolean };
@@ -70,4 +71,6 @@ export function registerMemoryCommands(program: Command, client: () => ApiClient
       printItems(answer.items);
       print(`rerank: ${answer.rerank}`);
     });
+
+  registerMemoryGraphCommands(memory, client);
 }

@@ -156,16 +156,14 @@ export const memorySection = section({
     }),
   }, 'Second-pass reranker over cross-bank recall results.'),
   graph: section({
-    enabled: key(z.boolean().default(false), { description: 'Graph extraction (a reporting gate on the default engine).', apply: 'live', unread: true }),
+    enabled: key(z.boolean().default(false), { description: 'Graph extraction: on pgvector each new memory is queued for the extraction slot (entities and relations per bank; docs/memory.md "Graph"); on hindsight the daemon builds its graph itself and this is a reporting gate.', apply: 'live' }),
     extraction_slot: key(slotName().default('utility'), {
-      description: 'Local llm slot used for graph extraction (slot-name grammar).',
+      description: 'Local llm slot used for graph extraction (slot-name grammar); checked against the enabled llm slots when set. On hindsight PUT /api/memory/graph propagates it to the daemon (svc/<slot>).',
       apply: 'live',
-      unread: true,
     }),
     llm_timeout_s: key(z.int().min(30).max(3600).default(300), {
-      description: 'Timeout of the memory daemon\'s LLM calls, seconds.',
+      description: 'Timeout of one extraction call, seconds (read at each call); on hindsight the daemon\'s LLM calls, propagated by PUT /api/memory/graph, which restarts it.',
       apply: 'restart:svc-memory',
-      unread: true,
     }),
   }, 'Memory graph extraction.'),
 }, 'Memory subsystem.');

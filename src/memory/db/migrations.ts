@@ -42,6 +42,52 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX memory_items_tags ON memory_items USING gin (tags);
     `,
   },
+  {
+    version: 2,
+    name: 'graph',
+    // Graph extraction (src/memory/graph/): entities per bank, keyed by their lower-cased name
+    // and type; which items mention them; relations between two entities, each from one item;
+    // and one row per item extracted (or given up on), so a retry finds the items left.
+    // Deleting an item or a bank cascades to all four.
+    sql: `
+      CREATE TABLE memory_entities (
+        id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+        bank text NOT NULL REFERENCES memory_banks(id) ON DELETE CASCADE,
+        key text NOT NULL,
+        name text NOT NULL,
+        type text NOT NULL,
+        first_seen timestamptz NOT NULL DEFAULT now(),
+        last_seen timestamptz NOT NULL DEFAULT now(),
+        mention_count integer NOT NULL DEFAULT 0,
+        UNIQUE (bank, key, type)
+      );
+      CREATE TABLE memory_entity_mentions (
+        entity_id uuid NOT NULL REFERENCES memory_entities(id) ON DELETE CASCADE,
+        item_id uuid NOT NULL REFERENCES memory_items(id) ON DELETE CASCADE,
+        PRIMARY KEY (entity_id, item_id)
+      );
+      CREATE INDEX memory_entity_mentions_item ON memory_entity_mentions (item_id);
+      CREATE TABLE memory_relations (
+        id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+        bank text NOT NULL REFERENCES memory_banks(id) ON DELETE CASCADE,
+        source_id uuid NOT NULL REFERENCES memory_entities(id) ON DELETE CASCADE,
+        target_id uuid NOT NULL REFERENCES memory_entities(id) ON DELETE CASCADE,
+        type text NOT NULL,
+        item_id uuid NOT NULL REFERENCES memory_items(id) ON DELETE CASCADE,
+        UNIQUE (source_id, target_id, type, item_id)
+      );
+      CREATE INDEX memory_relations_source ON memory_relations (source_id);
+      CREATE INDEX memory_relations_target ON memory_relations (target_id);
+      CREATE TABLE memory_graph_extractions (
+        item_id uuid PRIMARY KEY REFERENCES memory_items(id) ON DELETE CASCADE,
+        bank text NOT NULL,
+        status text NOT NULL CHECK (status IN ('ok', 'failed')),
+        attempts integer NOT NULL,
+        error text,
+        at timestamptz NOT NULL DEFAULT now()
+      );
+    `,
+  },
 ];
 
 const LOCK_KEY = 727_027; // one advisory lock: two gateways on one server migrate one at a time
