@@ -37,7 +37,9 @@ async function connect(url: string, headers: Record<string, string> = {}): Promi
 const textOf = (result: Record<string, unknown>) => (result.content as Array<{ type: string; text?: string }>).map((c) => c.text ?? '').join('');
 /** A tool's JSON answer; a tool error fails the test with its text. */
 async function call(client: Client, name: string, args: Record<string, unknown>): Promise<ReturnType<typeof JSON.parse>> {
-  const result = await client.callTool({ name, arguments: args });
+  // The first write starts the embedded database (initdb) and the embedding slot: on a loaded
+  // machine that can take longer than the SDK's default 60 s request timeout.
+  const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 170_000 });
   expect(result.isError, textOf(result)).toBeFalsy();
   return JSON.parse(textOf(result));
 }
