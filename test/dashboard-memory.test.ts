@@ -32,7 +32,7 @@ describe.skipIf(skip)('the Memory page', () => {
     await page.getByTestId('add-tags').fill('garden, chores');
     await page.getByTestId('add-dataset').fill('house');
     await page.getByTestId('add-submit').click();
-    await page.getByTestId('add-done').waitFor({ timeout: 60_000 });
+    await page.getByTestId('add-done').waitFor({ timeout: 150_000 });
     await page.locator('[data-testid="bank-shared"] [data-testid="bank-items"]:text-is("1")').waitFor();
 
     await page.getByTestId('search-query').fill(TEXT);
@@ -69,14 +69,14 @@ describe.skipIf(skip)('the Memory page', () => {
     await page.locator('[data-testid="bank-shared"] [data-testid="bank-items"]:text-is("0")').waitFor();
     expect(problems.filter((p) => !/404.*graph\/subgraph|status of 404/.test(p))).toEqual([]);
     await page.close();
-  }, 120_000);
+  }, 300_000);
 
   it('adds a private item that only the dashboard agent reads back', async () => {
     const { page } = await dashboard.open('/memory');
     await page.getByTestId('add-text').fill(PRIVATE);
     await page.getByTestId('add-private').check();
     await page.getByTestId('add-submit').click();
-    await page.getByTestId('add-done').waitFor({ timeout: 60_000 });
+    await page.getByTestId('add-done').waitFor({ timeout: 150_000 });
     const asOther = await api(dashboard.gateway.url, '/api/memory/search', { method: 'POST', body: { query: PRIVATE }, headers: { 'x-svc-agent': 'someone' } });
     expect(asOther.json.items.map((i: { text: string }) => i.text)).not.toContain(PRIVATE);
     const asDashboard = await api(dashboard.gateway.url, '/api/memory/search', { method: 'POST', body: { query: PRIVATE }, headers: { 'x-svc-agent': 'dashboard' } });
@@ -85,5 +85,5 @@ describe.skipIf(skip)('the Memory page', () => {
     await page.getByTestId('search-submit').click();
     expect(await page.getByTestId('search-results').locator('li').first().getByTestId('result-text').textContent()).toBe(PRIVATE);
     await page.close();
-  }, 60_000);
+  }, 120_000);
 });

@@ -14,7 +14,8 @@ import { SearchPanel } from './search-panel.js';
 import './memory.css';
 
 function EngineCard() {
-  const engine = useQuery({ ...engineQuery, refetchInterval: 10_000 });
+  const access = useAccess();
+  const engine = useQuery({ ...engineQuery, refetchInterval: 10_000, enabled: access.can('read') });
   const view = engine.data;
   return (
     <div className="card" data-testid="memory-engine">
@@ -37,11 +38,12 @@ function EngineCard() {
   );
 }
 
-function BanksCard({ onPick, picked }: { onPick: (bank: string) => void; picked: string | undefined }) {
-  const banks = useQuery(banksQuery);
+function BanksCard({ onPick, picked, usable }: { onPick: (bank: string) => void; picked: string | undefined; usable: boolean }) {
+  const banks = useQuery({ ...banksQuery, enabled: usable });
   return (
     <div className="card" data-testid="memory-banks">
       <h2>Banks</h2>
+      {!usable && <p className="muted" data-testid="memory-unusable">Memory is not available on this engine now (see the engine card).</p>}
       {banks.error && <ErrorNote error={banks.error} />}
       {banks.data && banks.data.banks.length === 0 && <p className="muted">No banks yet: the first item added makes <code>shared</code>.</p>}
       {banks.data && banks.data.banks.length > 0 && (
@@ -74,20 +76,24 @@ function BanksCard({ onPick, picked }: { onPick: (bank: string) => void; picked:
 export default function MemoryPage() {
   useTitle('Memory');
   const access = useAccess();
-  const banks = useQuery(banksQuery);
+  // Banks, search and the graph are asked only of an engine that serves them (memory on, an
+  // engine that is built), so a page opened on such a gateway makes no request that fails.
+  const engine = useQuery({ ...engineQuery, enabled: access.can('read') });
+  const usable = engine.data !== undefined && engine.data.enabled && engine.data.features.search;
+  const banks = useQuery({ ...banksQuery, enabled: usable });
   const [graphBank, setGraphBank] = useGraphBank(banks.data?.banks[0]?.id);
   return (
     <section className="page memory-page">
       <h1>Memory</h1>
       <div className="columns">
         <EngineCard />
-        <BanksCard onPick={setGraphBank} picked={graphBank} />
+        <BanksCard onPick={setGraphBank} picked={graphBank} usable={usable} />
       </div>
       <div className="columns">
-        <AddForm locked={!access.can('write')} why={access.why('write')} />
-        <SearchPanel canRead={access.can('read')} canDelete={access.can('write')} why={access.why('write')} />
+        <AddForm locked={!usable || !access.can('write')} why={access.why('write') ?? (usable ? undefined : 'memory is not available on this engine now')} />
+        <SearchPanel canRead={usable && access.can('read')} canDelete={access.can('write')} why={access.why('write')} />
       </div>
-      {graphBank !== undefined && <GraphView bank={graphBank} />}
+      {usable && graphBank !== undefined && <GraphView bank={graphBank} />}
     </section>
   );
 }
