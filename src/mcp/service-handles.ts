@@ -10,12 +10,13 @@ export function toolServerHandles(x: McpInternals, lifecycle: McpLifecycle): Too
   const handles: ToolServerHandle[] = [];
   for (const [id, b] of x.bundled) {
     handles.push({
-      id, enabled: true, state: 'ready', lastError: null, policy: b.policy, tools: b.tools.map(listedOf),
+      // A bundled server whose feature is off (svc-memory with memory off) is offered to no one.
+      id, enabled: b.enabled?.() ?? true, state: 'ready', lastError: null, policy: b.policy, tools: b.tools.map(listedOf),
       ensureReady: () => Promise.resolve(),
-      run: (tool, args, signal) => {
+      run: (tool, args, signal, _timeoutMs, caller) => {
         const found = b.tools.find((t) => t.name === tool);
         if (!found) throw new SvcError('mcp.tool_not_found', `${id} offers no tool ${tool}`, { tool, server: id });
-        return found.run(args, signal);
+        return found.run(args, signal, caller);
       },
     });
   }

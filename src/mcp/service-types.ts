@@ -32,7 +32,7 @@ export interface McpServiceDeps {
 export interface McpInternals {
   deps: McpServiceDeps;
   servers: Map<string, ServerSupervisor>;
-  bundled: Map<string, { tools: BundledTool[]; policy: ToolPolicyLists }>;
+  bundled: Map<string, { tools: BundledTool[]; policy: ToolPolicyLists; enabled?: () => boolean }>;
   writes: SerialQueue;
   loaded(): Promise<void>;
   supervise(record: McpServerRecord): ServerSupervisor;

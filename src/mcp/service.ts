@@ -145,10 +145,14 @@ export class McpService implements ToolHost {
     return this.tools.call(name, args, caller, options);
   }
 
-  /** A bundled server's tools (its front end registers them at start); its stored policy applies. */
-  registerBundled(id: string, tools: BundledTool[]): void {
+  /**
+   * A bundled server's tools (its front end registers them at start); its stored policy applies,
+   * else `options.policy` (svc-memory gates memory_delete), else the default. `options.enabled`:
+   * while it says false, the server's tools are offered to no one (svc-memory with memory off).
+   */
+  registerBundled(id: string, tools: BundledTool[], options: { policy?: Partial<ToolPolicyLists>; enabled?: () => boolean } = {}): void {
     const existing = this.internals.bundled.get(id);
-    this.internals.bundled.set(id, { tools, policy: existing?.policy ?? { ...DEFAULT_TOOL_POLICY } });
+    this.internals.bundled.set(id, { tools, policy: existing?.policy ?? { ...DEFAULT_TOOL_POLICY, ...options.policy }, enabled: options.enabled });
   }
 
   private load(): Promise<void> {
@@ -158,7 +162,7 @@ export class McpService implements ToolHost {
       for (const record of loaded.records.values()) this.supervise(record);
       for (const [id, policy] of loaded.bundledPolicies) {
         const b = this.internals.bundled.get(id);
-        this.internals.bundled.set(id, { tools: b?.tools ?? [], policy });
+        this.internals.bundled.set(id, { tools: b?.tools ?? [], policy, enabled: b?.enabled });
       }
     })());
   }

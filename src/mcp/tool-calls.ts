@@ -20,7 +20,7 @@ export interface ToolServerHandle {
   tools: ListedTool[];
   /** Start it when it is enabled and not running; throws mcp.unavailable when it cannot be. */
   ensureReady(): Promise<void>;
-  run(tool: string, args: Record<string, unknown>, signal: AbortSignal, timeoutMs: number): Promise<ToolResult>;
+  run(tool: string, args: Record<string, unknown>, signal: AbortSignal, timeoutMs: number, caller: ToolCaller): Promise<ToolResult>;
 }
 
 export interface ToolCallDeps {
@@ -82,7 +82,7 @@ export class ToolCalls implements ToolHost {
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     try {
-      const result = await untilAborted(handle.run(tool, args, signal, timeoutMs), signal);
+      const result = await untilAborted(handle.run(tool, args, signal, timeoutMs, caller), signal);
       event(result.isError ? 'failed' : 'executed', Date.now() - started, result.isError ? result.text.slice(0, 500) : null);
       if (approvalId) this.deps.approvals.complete(approvalId, result.isError ? { ok: false, error: result.text } : { ok: true, result: result.raw });
       return result;

@@ -10,8 +10,10 @@ export interface ToolCaller {
   scope: TokenScope | null;
   /** For the queue and the events: `omni:<request id>`, `mcp:<label>`, `api`. */
   client: string;
-  /** The agent calling (X-Svc-Agent or its token): each of its calls is an activity row of its own (docs/agents.md). */
+  /** The agent calling (X-Svc-Agent, checked, or its token): each of its calls is an activity row of its own (docs/agents.md), and svc-memory's tools read and write as it. */
   agent?: string;
+  /** Whether it asked for privacy (X-Svc-Private). */
+  private?: boolean;
 }
 
 /** A tool offered to a model: `<server>__<tool>` with the server's JSON schema for its input. */
@@ -68,5 +70,6 @@ export interface BundledTool {
   /** Read tools need the read scope in auth mode; the rest write. */
   read_only: boolean;
   destructive: boolean;
-  run(args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult>;
+  /** `caller` is who called (its agent: whose memories svc-memory's tools touch). */
+  run(args: Record<string, unknown>, signal: AbortSignal, caller: ToolCaller): Promise<ToolResult>;
 }

@@ -10,7 +10,7 @@ import { SvcError } from '../protocol/errors.js';
 export type ModelDispatcher = Pick<Dispatcher, 'dispatch'>;
 
 /** One JSON call; the status and the parsed answer (or the dispatcher's own error, thrown). */
-async function callJson(dispatcher: ModelDispatcher, route: V1Route, model: string, path: string, payload: Record<string, unknown>, sink: CaptureSink): Promise<{ status: number; answer: Record<string, unknown> }> {
+export async function callJson(dispatcher: ModelDispatcher, route: V1Route, model: string, path: string, payload: Record<string, unknown>, sink: CaptureSink): Promise<{ status: number; answer: Record<string, unknown> }> {
   await dispatcher.dispatch(model, route, {
     upstreamPath: path, contentType: 'application/json', stream: false,
     body: (upstreamModel) => JSON.stringify({ ...payload, model: upstreamModel }),

@@ -215,6 +215,30 @@ export class MemoryService {
     return { deleted };
   }
 
+  /** The caller's visible items with these ids, in every bank it reads (svc-memory's memory_history). */
+  async items(identity: MemoryIdentity, ids: string[]): Promise<MemoryItem[]> {
+    const store = await this.store();
+    const get = store.get?.bind(store);
+    if (!get) throw new SvcError('memory.engine_unsupported', `the ${this.settings.engine} engine cannot read items by id`, { engine: this.settings.engine });
+    const found = await Promise.all(readBanks(identity, this.settings.unified_bank).map((bank) => get(bank, ids, viewerOf(identity))));
+    return found.flat().filter((row) => visibleTo(identity.agent, row.tags)).map(toItem);
+  }
+
+  /** Adds and removes tags on the caller's visible items (svc-memory's memory_curate); the identity tags are not the caller's to change. */
+  async retag(identity: MemoryIdentity, body: { ids: string[]; add: string[]; remove: string[] }, actor: string): Promise<{ updated: number }> {
+    const reserved = [...body.add, ...body.remove].filter((t) => t === PRIVATE_TAG || t.startsWith('agent:'));
+    if (reserved.length > 0) throw new SvcError('request.invalid', `the tags ${PRIVATE_TAG} and agent:<id> say who owns an item and cannot be changed: ${reserved.join(', ')}`, { problems: [{ path: 'tags', message: 'reserved tag' }] });
+    const store = await this.store();
+    const retag = store.retag?.bind(store);
+    if (!retag) throw new SvcError('memory.engine_unsupported', `the ${this.settings.engine} engine cannot change tags`, { engine: this.settings.engine });
+    const banks = readBanks(identity, this.settings.unified_bank);
+    const counts = await Promise.all(banks.map((bank) => retag(bank, body.ids, { add: body.add, remove: body.remove }, viewerOf(identity))));
+    const updated = counts.reduce((a, b) => a + b, 0);
+    this.deps.publish({ type: 'memory.retagged', source: 'memory', message: `${updated} memories retagged`, data: { banks, ids: body.ids, updated, agent: identity.agent } });
+    this.deps.record({ action: 'memory.retag', actor, target: banks.join(','), details: { ids: body.ids, add: body.add, remove: body.remove, updated, agent: identity.agent } });
+    return { updated };
+  }
+
   async close(): Promise<void> {
     await this.engineAdapter?.close();
     this.engineAdapter = undefined;

@@ -115,6 +115,27 @@ export class SqlMemoryStore implements MemoryStore {
     return result.rowCount ?? 0;
   }
 
+  async get(bank: string, ids: string[], viewer?: MemoryViewer): Promise<MemoryItemRow[]> {
+    const valid = ids.filter((id) => UUID.test(id));
+    if (valid.length === 0) return [];
+    const { rows } = await this.db.query<ItemRecord>(
+      `SELECT ${ITEM_COLUMNS} FROM memory_items WHERE bank = $1 AND id = ANY($2::uuid[]) AND ${VISIBLE.replace(/\$P/g, '$3').replace(/\$O/g, '$4')} ORDER BY ts, id`,
+      [bank, valid, viewer?.privateTag ?? null, viewer?.ownTag ?? null]);
+    return rows.map(toRow);
+  }
+
+  async retag(bank: string, ids: string[], change: { add: string[]; remove: string[] }, viewer?: MemoryViewer): Promise<number> {
+    const valid = ids.filter((id) => UUID.test(id));
+    if (valid.length === 0) return 0;
+    // The new tags keep their first-seen order: the old ones less the removed, then the added.
+    const result = await this.db.query(
+      `UPDATE memory_items SET tags = ARRAY(
+         SELECT t FROM (SELECT t, min(o) AS o FROM unnest(tags || $3::text[]) WITH ORDINALITY AS u(t, o) WHERE NOT (t = ANY($4::text[])) GROUP BY t) kept ORDER BY o)
+       WHERE bank = $1 AND id = ANY($2::uuid[]) AND ${VISIBLE.replace(/\$P/g, '$5').replace(/\$O/g, '$6')}`,
+      [bank, valid, change.add, change.remove, viewer?.privateTag ?? null, viewer?.ownTag ?? null]);
+    return result.rowCount ?? 0;
+  }
+
   async stats(bank: string): Promise<{ items: number; dimension: number | null; bytes: number }> {
     const { rows } = await this.db.query<{ dimension: number | null; items: string; bytes: string | null }>(
       `SELECT b.dimension, count(i.id) AS items, sum(pg_column_size(i.*)) AS bytes

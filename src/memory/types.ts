@@ -21,6 +21,10 @@ export interface MemoryStore {
   /** Deletes the ids in `bank`; with a viewer, only rows that viewer may read (another agent's private row stays). */
   delete(bank: string, ids: string[], viewer?: MemoryViewer): Promise<number>;
   stats(bank: string): Promise<{ items: number; dimension: number | null; bytes: number }>;
+  /** The rows with these ids the viewer may read (svc-memory's memory_history); optional for adapters. */
+  get?(bank: string, ids: string[], viewer?: MemoryViewer): Promise<MemoryItemRow[]>;
+  /** Adds and removes tags on the rows with these ids the viewer may read; the count changed. Optional for adapters. */
+  retag?(bank: string, ids: string[], change: { add: string[]; remove: string[] }, viewer?: MemoryViewer): Promise<number>;
   engine(): Promise<MemoryEngineInfo>;
   close(): Promise<void>;
 }

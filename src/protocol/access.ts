@@ -161,6 +161,10 @@ export const ROUTE_ACCESS_TABLE: Readonly<Record<string, RouteAccess>> = {
   'DELETE /api/memory/banks/:id': 'write',
   'GET /api/memory/banks/:id/stats': 'read',
   'GET /api/memory/engine': 'read',
+  // The bundled svc-memory MCP server: read, as /mcp/admin/mcp; each tool needs its own scope.
+  'POST /mcp/memory/mcp': 'read',
+  'GET /mcp/memory/mcp': 'read',
+  'DELETE /mcp/memory/mcp': 'read',
   'GET /api/memory/graph/status': 'read',
   'GET /api/memory/graph': 'read',
   'PUT /api/memory/graph': 'write',

@@ -165,6 +165,7 @@ export const ERROR_CODES = {
   'memory.bank_not_found': { status: 404, when: 'No bank has this id.' },
   'memory.confirm_required': { status: 400, when: 'Deleting a bank needs ?confirm=<bank id> or a body {"confirm": "<bank id>"} naming the same bank.' },
   'memory.embedding_failed': { status: 502, when: 'The embedding model ([memory.embedding].embed_model) could not embed the text: no slot serves it, or it answered an error; details.model and details.status say which.' },
+  'memory.llm_unavailable': { status: 503, when: "svc-memory's memory_reflect needs an llm slot (svc/primary) to answer from the recalled memories, and none answered; details.model and details.cause say which." },
   'config.memory_graph_invalid': { status: 400, when: 'PUT /api/memory/graph with a field that is unknown or out of range (enabled a boolean, extraction_slot a slot name, llm_timeout_s 30-3600); details.field and details.problems name the path.' },
   'config.memory_graph_slot_invalid': { status: 422, when: 'PUT /api/memory/graph names an extraction_slot that is not an enabled llm slot; details.available_slots lists those that are.' },
   'memory.graph_disabled': { status: 409, when: 'POST /api/memory/graph/retry while [memory.graph].enabled is false.' },

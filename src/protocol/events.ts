@@ -149,6 +149,8 @@ export interface EventPayloads {
   'memory.deleted': { banks: string[]; ids: string[]; deleted: number; agent: string };
   'memory.bank_created': { bank: string };
   'memory.bank_deleted': { bank: string; items: number };
+  /** svc-memory's memory_curate changed the tags of items (never the texts). */
+  'memory.retagged': { banks: string[]; ids: string[]; updated: number; agent: string };
   /** Graph extraction (docs/memory.md "Graph"): an item's graph written, given up on, a retry, a settings change. */
   'memory.graph.built': { bank: string; id: string; entities: number; relations: number; attempts: number };
   'memory.graph.failed': { bank: string; id: string; attempts: number; error: string };
@@ -233,6 +235,7 @@ const EVENT_TYPE_SET: { [K in EventType]: true } = {
   'memory.deleted': true,
   'memory.bank_created': true,
   'memory.bank_deleted': true,
+  'memory.retagged': true,
   'memory.graph.built': true,
   'memory.graph.failed': true,
   'memory.graph.retry': true,

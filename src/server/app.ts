@@ -19,6 +19,7 @@ import { registerMemoryRoutes } from './routes/memory.js';
 import { registerAgentRoutes } from './routes/agents.js';
 import { registerMemoryGraphRoutes } from './routes/memory-graph.js';
 import { registerMcpAdminRoutes } from './mcp-admin/front.js';
+import { registerMcpMemoryRoutes } from './mcp-memory/front.js';
 import { registerAuthRoutes } from './routes/auth.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
 import { registerDoctorRoutes } from './routes/doctor.js';
@@ -187,6 +188,7 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
   registerMcpAdminRoutes(app, ctx);
   registerMemoryRoutes(app, ctx);
   registerAgentRoutes(app, ctx);
+  registerMcpMemoryRoutes(app, ctx);
   registerMemoryGraphRoutes(app, ctx);
   // Last, and it takes every GET path no other route has (the dashboard's files and views).
   registerDashboardRoutes(app);

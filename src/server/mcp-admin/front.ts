@@ -1,4 +1,5 @@
-// The HTTP front end of the bundled svc-admin server at /mcp/admin/mcp (docs/mcp.md): the
+// The HTTP front end of the bundled servers, svc-admin at /mcp/admin/mcp (docs/mcp.md) and
+// svc-memory at /mcp/memory/mcp (server/mcp-memory/front.ts): the
 // MCP SDK's own Server and StreamableHTTPServerTransport in stateless mode, a server and a
 // transport per request, so every protocol byte is the SDK's. The tools it lists and calls
 // go through the tool server service (ctx.mcp), which applies the tool policy, the caller's
@@ -20,7 +21,7 @@ export const SVC_ADMIN_ID = 'svc-admin';
 export const SVC_ADMIN_PATH = '/mcp/admin/mcp';
 
 /** Who calls: the token's scope in auth mode (null in default mode: every tool), and a name for the queue and events. */
-function callerOf(ctx: ServerContext, request: FastifyRequest): ToolCaller {
+export function callerOf(ctx: ServerContext, request: FastifyRequest): ToolCaller {
   const identity = identityOf(request);
   const scope = ctx.config.env.authEnabled ? (scopeOf(identity) ?? null) : null;
   const who = identity.kind === 'anonymous' ? (request.socket.remoteAddress ?? 'unknown') : identity.label;
@@ -35,11 +36,11 @@ function callResult(result: ToolResult): CallToolResult {
   return { content: [{ type: 'text', text: result.text }], isError: result.isError };
 }
 
-/** One SDK server for one request: its tools are svc-admin's as ctx.mcp offers them to this caller. */
-function adminServer(ctx: ServerContext, caller: ToolCaller, signal: AbortSignal): Server {
-  const server = new Server({ name: SVC_ADMIN_ID, version: ctx.version }, { capabilities: { tools: {} } });
+/** One SDK server for one request: its tools are the bundled server's as ctx.mcp offers them to this caller. */
+function bundledServer(ctx: ServerContext, id: string, caller: ToolCaller, signal: AbortSignal): Server {
+  const server = new Server({ name: id, version: ctx.version }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const offered = (await ctx.mcp.offered(caller)).filter((tool) => tool.server === SVC_ADMIN_ID);
+    const offered = (await ctx.mcp.offered(caller)).filter((tool) => tool.server === id);
     return {
       tools: offered.map((tool) => ({
         name: tool.tool,
@@ -51,7 +52,7 @@ function adminServer(ctx: ServerContext, caller: ToolCaller, signal: AbortSignal
   });
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     try {
-      const result = await ctx.mcp.call(`${SVC_ADMIN_ID}__${request.params.name}`, request.params.arguments ?? {}, caller, { signal });
+      const result = await ctx.mcp.call(`${id}__${request.params.name}`, request.params.arguments ?? {}, caller, { signal });
       return callResult(result);
     } catch (error) {
       // Refusals (blocked, scope, denied, timed out) are tool errors the client can read, with their code.
@@ -64,14 +65,20 @@ function adminServer(ctx: ServerContext, caller: ToolCaller, signal: AbortSignal
 
 export function registerMcpAdminRoutes(app: FastifyInstance, ctx: ServerContext): void {
   ctx.mcp.registerBundled(SVC_ADMIN_ID, svcAdminTools(ctx));
+  serveBundled(app, ctx, SVC_ADMIN_ID, SVC_ADMIN_PATH, (request) => callerOf(ctx, request));
+}
+
+/** Serves a registered bundled server at `path`; `caller` may throw to refuse a request before MCP starts. */
+export function serveBundled(app: FastifyInstance, ctx: ServerContext, id: string, path: string, caller: (request: FastifyRequest) => ToolCaller): void {
   const open = new Set<() => void>();
   app.addHook('preClose', async () => {
     for (const end of [...open]) end();
   });
 
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
+    const who = caller(request);
     const aborted = new AbortController();
-    const server = adminServer(ctx, callerOf(ctx, request), aborted.signal);
+    const server = bundledServer(ctx, id, who, aborted.signal);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     // A GET is a stream the client keeps: it counts against the cap on open streams.
     const release = request.method === 'GET' ? ctx.streams.admit(ctx.auth.guard.clientOf({ headers: request.headers, peer: request.socket.remoteAddress })) : () => {};
@@ -90,14 +97,14 @@ export function registerMcpAdminRoutes(app: FastifyInstance, ctx: ServerContext)
       await server.connect(transport);
       await transport.handleRequest(raw.req, raw.res, request.body);
     } catch (error) {
-      process.stderr.write(`svc-admin MCP request failed: ${(error as Error).stack ?? String(error)}\n`);
+      process.stderr.write(`${id} MCP request failed: ${(error as Error).stack ?? String(error)}\n`);
       if (!raw.res.headersSent) {
-        const envelope = new SvcError('system.internal', 'the svc-admin MCP server failed on this request (the gateway log has the stack)').toEnvelope();
+        const envelope = new SvcError('system.internal', `the ${id} MCP server failed on this request (the gateway log has the stack)`).toEnvelope();
         raw.res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(envelope));
       } else if (!raw.res.writableEnded) raw.res.end();
     }
   };
-  app.post(SVC_ADMIN_PATH, handle);
-  app.get(SVC_ADMIN_PATH, handle);
-  app.delete(SVC_ADMIN_PATH, handle);
+  app.post(path, handle);
+  app.get(path, handle);
+  app.delete(path, handle);
 }

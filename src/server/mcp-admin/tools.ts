@@ -19,14 +19,14 @@ const NO_ARGS: Schema = { type: 'object', properties: {}, additionalProperties: 
 const SLOT_NAME: Schema = { type: 'object', properties: { name: { type: 'string', description: 'the slot name' } }, required: ['name'], additionalProperties: false };
 
 /** A payload as the tool's answer: JSON text for a model, structuredContent for a program. */
-function answer(payload: unknown): ToolResult {
+export function answer(payload: unknown): ToolResult {
   const text = JSON.stringify(payload, null, 2);
   const structured = typeof payload === 'object' && payload !== null && !Array.isArray(payload) ? payload : { value: payload };
   return { text, isError: false, raw: { content: [{ type: 'text', text }], structuredContent: structured } };
 }
 
 /** An SvcError as a tool error the model can read (code and message), not a failed call. */
-function refusal(error: SvcError): ToolResult {
+export function refusal(error: SvcError): ToolResult {
   const text = `${error.code}: ${error.message}`;
   return { text, isError: true, raw: { content: [{ type: 'text', text }], isError: true } };
 }

@@ -23,8 +23,9 @@ export async function omniChat(ctx: ServerContext, model: string, request: Direc
   };
   // Default mode: null (everything allowed); auth mode: the token's scope.
   const scope = ctx.config.env.authEnabled ? scopeOf(request.identity ?? { kind: 'anonymous' }) ?? 'read-only' : null;
+  // The agent (X-Svc-Agent, checked, or its token) is attributed each tool call, and svc-memory's tools act as it.
   const agent = agentOf(request.req.headers, request.identity);
-  const plan = await planOmni(deps, model, { scope, ...(agent && { agent }) }, request.body.tools);
+  const plan = await planOmni(deps, model, { scope, ...(agent && { agent }), private: /^(1|true|yes|on)$/i.test(String(request.req.headers['x-svc-private'] ?? '').trim()) }, request.body.tools);
   if (!plan) return false;
   await runOmni(deps, plan, model, request.body, request.res);
   return true;
