@@ -161,6 +161,15 @@ export const ROUTE_ACCESS_TABLE: Readonly<Record<string, RouteAccess>> = {
   'DELETE /api/memory/banks/:id': 'write',
   'GET /api/memory/banks/:id/stats': 'read',
   'GET /api/memory/engine': 'read',
+  // hermes provisioning and personas (docs/agents.md): a provision runs the runtime on this host (host-only too).
+  'POST /api/agents/:name/provision': 'write',
+  'GET /api/agents/:name/provision': 'read',
+  'GET /api/agents/:name/provision/logs/:phase': 'read',
+  'GET /api/agents/:id/personas': 'read',
+  'GET /api/agents/:id/personas/:pid': 'read',
+  'POST /api/agents/:id/personas/:pid/activate': 'write',
+  'GET /api/agents/:id/personas/:pid/budget': 'read',
+  'PUT /api/agents/:id/personas/:pid/budget': 'write',
 
   // The dashboard's files and views (GET /* takes every path no other route has): open in
   // default mode like every read, behind the proxy's sign-in (or a read token) in auth mode.

@@ -165,6 +165,13 @@ export const ERROR_CODES = {
   'memory.confirm_required': { status: 400, when: 'Deleting a bank needs ?confirm=<bank id> or a body {"confirm": "<bank id>"} naming the same bank.' },
   'memory.embedding_failed': { status: 502, when: 'The embedding model ([memory.embedding].embed_model) could not embed the text: no slot serves it, or it answered an error; details.model and details.status say which.' },
 
+  'agent.unknown': { status: 404, when: 'No bundled agent has this name (bundled: hermes, pi), or the route is for a kind of agent this one is not (provisioning is hermes only).' },
+  'agent.persona_invalid': { status: 400, when: 'A persona id is not ^[a-z0-9][a-z0-9_-]{0,63}$ (a dot or a slash in it would leave the personas folder); nothing is read or written.' },
+  'agent.persona_not_found': { status: 404, when: 'The agent has no persona with this id (<hermes home>/personas/<id>.toml is missing).' },
+  'agent.not_provisioned': { status: 404, when: 'The agent has no provision.json yet: run `svc agent bootstrap hermes` (or install it).' },
+  'agent.provision_busy': { status: 409, when: 'A provisioning run of this agent is already going on; wait for it to end.' },
+  'agent.install_failed': { status: 500, when: 'Installing (or upgrading) the agent failed; for hermes details.errors lists each failed phase with its reason and details.provision names provision.json.' },
+
   'system.internal': { status: 500, when: 'An unexpected error; the server log has the stack.' },
   'system.unavailable': { status: 503, when: 'A subsystem the route needs (e.g. the activity database) is not available.' },
   'system.shutting_down': { status: 503, when: 'The server is shutting down and takes no new work.' },

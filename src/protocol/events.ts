@@ -149,6 +149,10 @@ export interface EventPayloads {
   'memory.deleted': { banks: string[]; ids: string[]; deleted: number; agent: string };
   'memory.bank_created': { bank: string };
   'memory.bank_deleted': { bank: string; items: number };
+  /** A hermes provisioning run ended (docs/agents.md, "hermes"): which phases failed, if any. */
+  'agent.provisioned': { agent: string; ok: boolean; dry_run: boolean; failed: string[]; hermes_version: string | null };
+  /** A persona was made the active one; hot_reload says whether the running agent took the nudge. */
+  'agent.persona_activated': { agent: string; persona: string; hot_reload_ok: boolean };
   activity: ActivityData;
   'metrics.slot': SlotMetricsData;
   /** Events this stream missed: its client read too slowly, or it resumed from an id the ring no longer holds. */
@@ -211,6 +215,8 @@ const EVENT_TYPE_SET: { [K in EventType]: true } = {
   'memory.deleted': true,
   'memory.bank_created': true,
   'memory.bank_deleted': true,
+  'agent.provisioned': true,
+  'agent.persona_activated': true,
   activity: true,
   'metrics.slot': true,
   'events.gap': true,
