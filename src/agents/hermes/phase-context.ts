@@ -2,7 +2,7 @@
 // and the one way a phase writes a file (writeSet): hashed, skipped when unchanged, recorded
 // and never performed in a dry run.
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { writeFileAtomic } from '../../config/atomic.js';
 import { runProgram, runtimeEnv, runtimeLocation, type RuntimeLocation, type RuntimeRun } from './runtime.js';
 import type { HermesPhase, PhaseOutcome, PhaseRecord, ProvisionDeps, ProvisionOptions, ProvisionRecord } from './types.js';
@@ -60,7 +60,10 @@ export class PhaseContext {
   async writeSet(files: readonly PlannedFile[], details: Record<string, unknown> = {}): Promise<PhaseOutcome> {
     const hash = sha256(files.map((f) => `${f.path}\0${f.mode ?? ''}\0${f.content}`).join('\0'));
     const before = this.previousOf();
-    const inPlace = await Promise.all(files.map((f) => readFile(f.path, 'utf8').then((text) => text === f.content, () => false)));
+    const inPlace = await Promise.all(files.map(async (f) => {
+      const same = await readFile(f.path, 'utf8').then((text) => text === f.content, () => false);
+      return same && (f.mode === undefined || ((await stat(f.path)).mode & 0o777) === f.mode);
+    }));
     if (!this.options.repair && before?.hash === hash && (before.status === 'ok' || before.status === 'skip') && inPlace.every(Boolean)) {
       this.log('unchanged: nothing written');
       return { status: 'skip', reason: 'unchanged', hash, details };
