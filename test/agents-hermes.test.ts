@@ -44,7 +44,13 @@ beforeAll(async () => {
   control = join(home.home, 'hermes-control.json');
   tell({});
   gw = await startGateway(home.home, { env: { SVC_HERMES_RUNTIME: RUNTIME, HERMES_STANDIN_CONTROL: control } });
-}, 60_000);
+  // The first embedding (the database's initdb, the model load) and the first chat load happen
+  // here, not inside the CLI's run (runSvcAsync gives a command 60 s).
+  const warm = await api(gw.url, '/api/memory/add', { method: 'POST', body: { text: 'warm-up' } });
+  expect(warm.status, warm.text).toBe(200);
+  const chat = await api(gw.url, '/v1/chat/completions', { method: 'POST', body: { model: 'chat', messages: [{ role: 'user', content: 'hi' }], max_tokens: 2 } });
+  expect(chat.status, chat.text).toBe(200);
+}, 240_000);
 
 afterAll(async () => {
   await gw?.stop();

@@ -60,6 +60,11 @@ export class McpService implements ToolHost {
         type: `mcp.tool.${outcome}`, source: `mcp:${data.server}`, severity: outcome === 'failed' ? 'warn' : 'info',
         message: `${data.server}__${data.tool}: ${outcome}${data.error ? ` (${data.error})` : ''}`, data,
       } as EventInput),
+      onAgentCall: (call) => deps.record({
+        action: 'mcp.tool_call', target: call.name, actor: `agent:${call.agent}`, outcome: call.outcome === 'executed' ? 'ok' : 'error',
+        ...(call.error && { message: call.error }),
+        details: { agent: call.agent, tool: call.name, args: call.args, gated: call.gated, client_id: call.client, outcome: call.outcome },
+      }),
     });
     this.lifecycle = new McpLifecycle(this.internals);
     this.changes = new McpRecordChanges(this.internals);

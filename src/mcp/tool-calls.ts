@@ -28,6 +28,8 @@ export interface ToolCallDeps {
   approvals: ApprovalQueue;
   toolTimeoutMs(): number;
   onToolEvent(outcome: ToolOutcome, data: McpToolEventData): void;
+  /** A call of an agent's ended (executed, failed or denied): GET /api/agents/<name>/activity reads these. */
+  onAgentCall?(call: { agent: string; name: string; args: Record<string, unknown>; client: string; gated: boolean; outcome: ToolOutcome; error: string | null }): void;
 }
 
 /** The SDK's McpError code for a request that timed out (ErrorCode.RequestTimeout): matched by value so this module does not load the SDK. */
@@ -66,8 +68,12 @@ export class ToolCalls implements ToolHost {
       throw new SvcError('mcp.tool_blocked', `the token's scope does not allow ${name} (${listed.read_only ? 'read' : 'write'} access needed)`, { tool: name, reason: 'scope' });
     }
     const gated = policy === 'gated';
-    const event = (outcome: ToolOutcome, ms: number | null = null, error: string | null = null) =>
+    const event = (outcome: ToolOutcome, ms: number | null = null, error: string | null = null) => {
       this.deps.onToolEvent(outcome, { server, tool, client: caller.client, gated, outcome, ms, error });
+      if (caller.agent && (outcome === 'executed' || outcome === 'failed' || outcome === 'denied')) {
+        this.deps.onAgentCall?.({ agent: caller.agent, name, args, client: caller.client, gated, outcome, error });
+      }
+    };
     event('invoked');
     const approvalId = gated ? await this.waitForApproval(name, server, args, listed, caller, options, event) : null;
 

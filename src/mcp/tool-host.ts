@@ -10,6 +10,8 @@ export interface ToolCaller {
   scope: TokenScope | null;
   /** For the queue and the events: `omni:<request id>`, `mcp:<label>`, `api`. */
   client: string;
+  /** The agent calling (X-Svc-Agent or its token): each of its calls is an activity row of its own (docs/agents.md). */
+  agent?: string;
 }
 
 /** A tool offered to a model: `<server>__<tool>` with the server's JSON schema for its input. */

@@ -164,12 +164,21 @@ export const ROUTE_ACCESS_TABLE: Readonly<Record<string, RouteAccess>> = {
   // hermes provisioning and personas (docs/agents.md): a provision runs the runtime on this host (host-only too).
   'POST /api/agents/:name/provision': 'write',
   'GET /api/agents/:name/provision': 'read',
-  'GET /api/agents/:name/provision/logs/:phase': 'read',
   'GET /api/agents/:id/personas': 'read',
   'GET /api/agents/:id/personas/:pid': 'read',
   'POST /api/agents/:id/personas/:pid/activate': 'write',
   'GET /api/agents/:id/personas/:pid/budget': 'read',
   'PUT /api/agents/:id/personas/:pid/budget': 'write',
+
+  // Agents (docs/agents.md): installing, upgrading and uninstalling run npm or a runtime on the host.
+  'GET /api/agents': 'read',
+  'POST /api/agents/install': 'write',
+  'GET /api/agents/jobs/:id': 'read',
+  'GET /api/agents/:name': 'read',
+  'DELETE /api/agents/:name': 'write',
+  'GET /api/agents/:name/activity': 'read',
+  'POST /api/agents/:name/upgrade': 'write',
+  'GET /api/agents/:name/log': 'read',
 
   // The dashboard's files and views (GET /* takes every path no other route has): open in
   // default mode like every read, behind the proxy's sign-in (or a read token) in auth mode.

@@ -165,17 +165,27 @@ export const ERROR_CODES = {
   'memory.confirm_required': { status: 400, when: 'Deleting a bank needs ?confirm=<bank id> or a body {"confirm": "<bank id>"} naming the same bank.' },
   'memory.embedding_failed': { status: 502, when: 'The embedding model ([memory.embedding].embed_model) could not embed the text: no slot serves it, or it answered an error; details.model and details.status say which.' },
 
-  'agent.unknown': { status: 404, when: 'No bundled agent has this name (bundled: hermes, pi), or the route is for a kind of agent this one is not (provisioning is hermes only).' },
   'agent.persona_invalid': { status: 400, when: 'A persona id is not ^[a-z0-9][a-z0-9_-]{0,63}$ (a dot or a slash in it would leave the personas folder); nothing is read or written.' },
   'agent.persona_not_found': { status: 404, when: 'The agent has no persona with this id (<hermes home>/personas/<id>.toml is missing).' },
   'agent.not_provisioned': { status: 404, when: 'The agent has no provision.json yet: run `svc agent bootstrap hermes` (or install it).' },
   'agent.provision_busy': { status: 409, when: 'A provisioning run of this agent is already going on; wait for it to end.' },
-  'agent.install_failed': { status: 500, when: 'Installing (or upgrading) the agent failed; for hermes details.errors lists each failed phase with its reason and details.provision names provision.json.' },
 
   'system.internal': { status: 500, when: 'An unexpected error; the server log has the stack.' },
   'system.unavailable': { status: 503, when: 'A subsystem the route needs (e.g. the activity database) is not available.' },
   'system.shutting_down': { status: 503, when: 'The server is shutting down and takes no new work.' },
   'system.too_many_streams': { status: 503, when: 'A new event stream (events, a followed log, pull progress) past the cap on open streams, for the gateway or for this client address; details carry scope and limit, and retry_after_s (also the Retry-After header).' },
+
+  'agent.name_required': { status: 400, when: 'POST /api/agents/install without a name.' },
+  'agent.invalid_name': { status: 400, when: 'An agent name does not match ^[a-z0-9][a-z0-9-]{0,31}$ (it names a folder and a file, so it can never hold a path).' },
+  'agent.unknown': { status: 404, when: 'No bundled agent has this name (pi, hermes).' },
+  'agent.already_installed': { status: 409, when: 'The agent is installed already, or a job of it is running; upgrade it, or uninstall it first.' },
+  'agent.switch_required': { status: 409, when: 'Another daemon agent is installed and only one may be: pass switch (svc agent install --switch) to replace it; details.installed names it.' },
+  'agent.not_installed': { status: 409, when: 'The agent is not installed (upgrade, run, log of an agent that is not there).' },
+  'agent.install_failed': { status: 502, when: 'Installing or upgrading failed (npm or the runtime answered an error); details.step and details.stderr say where. What the failed install wrote was removed.' },
+  'agent.upgrade_unsupported': { status: 400, when: 'This agent has no upgrade (or no such version to go to).' },
+  'agent.uninstall_incomplete': { status: 207, when: 'An uninstall removed some of what the agent installed but not all; details.residual lists each path left and why.' },
+  'agent.file_invalid': { status: 400, when: 'agents/<name>.toml does not validate; details.problems name each field path.' },
+  'agent.job_not_found': { status: 404, when: 'No agent job has this id (jobs live as long as the gateway).' },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -269,6 +279,13 @@ export class MemoryError extends SvcError {
   constructor(code: CodeIn<'memory'>, message: string, details?: ErrorDetails, options?: { cause?: unknown }) {
     super(code, message, details, options);
     this.name = 'MemoryError';
+  }
+}
+
+export class AgentError extends SvcError {
+  constructor(code: CodeIn<'agent'>, message: string, details?: ErrorDetails, options?: { cause?: unknown }) {
+    super(code, message, details, options);
+    this.name = 'AgentError';
   }
 }
 

@@ -157,6 +157,20 @@ export interface EventPayloads {
   'metrics.slot': SlotMetricsData;
   /** Events this stream missed: its client read too slowly, or it resumed from an id the ring no longer holds. */
   'events.gap': { dropped: number };
+  /** Agents (docs/agents.md): an install, switch or upgrade job and its steps. */
+  'agent.install.started': AgentJobEventData;
+  'agent.install.progress': AgentJobEventData & { step: string };
+  'agent.install.done': AgentJobEventData & { version: string | null };
+  'agent.install.failed': AgentJobEventData & { code: string };
+  'agent.uninstalled': { agent: string; purge: boolean; removed: string[]; residual: Array<{ path: string; reason: string }> };
+  'agent.upgraded': { agent: string; job: string; from: string | null; to: string };
+}
+
+/** The common part of every agent job event: which job, which agent, what it does. */
+export interface AgentJobEventData {
+  job: string;
+  agent: string;
+  action: 'install' | 'switch' | 'upgrade';
 }
 
 export type EventType = keyof EventPayloads;
@@ -220,6 +234,12 @@ const EVENT_TYPE_SET: { [K in EventType]: true } = {
   activity: true,
   'metrics.slot': true,
   'events.gap': true,
+  'agent.install.started': true,
+  'agent.install.progress': true,
+  'agent.install.done': true,
+  'agent.install.failed': true,
+  'agent.uninstalled': true,
+  'agent.upgraded': true,
 };
 export const EVENT_TYPES = Object.keys(EVENT_TYPE_SET) as EventType[];
 

@@ -16,6 +16,7 @@ import { registerActivityRoutes } from './routes/activity.js';
 import { registerApprovalRoutes } from './routes/approvals.js';
 import { registerMcpRoutes } from './routes/mcp.js';
 import { registerMemoryRoutes } from './routes/memory.js';
+import { registerAgentRoutes } from './routes/agents.js';
 import { registerHermesAgentRoutes } from './routes/agents-hermes.js';
 import { registerPersonaRoutes } from './routes/agents-personas.js';
 import { registerMcpAdminRoutes } from './mcp-admin/front.js';
@@ -186,6 +187,7 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
   registerApprovalRoutes(app, ctx);
   registerMcpAdminRoutes(app, ctx);
   registerMemoryRoutes(app, ctx);
+  registerAgentRoutes(app, ctx);
   registerHermesAgentRoutes(app, ctx);
   registerPersonaRoutes(app, ctx);
   // Last, and it takes every GET path no other route has (the dashboard's files and views).

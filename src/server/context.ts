@@ -23,6 +23,11 @@ import { readEnvFile } from '../config/env-file.js';
 import { McpService } from '../mcp/service.js';
 import { MemoryBanks } from '../memory/banks.js';
 import { MemoryService } from '../memory/service.js';
+import { AgentService } from '../agents/service.js';
+import { PiDriver } from '../agents/pi/driver.js';
+import { createHermesDriver } from '../agents/hermes/driver.js';
+import { hermesLoans } from './hermes-loans.js';
+import { gatewayWiring } from './agent-wiring.js';
 import { StackService } from '../stacks/service.js';
 import { VERSION } from '../lib/version.js';
 import { activityEvent, gpuModeEvent, slotEvictedEvent, slotStateEvent } from './event-sources.js';
@@ -78,6 +83,8 @@ export class ServerContext {
   readonly memory: MemoryService;
   /** Bank administration and the engine's report, over the same store. */
   readonly memoryBanks: MemoryBanks;
+  /** Bundled agents (docs/agents.md): the drivers (pi; hermes), agent files, install jobs (src/agents/service.ts). */
+  readonly agents: AgentService;
   /** Stored /v1/responses answers (src/activity/responses-store.ts); opened by serve() with the activity log. */
   responses: ResponseStore | undefined;
   /** Update and rollback jobs (docs/updates.md), loaded on first use: nothing of it is needed before listen. */
@@ -146,6 +153,14 @@ export class ServerContext {
     };
     this.memory = new MemoryService(memoryDeps);
     this.memoryBanks = new MemoryBanks(this.memory, memoryDeps);
+    this.agents = new AgentService({
+      paths,
+      publish: (event) => this.events.publish(event),
+      record: (entry) => this.record(entry),
+      wiring: (agent) => gatewayWiring(this, agent),
+    });
+    this.agents.registerDriver(new PiDriver());
+    this.agents.registerDriver(createHermesDriver(() => hermesLoans(this)));
   }
 
   /** Every slot state change is an activity row and an event. */

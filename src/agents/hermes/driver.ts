@@ -30,17 +30,18 @@ function failure(result: ProvisionResult): SvcError {
   return new SvcError('agent.install_failed', `hermes provisioning failed: ${reasons}`, { errors: result.provision.errors, provision: result.provision_path });
 }
 
-export function createHermesDriver(loans: HermesLoans): AgentDriver {
+/** `loans` is asked at each run (memory may have been switched on or off in between). */
+export function createHermesDriver(loans: () => HermesLoans): AgentDriver {
   return {
     name: 'hermes',
     kind: 'daemon',
     async install(paths, wiring, options: InstallOptions, progress) {
-      const result = await runProvision(loans, paths, wiring, options, progress);
+      const result = await runProvision(loans(), paths, wiring, options, progress);
       if (!result.ok) throw failure(result);
       return { version: result.provision.hermes_version ?? 'unknown' };
     },
     async upgrade(paths, wiring, to, progress) {
-      const result = await runProvision(loans, paths, wiring, { repair: true, ...(to && { version: to }) }, progress);
+      const result = await runProvision(loans(), paths, wiring, { repair: true, ...(to && { version: to }) }, progress);
       if (!result.ok) throw failure(result);
       return { version: result.provision.hermes_version ?? 'unknown' };
     },

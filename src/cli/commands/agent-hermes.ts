@@ -1,6 +1,6 @@
 // svc agent bootstrap|reprovision (the hermes phase machine through the gateway), svc agent
-// personas list|show|activate, svc agent peers (identity cards in memory) and the phase
-// log (docs/cli.md "svc agent"; docs/agents.md "hermes"). Exit 1 when a phase failed.
+// personas list|show|activate, svc agent peers (identity cards in memory); the phase
+// log is `svc agent log <name> --phase P` (agent.ts). Exit 1 when a phase failed.
 import { type Command, Option } from 'commander';
 import type { ApiClient } from '../client.js';
 import { CliExit, EXIT, print, printJson, table } from '../output.js';
@@ -43,11 +43,6 @@ export function registerHermesAgentCommands(agent: Command, client: () => ApiCli
   flags(agent.command('reprovision [name]').description('run the phases again (default hermes)'), false)
     .action((name: string | undefined, o: ProvisionFlags) => provision(client(), name ?? 'hermes', o));
 
-  if (!agent.commands.some((c) => c.name() === 'log')) {
-    agent.command('log [name]').description("an agent's provisioning log, one phase with --phase").option('--phase <phase>', 'the phase').addOption(json())
-      .action((name: string | undefined, o: Json & { phase?: string }) => phaseLog(client(), name ?? 'hermes', o.phase, o));
-  }
-
   const personas = agent.command('personas').description("a daemon agent's personas (hermes)");
   personas.command('list').option('--agent <name>', 'the agent', 'hermes').addOption(json()).description('list personas; * marks the active one')
     .action(async (o: Json & { agent: string }) => {
@@ -78,14 +73,3 @@ export function registerHermesAgentCommands(agent: Command, client: () => ApiCli
   });
 }
 
-export async function phaseLog(client: ApiClient, name: string, phase: string | undefined, o: Json): Promise<void> {
-  if (!phase) {
-    const record = await client.request<{ phases: Record<string, PhaseRecord> }>('GET', agentPath(name, '/provision'));
-    if (o.json) return printJson(record);
-    for (const line of table(['PHASE', 'STATUS', 'REASON'], Object.entries(record.phases).map(([p, r]) => [p, r.status, r.reason ?? '']))) print(line);
-    return;
-  }
-  const answer = await client.request<{ lines: string[] }>('GET', agentPath(name, `/provision/logs/${encodeURIComponent(phase)}`));
-  if (o.json) return printJson(answer);
-  for (const line of answer.lines) print(line);
-}

@@ -13,6 +13,7 @@ import { SvcError } from '../../protocol/errors.js';
 import type { ToolCaller, ToolResult } from '../../mcp/tool-host.js';
 import type { ServerContext } from '../context.js';
 import { identityOf } from '../request.js';
+import { agentOf } from '../agent-attribution.js';
 import { svcAdminTools } from './tools.js';
 
 export const SVC_ADMIN_ID = 'svc-admin';
@@ -23,7 +24,8 @@ function callerOf(ctx: ServerContext, request: FastifyRequest): ToolCaller {
   const identity = identityOf(request);
   const scope = ctx.config.env.authEnabled ? (scopeOf(identity) ?? null) : null;
   const who = identity.kind === 'anonymous' ? (request.socket.remoteAddress ?? 'unknown') : identity.label;
-  return { scope, client: `mcp:${who}` };
+  const agent = agentOf(request.headers, identity);
+  return { scope, client: `mcp:${who}`, ...(agent && { agent }) };
 }
 
 /** A tool's answer as MCP's CallToolResult: the server's own content when it has one. */

@@ -1,18 +1,18 @@
 // The hermes provisioning routes (docs/api.md "Agents", docs/agents.md "hermes"):
 // POST /api/agents/:name/provision runs the 16 phases (a program on this host: the host-only
-// policy applies), GET returns provision.json, GET …/provision/logs/:phase one phase's log.
+// policy applies), GET returns provision.json (the phase logs: GET /api/agents/:name/log?phase=).
 // One run per agent at a time.
-import { readFile } from 'node:fs/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { runProvision } from '../../agents/hermes/driver.js';
-import { agentPathsOf } from '../../agents/hermes/paths.js';
-import { isPhase, phaseLogPath, readProvision } from '../../agents/hermes/provision.js';
+import { agentDirs } from '../../config/agent-paths.js';
+import { readProvision } from '../../agents/hermes/provision.js';
 import { BUNDLED_AGENTS, isAgentName } from '../../agents/names.js';
 import { SvcError } from '../../protocol/errors.js';
 import { parseRequest } from '../../protocol/validate.js';
 import type { ServerContext } from '../context.js';
-import { hermesLoans, hermesWiring } from '../hermes-loans.js';
+import { gatewayWiring } from '../agent-wiring.js';
+import { hermesLoans } from '../hermes-loans.js';
 import { requireHostAuthority } from '../host-authority.js';
 import { actorOf, objectBody } from '../request.js';
 
@@ -45,9 +45,9 @@ export function registerHermesAgentRoutes(app: FastifyInstance, ctx: ServerConte
     if (busy.has(name)) throw new SvcError('agent.provision_busy', `a provisioning run of ${name} is going on`, { agent: name });
     busy.add(name);
     try {
-      const paths = agentPathsOf(ctx.paths, name);
+      const paths = agentDirs(ctx.paths, name);
       const options = { repair: body.repair, skipPhases: body.skip_phases, dryRun: body.dry_run, offline: body.offline, adopt: body.adopt, ...(body.version && { version: body.version }) };
-      const result = await runProvision(hermesLoans(ctx), paths, await hermesWiring(ctx), options);
+      const result = await runProvision(hermesLoans(ctx), paths, await gatewayWiring(ctx, name), options);
       const failed = result.provision.errors.map((e) => e.phase);
       if (!result.dry_run) {
         ctx.events.publish({ type: 'agent.provisioned', source: `agent:${name}`, severity: result.ok ? 'info' : 'warn', message: result.ok ? `${name} provisioned` : `${name} provisioning failed in ${failed.join(', ')}`, data: { agent: name, ok: result.ok, dry_run: false, failed, hermes_version: result.provision.hermes_version } });
@@ -61,17 +61,9 @@ export function registerHermesAgentRoutes(app: FastifyInstance, ctx: ServerConte
 
   app.get('/api/agents/:name/provision', async (request) => {
     const name = provisionedAgent(request);
-    const record = await readProvision(agentPathsOf(ctx.paths, name).stateDir);
+    const record = await readProvision(agentDirs(ctx.paths, name).stateDir);
     if (!record) throw new SvcError('agent.not_provisioned', `${name} has no provision.json yet: run svc agent bootstrap ${name}`, { agent: name });
     return record;
   });
 
-  app.get('/api/agents/:name/provision/logs/:phase', async (request) => {
-    const name = provisionedAgent(request);
-    const { phase } = request.params as { phase: string };
-    if (!isPhase(phase)) throw new SvcError('request.invalid', `unknown phase "${phase}"`, { problems: [{ path: 'phase', message: 'not a hermes phase' }] });
-    const text = await readFile(phaseLogPath(agentPathsOf(ctx.paths, name).stateDir, phase), 'utf8').catch(() => null);
-    if (text === null) throw new SvcError('agent.not_provisioned', `no log for phase ${phase} yet`, { agent: name, phase });
-    return { agent: name, phase, lines: text.split('\n').filter(Boolean) };
-  });
 }

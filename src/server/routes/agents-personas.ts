@@ -4,7 +4,7 @@
 // is touched: one with a dot or a slash is agent.persona_invalid.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { agentPathsOf } from '../../agents/hermes/paths.js';
+import { agentDirs } from '../../config/agent-paths.js';
 import { activatePersona, checkPersonaId, DEFAULT_RELOAD_URL, listPersonas, PersonaBudgetSchema, putBudget, readPersona } from '../../agents/personas.js';
 import { isLoopbackAddress } from '../../lib/addresses.js';
 import { parseRequest } from '../../protocol/validate.js';
@@ -20,13 +20,13 @@ const ActivateBodySchema = z.strictObject({
 function target(ctx: ServerContext, request: FastifyRequest): { agent: string; home: string; persona: string } {
   const agent = provisionedAgent(request, 'id');
   const persona = checkPersonaId((request.params as { pid: string }).pid);
-  return { agent, home: agentPathsOf(ctx.paths, agent).dataDir, persona };
+  return { agent, home: agentDirs(ctx.paths, agent).dataDir, persona };
 }
 
 export function registerPersonaRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.get('/api/agents/:id/personas', async (request) => {
     const agent = provisionedAgent(request, 'id');
-    const { personas, active } = await listPersonas(agentPathsOf(ctx.paths, agent).dataDir);
+    const { personas, active } = await listPersonas(agentDirs(ctx.paths, agent).dataDir);
     return { agent, personas, active, count: personas.length };
   });
 

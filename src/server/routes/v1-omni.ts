@@ -8,6 +8,7 @@ import { TemplateCache } from '../../omni/capability.js';
 import { type OmniDeps, planOmni, runOmni } from '../../omni/loop.js';
 import type { ServerContext } from '../context.js';
 import type { DirectRequest } from '../front-door.js';
+import { agentOf } from '../agent-attribution.js';
 
 /** Chat templates read from model files, once per file per gateway. */
 const templateCaches = new WeakMap<ServerContext, TemplateCache>();
@@ -22,7 +23,8 @@ export async function omniChat(ctx: ServerContext, model: string, request: Direc
   };
   // Default mode: null (everything allowed); auth mode: the token's scope.
   const scope = ctx.config.env.authEnabled ? scopeOf(request.identity ?? { kind: 'anonymous' }) ?? 'read-only' : null;
-  const plan = await planOmni(deps, model, { scope }, request.body.tools);
+  const agent = agentOf(request.req.headers, request.identity);
+  const plan = await planOmni(deps, model, { scope, ...(agent && { agent }) }, request.body.tools);
   if (!plan) return false;
   await runOmni(deps, plan, model, request.body, request.res);
   return true;

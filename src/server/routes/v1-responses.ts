@@ -16,12 +16,13 @@ import { RequestError, SvcError, SystemError } from '../../protocol/errors.js';
 import type { ServerContext } from '../context.js';
 import { toSvcError } from '../errors.js';
 import { type DirectHandler, type DirectRequest, throughFastify } from '../front-door.js';
+import { attributed } from '../agent-attribution.js';
 
 const JSON_OR_SSE = /^\s*(application\/([\w.+-]*\+)?json|text\/event-stream)\b/i;
 const noop = () => undefined;
 
 export function registerV1ResponseRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  const direct: DirectHandler = (request) => createResponse(ctx, request);
+  const direct: DirectHandler = attributed(ctx, '/v1/responses', (request) => createResponse(ctx, request));
   app.post('/v1/responses', { config: { direct } }, throughFastify(direct));
 
   app.get('/v1/responses/:id', async (request) => stored(ctx, (request.params as { id: string }).id).response);

@@ -12,6 +12,7 @@ import { RequestError } from '../../protocol/errors.js';
 import type { ServerContext } from '../context.js';
 import { toSvcError } from '../errors.js';
 import { type DirectHandler, type DirectRequest, throughFastify } from '../front-door.js';
+import { attributed } from '../agent-attribution.js';
 import { omniChat } from './v1-omni.js';
 
 const ROUTES: ReadonlyArray<{ url: string; route: V1Route; upstreamPath: string }> = [
@@ -28,7 +29,7 @@ const JSON_OR_SSE = /^\s*(application\/([\w.+-]*\+)?json|text\/event-stream)\b/i
 
 export function registerV1Routes(app: FastifyInstance, ctx: ServerContext): void {
   for (const def of ROUTES) {
-    const direct: DirectHandler = (request) => dispatch(ctx, def.route, def.upstreamPath, request);
+    const direct: DirectHandler = attributed(ctx, def.url, (request) => dispatch(ctx, def.route, def.upstreamPath, request));
     app.post(def.url, { config: { direct } }, throughFastify(direct));
   }
 }

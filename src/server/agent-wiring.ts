@@ -1,0 +1,49 @@
+// What the agents service tells a driver about this gateway (agents/driver.ts GatewayWiring):
+// its loopback URLs, an inference token in auth mode (one per agent, labelled agent-<name>, so
+// its requests are attributed to the agent by the token too), and its chat models.
+import { request } from 'undici';
+import type { GatewayWiring } from '../agents/driver.js';
+import type { ModelList } from '../protocol/v1-wire.js';
+import type { GatewayAuth } from '../auth/gateway-auth.js';
+import type { ResolvedConfig } from '../config/load.js';
+
+/** What the wiring reads of the gateway (ServerContext is one; a narrow type keeps context.ts free of a cycle). */
+export interface WiringHost {
+  readonly listening: { host: string; port: number };
+  readonly config: ResolvedConfig;
+  readonly auth: GatewayAuth;
+  readonly version: string;
+}
+
+export const agentTokenLabel = (agent: string) => `agent-${agent}`;
+
+/** The agent a token label names (agent-<name>), or undefined. */
+export function agentOfTokenLabel(label: string): string | undefined {
+  const match = /^agent-([a-z0-9][a-z0-9-]{0,31})$/.exec(label);
+  return match?.[1];
+}
+
+export async function gatewayWiring(ctx: WiringHost, agent: string): Promise<GatewayWiring> {
+  const host = ['0.0.0.0', '::', ''].includes(ctx.listening.host) ? '127.0.0.1' : ctx.listening.host;
+  const apiUrl = `http://${host.includes(':') ? `[${host}]` : host}:${ctx.listening.port}`;
+  return { v1Url: `${apiUrl}/v1`, apiUrl, token: await agentToken(ctx, agent), chatModels: await chatModels(apiUrl), svcVersion: ctx.version };
+}
+
+/** In auth mode a fresh v1-only token for the agent (an older one of the same label is revoked first). */
+async function agentToken(ctx: WiringHost, agent: string): Promise<string | null> {
+  if (!ctx.config.env.authEnabled) return null;
+  const label = agentTokenLabel(agent);
+  for (const row of ctx.auth.store.list()) if (row.label === label) await ctx.auth.store.revoke(row.id);
+  return (await ctx.auth.store.create(label, 'v1-only')).token;
+}
+
+/** The slots' model names of /v1/models (owned_by svc): the ones a chat goes to. */
+async function chatModels(apiUrl: string): Promise<string[]> {
+  const answer = await request(`${apiUrl}/v1/models`, { headersTimeout: 30_000, bodyTimeout: 30_000 });
+  if (answer.statusCode !== 200) {
+    await answer.body.dump();
+    return [];
+  }
+  const list = (await answer.body.json()) as ModelList;
+  return list.data.filter((m) => m.owned_by === 'svc').map((m) => m.id);
+}
