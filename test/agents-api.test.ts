@@ -158,11 +158,13 @@ describe('the agents routes by scope, in auth mode', () => {
   const routes = Object.entries(ROUTE_ACCESS_TABLE).filter(([key]) => key.includes('/api/agents'));
   const grants: Record<string, string[]> = { admin: ['read', 'write'], all: ['read'], 'v1-only': [], 'read-only': ['read'] };
 
-  it('has the eight agents routes in the table', () => {
+  it('has the eight agents routes in the table, and hermes\'s seven (provision, personas)', () => {
     expect(routes.map(([key]) => key).sort()).toEqual([
       'DELETE /api/agents/:name', 'GET /api/agents', 'GET /api/agents/:name', 'GET /api/agents/:name/activity', 'GET /api/agents/:name/log',
       'GET /api/agents/jobs/:id', 'POST /api/agents/:name/upgrade', 'POST /api/agents/install',
-    ]);
+      'POST /api/agents/:name/provision', 'GET /api/agents/:name/provision', 'GET /api/agents/:id/personas', 'GET /api/agents/:id/personas/:pid',
+      'POST /api/agents/:id/personas/:pid/activate', 'GET /api/agents/:id/personas/:pid/budget', 'PUT /api/agents/:id/personas/:pid/budget',
+    ].sort());
   });
 
   it('grants each scope exactly its classes on every agents route (opencode: no agent, so nothing runs)', async () => {

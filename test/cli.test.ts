@@ -54,16 +54,15 @@ describe('usage errors', () => {
     expect(runSvc(['slot', 'list', '--help'], { home: h.home }).status).toBe(0);
   });
 
-  it('a spec command this version does not have (memory migrate, agent bootstrap) says it is not built yet, exit 2', () => {
+  it('a spec command this version does not have (memory migrate) says it is not built yet, exit 2', () => {
     const h = home();
     const memory = runSvc(['memory', 'migrate', '--help'], { home: h.home });
     expect(memory.status).toBe(2);
     expect(memory.stderr).toBe(`svc: \`svc memory migrate\` is not built yet in svc ${PACKAGE_VERSION} (README.md, "Not built yet"); \`svc memory --help\` lists the commands there are\n`);
     expect(memory.stdout).toBe('');
-    // `svc agent` has its approvals and the lifecycle of pi; hermes's commands are not built yet.
-    const bootstrap = runSvc(['agent', 'bootstrap', 'hermes'], { home: h.home });
-    expect(bootstrap.status).toBe(2);
-    expect(bootstrap.stderr).toBe(`svc: \`svc agent bootstrap\` is not built yet in svc ${PACKAGE_VERSION} (README.md, "Not built yet"); \`svc agent --help\` lists the commands there are\n`);
+    // `svc agent bootstrap` is built (hermes): with no gateway it is the unreachable exit, 3.
+    const bootstrap = runSvc(['agent', 'bootstrap', 'hermes'], { home: h.home, env: { SVC_API_URL: 'http://127.0.0.1:9' } });
+    expect(bootstrap.status).toBe(3);
   });
 });
 

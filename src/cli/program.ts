@@ -253,9 +253,8 @@ export function buildProgram(serve: ServeAction): Command {
 
 /** Commands of the spec's CLI table that this version does not have yet (README, "Not built yet"). */
 const NOT_BUILT_YET = ['agent'];
-/** Subcommands of built commands that are not built yet: `svc agent` has no hermes commands yet, `svc memory` no migrate or reembed. */
+/** Subcommands of built commands that are not built yet: `svc memory` has no migrate or reembed. */
 const NOT_BUILT_YET_UNDER: Readonly<Record<string, readonly string[]>> = {
-  agent: ['peers', 'reprovision', 'bootstrap', 'persona'],
   memory: ['migrate', 'reembed'],
 };
 

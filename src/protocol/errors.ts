@@ -175,6 +175,11 @@ export const ERROR_CODES = {
   'memory.engine_shape': { status: 502, when: 'The memory daemon answered 2xx with a body svc cannot read (not JSON, or a field missing or of the wrong type); details.engine and details.path say where.' },
   'memory.invalid_path': { status: 400, when: 'A per-bank path of the Hindsight passthrough (/api/memory/banks/<id>/<path>) is not on its allowlist, or has "..", "%", or an empty segment.' },
 
+  'agent.persona_invalid': { status: 400, when: 'A persona id is not ^[a-z0-9][a-z0-9_-]{0,63}$ (a dot or a slash in it would leave the personas folder); nothing is read or written.' },
+  'agent.persona_not_found': { status: 404, when: 'The agent has no persona with this id (<hermes home>/personas/<id>.toml is missing).' },
+  'agent.not_provisioned': { status: 404, when: 'The agent has no provision.json yet: run `svc agent bootstrap hermes` (or install it).' },
+  'agent.provision_busy': { status: 409, when: 'A provisioning run of this agent is already going on; wait for it to end.' },
+
   'system.internal': { status: 500, when: 'An unexpected error; the server log has the stack.' },
   'system.unavailable': { status: 503, when: 'A subsystem the route needs (e.g. the activity database) is not available.' },
   'system.shutting_down': { status: 503, when: 'The server is shutting down and takes no new work.' },

@@ -159,6 +159,10 @@ export interface EventPayloads {
   /** The hindsight engine (docs/memory.md "Degraded mode"): daemon down, writes kept in the outbox; and back, the outbox replayed. */
   'memory.engine.degraded': { engine: string; reason: string; pending: number };
   'memory.engine.promoted': { engine: string; replayed: number };
+  /** A hermes provisioning run ended (docs/agents.md, "hermes"): which phases failed, if any. */
+  'agent.provisioned': { agent: string; ok: boolean; dry_run: boolean; failed: string[]; hermes_version: string | null };
+  /** A persona was made the active one; hot_reload says whether the running agent took the nudge. */
+  'agent.persona_activated': { agent: string; persona: string; hot_reload_ok: boolean };
   activity: ActivityData;
   'metrics.slot': SlotMetricsData;
   /** Events this stream missed: its client read too slowly, or it resumed from an id the ring no longer holds. */
@@ -242,6 +246,8 @@ const EVENT_TYPE_SET: { [K in EventType]: true } = {
   'memory.graph.updated': true,
   'memory.engine.degraded': true,
   'memory.engine.promoted': true,
+  'agent.provisioned': true,
+  'agent.persona_activated': true,
   activity: true,
   'metrics.slot': true,
   'events.gap': true,
