@@ -253,10 +253,10 @@ export function buildProgram(serve: ServeAction): Command {
 
 /** Commands of the spec's CLI table that this version does not have yet (README, "Not built yet"). */
 const NOT_BUILT_YET = ['agent'];
-/** Subcommands of built commands that are not built yet: `svc agent` has only its approvals so far, `svc memory` no graph or migrate. */
+/** Subcommands of built commands that are not built yet: `svc agent` has only its approvals so far, `svc memory` no graph. */
 const NOT_BUILT_YET_UNDER: Readonly<Record<string, readonly string[]>> = {
   agent: ['install', 'uninstall', 'list', 'peers', 'status', 'log', 'upgrade', 'reprovision', 'bootstrap', 'persona'],
-  memory: ['graph', 'migrate', 'reembed'],
+  memory: ['graph'],
 };
 
 /**

@@ -149,6 +149,15 @@ export interface EventPayloads {
   'memory.deleted': { banks: string[]; ids: string[]; deleted: number; agent: string };
   'memory.bank_created': { bank: string };
   'memory.bank_deleted': { bank: string; items: number };
+  /** Bank administration (docs/memory.md, "Banks"): a PUT or PATCH of a bank's fields, an import, a document deleted. */
+  'memory.bank_updated': { bank: string; fields: string[] };
+  'memory.imported': { bank: string; added: number; replaced: number; skipped: number };
+  'memory.document_deleted': { bank: string; document_id: string; deleted: number };
+  /** A re-embedding of a bank with the current embedding model (docs/memory.md, "Re-embedding"). */
+  'memory.reembed.started': { job: string; bank: string; model: string; total: number };
+  'memory.reembed.progress': { job: string; bank: string; done: number; total: number };
+  'memory.reembed.completed': { job: string; bank: string; done: number; from_dimension: number | null; to_dimension: number };
+  'memory.reembed.failed': { job: string; bank: string; done: number; error: string };
   activity: ActivityData;
   'metrics.slot': SlotMetricsData;
   /** Events this stream missed: its client read too slowly, or it resumed from an id the ring no longer holds. */
@@ -211,6 +220,13 @@ const EVENT_TYPE_SET: { [K in EventType]: true } = {
   'memory.deleted': true,
   'memory.bank_created': true,
   'memory.bank_deleted': true,
+  'memory.bank_updated': true,
+  'memory.imported': true,
+  'memory.document_deleted': true,
+  'memory.reembed.started': true,
+  'memory.reembed.progress': true,
+  'memory.reembed.completed': true,
+  'memory.reembed.failed': true,
   activity: true,
   'metrics.slot': true,
   'events.gap': true,

@@ -42,6 +42,19 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX memory_items_tags ON memory_items USING gin (tags);
     `,
   },
+  {
+    version: 3,
+    name: 'bank names, descriptions, config; items by document',
+    // The bank admin routes (banks.ts): a display name, a description and a free config
+    // object per bank; documents are items grouped by document_id, listed per bank.
+    sql: `
+      ALTER TABLE memory_banks ADD COLUMN name text;
+      ALTER TABLE memory_banks ADD COLUMN description text;
+      ALTER TABLE memory_banks ADD COLUMN config jsonb NOT NULL DEFAULT '{}';
+      ALTER TABLE memory_banks ADD COLUMN updated_at timestamptz NOT NULL DEFAULT now();
+      CREATE INDEX memory_items_bank_document ON memory_items (bank, document_id) WHERE document_id IS NOT NULL;
+    `,
+  },
 ];
 
 const LOCK_KEY = 727_027; // one advisory lock: two gateways on one server migrate one at a time
