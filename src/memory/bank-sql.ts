@@ -88,27 +88,29 @@ export class SqlBankAdmin implements MemoryBankAdmin {
     }));
   }
 
+  /**
+   * An id is unique in the database, not per bank: an id another bank holds (a bank exported
+   * and imported into another on the same database) takes a new one; `onConflict` decides for
+   * an id this bank holds already.
+   */
   async importItem(bank: string, row: MemoryExportRow, onConflict: MemoryImportConflict): Promise<'added' | 'replaced' | 'skipped'> {
-    const insert = (id: string, conflict: string) => this.db.query(
+    const values = [bank, row.text, row.dataset, row.tags, JSON.stringify(row.metadata), row.document_id, row.type, row.timestamp, row.embedding.length, vectorLiteral(row.embedding)];
+    const insert = (id: string) => this.db.query(
       `INSERT INTO memory_items (id, bank, text, dataset, tags, metadata, document_id, type, ts, dim, embedding)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::timestamptz, $10, $11::vector) ${conflict}`,
-      [id, bank, row.text, row.dataset, row.tags, JSON.stringify(row.metadata), row.document_id, row.type, row.timestamp, row.embedding.length, vectorLiteral(row.embedding)]);
-    if (!UUID.test(row.id)) {
-      await insert(randomUUID(), '');
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::timestamptz, $10, $11::vector)`, [id, ...values]);
+    const holder = UUID.test(row.id) ? (await this.db.query<{ bank: string }>('SELECT bank FROM memory_items WHERE id = $1', [row.id])).rows[0]?.bank : null;
+    if (holder === undefined) {
+      await insert(row.id);
       return 'added';
     }
-    if (onConflict === 'replace') {
-      // Only an item of this bank is replaced: an id held by another bank is left to it.
-      const existed = (await this.db.query('SELECT 1 FROM memory_items WHERE id = $1 AND bank = $2', [row.id, bank])).rowCount ?? 0;
-      const done = await insert(row.id, `ON CONFLICT (id) DO UPDATE SET text = EXCLUDED.text, dataset = EXCLUDED.dataset, tags = EXCLUDED.tags,
-        metadata = EXCLUDED.metadata, document_id = EXCLUDED.document_id, type = EXCLUDED.type, ts = EXCLUDED.ts, dim = EXCLUDED.dim,
-        embedding = EXCLUDED.embedding WHERE memory_items.bank = EXCLUDED.bank`);
-      return (done.rowCount ?? 0) === 0 ? 'skipped' : existed ? 'replaced' : 'added';
+    if (holder === bank && onConflict === 'skip') return 'skipped';
+    if (holder === bank && onConflict === 'replace') {
+      await this.db.query(
+        `UPDATE memory_items SET text = $3, dataset = $4, tags = $5, metadata = $6, document_id = $7, type = $8, ts = $9::timestamptz, dim = $10, embedding = $11::vector
+         WHERE bank = $2 AND id = $1`, [row.id, ...values]);
+      return 'replaced';
     }
-    const done = await insert(row.id, 'ON CONFLICT (id) DO NOTHING');
-    if ((done.rowCount ?? 0) > 0) return 'added';
-    if (onConflict === 'skip') return 'skipped';
-    await insert(randomUUID(), '');
+    await insert(randomUUID());
     return 'added';
   }
 

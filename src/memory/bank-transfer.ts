@@ -30,7 +30,7 @@ export class MemoryBankTransfer {
   }
 
   /** Every line checked first (nothing written when one is bad), then written in order. */
-  async import(bank: string, body: string, onConflict: MemoryImportConflict, actor: string): Promise<MemoryImportAnswer> {
+  async importLines(bank: string, body: string, onConflict: MemoryImportConflict, actor: string): Promise<MemoryImportAnswer> {
     const lines = parseLines(body);
     const admin = await this.banks.admin();
     const known = await admin.bank(bank);

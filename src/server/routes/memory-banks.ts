@@ -73,12 +73,12 @@ export function registerMemoryBankRoutes(app: FastifyInstance, ctx: ServerContex
     return reply.header('content-type', NDJSON).header('content-disposition', `attachment; filename="${bank}.jsonl"`).send(Readable.from(lines));
   });
 
-  // The body is JSON lines (application/x-ndjson, or text/plain), within [api].max_body_mb.
+  // The body is JSON lines (application/x-ndjson), within [api].max_body_mb.
   app.register(async (scope) => {
-    for (const type of [NDJSON, 'text/plain']) scope.addContentTypeParser(type, { parseAs: 'string' }, (_request, body, done) => done(null, body));
+    scope.addContentTypeParser(NDJSON, { parseAs: 'string' }, (_request, body, done) => done(null, body));
     scope.post('/api/memory/banks/:id/import', async (request) => {
       const body = typeof request.body === 'string' ? request.body : queryProblem('body', `expected JSON lines with Content-Type: ${NDJSON}`);
-      return banks.transfer.import(bankParam(request), body, conflictQuery(request), actorOf(request));
+      return banks.transfer.importLines(bankParam(request), body, conflictQuery(request), actorOf(request));
     });
   });
 
