@@ -46,7 +46,7 @@ describe('bank administration on the embedded pgvector engine', () => {
     expect((await call('PATCH', '/api/memory/banks/nope', { name: 'x' })).json.error.code).toBe('memory.bank_not_found');
     const listed = (await call('GET', '/api/memory/banks')).json.banks.find((b: { id: string }) => b.id === 'notes');
     expect(listed).toMatchObject({ config: { a: 1, b: 3, d: 'x' } });
-  });
+  }, 180_000); // the database's first start runs initdb, and the embedding slot loads
 
   it('lists a bank\'s memories in pages, one by id, its documents and tags; deletes one and a document', async () => {
     for (let i = 0; i < 7; i++) {
@@ -143,7 +143,7 @@ describe('bank administration on the embedded pgvector engine', () => {
     await problem(ndjson('/api/memory/banks/copy/import?on_conflict=merge', ''), 'request.invalid', 'on_conflict');
     await problem(call('POST', '/api/memory/banks/copy/import', { lines: [] }), 'request.invalid', 'body');
     await problem(call('POST', '/api/memory/delete', { dataset: 7 }), 'request.invalid', 'dataset');
-    for (const bad of ['a.b', "x'; DROP TABLE memory_banks;--", 'x'.repeat(129)]) {
+    for (const bad of ['a.b', "x'; DROP TABLE memory_banks;--", 'a b', 'ü']) {
       const id = encodeURIComponent(bad);
       for (const [method, path] of [['GET', ''], ['PATCH', ''], ['GET', '/memories'], ['GET', '/documents'], ['GET', '/tags'], ['GET', '/export'], ['POST', '/reembed'], ['GET', '/reembed']] as const) {
         await problem(call(method, `/api/memory/banks/${id}${path}`, method === 'PATCH' ? {} : undefined), 'memory.invalid_bank');

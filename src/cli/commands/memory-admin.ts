@@ -14,6 +14,8 @@ import { CliExit, print, printJson, table } from '../output.js';
 
 type Json = { json?: boolean };
 const json = () => new Option('--json', 'print JSON');
+/** `svc memory banks` has --json too, and commander gives it the flag wherever it stands. */
+const wantsJson = (o: Json, banks: Command) => Boolean(o.json || (banks.opts() as Json).json);
 
 function printBank(bank: MemoryBankView): void {
   const rows = [['id', bank.id], ['name', bank.name ?? '-'], ['description', bank.description ?? '-'], ['items', String(bank.items)],
@@ -26,7 +28,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export function registerMemoryAdminCommands(memory: Command, banks: Command, client: () => ApiClient): void {
   banks.command('show <bank>').description("one bank's fields and counts").addOption(json()).action(async (id: string, o: Json) => {
     const bank = await client().memoryBank(id);
-    if (o.json) return printJson(bank);
+    if (wantsJson(o, banks)) return printJson(bank);
     printBank(bank);
   });
 
@@ -35,7 +37,7 @@ export function registerMemoryAdminCommands(memory: Command, banks: Command, cli
     .addOption(json())
     .action(async (id: string, o: Json & { name?: string; description?: string }) => {
       const bank = await client().putMemoryBank(id, { ...(o.name && { name: o.name }), ...(o.description && { description: o.description }) });
-      if (o.json) return printJson(bank);
+      if (wantsJson(o, banks)) return printJson(bank);
       print(`bank ${bank.id}: ${bank.items} memories, ${bank.dimension ?? '-'} dimensions`);
     });
 
@@ -43,7 +45,7 @@ export function registerMemoryAdminCommands(memory: Command, banks: Command, cli
     .action(async (id: string, o: Json & { yes: boolean }) => {
       if (!o.yes) throw new CliExit(2, `deleting bank ${id} removes all its memories: run again with --yes`);
       const answer = await client().deleteMemoryBank(id);
-      if (o.json) return printJson(answer);
+      if (wantsJson(o, banks)) return printJson(answer);
       print(`deleted bank ${answer.deleted} (${answer.items} memories)`);
     });
 
@@ -60,7 +62,7 @@ export function registerMemoryAdminCommands(memory: Command, banks: Command, cli
     .addOption(json())
     .action(async (id: string, file: string, o: Json & { onConflict: string }) => {
       const answer = await client().importMemoryBank(id, await readFile(file, 'utf8'), o.onConflict);
-      if (o.json) return printJson(answer);
+      if (wantsJson(o, banks)) return printJson(answer);
       print(`imported into ${answer.bank}: ${answer.added} added, ${answer.replaced} replaced, ${answer.skipped} skipped`);
     });
 
