@@ -108,7 +108,7 @@ for (const mode of ['embedded', 'server'] as const) {
       const refused = await store.add('alpha', { text: 'x', embedding: [1, 2, 3] }).catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(SvcError);
       expect((refused as SvcError).code).toBe('memory.dimension_mismatch');
-      expect((refused as SvcError).status).toBe(400);
+      expect((refused as SvcError).status).toBe(409);
     });
 
     it('stores and returns SQL metacharacters verbatim, in every string', async () => {
@@ -128,7 +128,7 @@ for (const mode of ['embedded', 'server'] as const) {
       const plan = (await db.query(`EXPLAIN ${sql}`, params)).rows.map((r) => r['QUERY PLAN']).join('\n');
       expect(plan).toContain(`memory_items_hnsw_${DIM}`);
       expect((await db.query("SELECT current_setting('hnsw.iterative_scan') AS v", [])).rows[0]!.v).toBe('relaxed_order');
-      expect((await db.query('SELECT version FROM schema_migrations ORDER BY version', [])).rows.map((r) => r.version)).toEqual([1]);
+      expect((await db.query('SELECT version FROM schema_migrations ORDER BY version', [])).rows.map((r) => r.version)).toEqual([1, 2, 3, 4]);
     });
 
     it('reports the engine; after a stop and reopen everything is still there', async () => {

@@ -1,6 +1,6 @@
 // The typed HTTP client every API-backed command uses. It knows routes and payloads, not
 // presentation: commands decide how to print.
-import type { MemoryAddAnswer, MemoryBankView, MemoryItemsAnswer } from '../protocol/memory.js';
+import type { MemoryAddAnswer, MemoryBankView, MemoryImportAnswer, MemoryItemsAnswer, MemoryReembedJob } from '../protocol/memory.js';
 import type { CreateSlotPayload } from '../protocol/slots.js';
 import type { StatusPayload } from '../protocol/system.js';
 import { request as httpRequest } from 'node:http';
@@ -153,6 +153,26 @@ export class ApiClient {
   addMemory = (body: Record<string, unknown>, who: Record<string, string>) => this.request<MemoryAddAnswer>('POST', '/api/memory/add', body, { timeoutMs: null, headers: who });
   searchMemory = (body: Record<string, unknown>, who: Record<string, string>) => this.request<MemoryItemsAnswer>('POST', '/api/memory/search', body, { timeoutMs: null, headers: who });
   recallMemory = (body: Record<string, unknown>, who: Record<string, string>) => this.request<MemoryItemsAnswer & { rerank: string }>('POST', '/api/memory/recall', body, { timeoutMs: null, headers: who });
+  // Bank administration (svc memory banks show|create|delete|export|import, svc memory reembed).
+  memoryBank = (id: string) => this.request<MemoryBankView>('GET', `/api/memory/banks/${encodeURIComponent(id)}`, undefined, { timeoutMs: null });
+  putMemoryBank = (id: string, body: Record<string, unknown>) => this.request<MemoryBankView>('PUT', `/api/memory/banks/${encodeURIComponent(id)}`, body, { timeoutMs: null });
+  deleteMemoryBank = (id: string) => this.request<{ deleted: string; items: number }>('DELETE', `/api/memory/banks/${encodeURIComponent(id)}?confirm=${encodeURIComponent(id)}`, undefined, { timeoutMs: null });
+  exportMemoryBank = (id: string, signal: AbortSignal) => this.open('GET', `/api/memory/banks/${encodeURIComponent(id)}/export`, signal);
+  reembedMemoryBank = (id: string) => this.request<MemoryReembedJob>('POST', `/api/memory/banks/${encodeURIComponent(id)}/reembed`, {}, { timeoutMs: null });
+  memoryReembedJob = (id: string) => this.request<MemoryReembedJob>('GET', `/api/memory/banks/${encodeURIComponent(id)}/reembed`);
+
+  /** POST …/import with JSON lines as they are (not a JSON body). */
+  async importMemoryBank(id: string, lines: string, onConflict: string): Promise<MemoryImportAnswer> {
+    const path = `/api/memory/banks/${encodeURIComponent(id)}/import?on_conflict=${encodeURIComponent(onConflict)}`;
+    const headers = { ...(await this.baseHeaders()), 'content-type': 'application/x-ndjson' };
+    let answer: { status: number; text: string };
+    try {
+      answer = await untimedRequest(`${this.baseUrl}${path}`, 'POST', headers, lines);
+    } catch (error) {
+      throw new ApiUnreachableError(this.baseUrl, describeFetchFailure(error));
+    }
+    return this.parse<MemoryImportAnswer>(answer.status, answer.text, path);
+  }
 
   /**
    * `timeoutMs: null` waits as long as the server takes (a slot load: [slot].load_timeout_s,

@@ -1,16 +1,35 @@
-// Bank administration (GET/PUT/DELETE /api/memory/banks[/<id>], its stats) and the engine's
+// Bank administration (GET/PUT/PATCH/DELETE /api/memory/banks[/<id>], its stats) and the engine's
 // report (GET /api/memory/engine, which never fails: a store that cannot be reached says so).
-// A bank delete needs the bank's id as confirmation and is audited (an activity row).
+// A bank delete needs the bank's id as confirmation and is audited (an activity row). A
+// bank's memories, documents and tags are bank-content.ts; export/import bank-transfer.ts.
 import { SvcError } from '../protocol/errors.js';
-import type { MemoryBankStats, MemoryBankView, MemoryEngineView } from '../protocol/memory.js';
+import type { MemoryBankPatchBody, MemoryBankPutBody, MemoryBankStats, MemoryBankView, MemoryEngineView } from '../protocol/memory.js';
+import { MemoryBankContent } from './bank-content.js';
+import { MemoryBankTransfer } from './bank-transfer.js';
 import { checkBankId } from './identity.js';
 import { embed } from './model-calls.js';
+import { MemoryReembed } from './reembed.js';
 import type { MemoryDeps, MemoryService } from './service.js';
+import { dimensionMismatch } from './store.js';
+import type { MemoryBankAdmin, MemoryStore } from './types.js';
 import { isAdapterEngine } from './adapters/select.js';
 import type { MemoryEngineAdapter, PassthroughAnswer } from './adapters/types.js';
 
 export class MemoryBanks {
-  constructor(private readonly service: MemoryService, private readonly deps: MemoryDeps) {}
+  /** A bank's memories, documents and tags; its export and import; its re-embedding. */
+  readonly content: MemoryBankContent;
+  readonly transfer: MemoryBankTransfer;
+  readonly reembed: MemoryReembed;
+
+  constructor(private readonly service: MemoryService, private readonly deps: MemoryDeps) {
+    this.content = new MemoryBankContent(this, deps);
+    this.transfer = new MemoryBankTransfer(this, deps);
+    this.reembed = new MemoryReembed(this, service, deps);
+  }
+
+  store(): Promise<MemoryStore> {
+    return this.service.store();
+  }
 
   async list(): Promise<MemoryBankView[]> {
     const adapter = this.service.adapter();
@@ -18,26 +37,62 @@ export class MemoryBanks {
     return (await this.service.store()).banks();
   }
 
-  private async existing(id: string): Promise<MemoryBankView> {
+  async existing(id: string): Promise<MemoryBankView> {
     const bank = (await this.list()).find((b) => b.id === checkBankId(id));
     if (!bank) throw new SvcError('memory.bank_not_found', `no memory bank "${id}"`, { bank: id });
     return bank;
   }
 
-  /** Create (or keep) a bank; without a dimension it takes the embedding model's. */
-  async put(id: string, dimension: number | undefined, actor: string): Promise<MemoryBankView> {
+  /** The store's bank administration: the SQL store has one; an engine without is memory.engine_unsupported. */
+  async admin(): Promise<MemoryBankAdmin> {
+    const store = await this.service.store();
+    if (!store.admin) throw new SvcError('memory.engine_unsupported', `the ${this.deps.config().svc.memory.engine} engine has no bank administration`, {});
+    return store.admin;
+  }
+
+  /** A bank that exists, and the store's admin. */
+  async existingAdmin(id: string): Promise<MemoryBankAdmin> {
+    await this.existing(id);
+    return this.admin();
+  }
+
+  /**
+   * PUT: creates the bank or replaces its fields. Without a dimension a new bank takes the
+   * embedding model's; an existing one keeps its own, and another one is refused (a bank
+   * changes dimension only by a re-embedding).
+   */
+  async put(id: string, body: MemoryBankPutBody, actor: string): Promise<MemoryBankView> {
     checkBankId(id);
     const adapter = this.service.adapter();
-    if (adapter) return this.putVia(adapter, id, actor);
-    const store = await this.service.store();
-    const known = (await store.banks()).some((b) => b.id === id);
-    const dim = dimension ?? (await embed(this.deps.dispatcher, this.deps.config().svc.memory.embedding.embed_model, 'dimension')).length;
-    await this.service.ensureBank(store, id, dim);
-    if (!known) {
+    if (adapter) return this.putVia(adapter, id, body as Record<string, unknown>, 'PUT', actor);
+    const admin = await this.admin();
+    const before = await admin.bank(id);
+    const dim = body.dimension ?? before?.dimension ?? (await embed(this.deps.dispatcher, this.deps.config().svc.memory.embedding.embed_model, 'dimension')).length;
+    if (before?.dimension != null && before.dimension !== dim) throw dimensionMismatch(id, before.dimension, dim);
+    await admin.putBank(id, dim, body, 'replace');
+    await this.service.ensureBank(await this.service.store(), id, dim);
+    if (!before) {
       this.deps.publish({ type: 'memory.bank_created', source: `memory:${id}`, message: `memory bank ${id} created`, data: { bank: id } });
       this.deps.record({ action: 'memory.bank_create', actor, target: id, details: { dimension: dim } });
+    } else {
+      this.updated(id, ['name', 'description', 'config'], actor);
     }
     return this.existing(id);
+  }
+
+  /** PATCH: the fields given change (config merged key by key); the bank must exist. */
+  async patch(id: string, body: MemoryBankPatchBody, actor: string): Promise<MemoryBankView> {
+    const adapter = this.service.adapter();
+    if (adapter) return this.putVia(adapter, checkBankId(id), body as Record<string, unknown>, 'PATCH', actor);
+    const admin = await this.existingAdmin(id);
+    await admin.putBank(id, null, body, 'merge');
+    this.updated(id, Object.keys(body), actor);
+    return this.existing(id);
+  }
+
+  private updated(id: string, fields: string[], actor: string): void {
+    this.deps.publish({ type: 'memory.bank_updated', source: `memory:${id}`, message: `memory bank ${id} updated (${fields.join(', ') || 'nothing'})`, data: { bank: id, fields } });
+    this.deps.record({ action: 'memory.bank_update', actor, target: id, details: { fields } });
   }
 
   async delete(id: string, confirm: string | undefined, actor: string): Promise<{ deleted: string; items: number }> {
@@ -62,9 +117,9 @@ export class MemoryBanks {
   }
 
   /** PUT on an adapter's engine: the daemon makes the bank (hindsight), or it is known (mem0). */
-  private async putVia(adapter: MemoryEngineAdapter, id: string, actor: string): Promise<MemoryBankView> {
+  private async putVia(adapter: MemoryEngineAdapter, id: string, body: Record<string, unknown>, method: 'PUT' | 'PATCH', actor: string): Promise<MemoryBankView> {
     const known = (await adapter.banks()).some((b) => b.id === id);
-    const bank = await adapter.putBank(id, {}, 'PUT');
+    const bank = await adapter.putBank(id, body, method);
     if (!known) {
       this.deps.publish({ type: 'memory.bank_created', source: `memory:${id}`, message: `memory bank ${id} created`, data: { bank: id } });
       this.deps.record({ action: 'memory.bank_create', actor, target: id, details: { engine: adapter.engine } });
@@ -78,6 +133,12 @@ export class MemoryBanks {
     const adapter = this.service.adapter();
     if (!adapter) throw new SvcError('memory.engine_unsupported', `/api/memory/banks/<id>/${subpath.slice(0, 80)} is the hindsight engine's passthrough; the ${this.deps.config().svc.memory.engine} engine does not serve it`, { engine: this.deps.config().svc.memory.engine });
     return adapter.passthrough(method, id, subpath, query, body);
+  }
+
+  /** The embedded database process's RSS for the metrics: null when it is not open or not running (never opens it). */
+  async databaseRssBytes(): Promise<number | null> {
+    const store = await this.service.opened()?.catch(() => undefined);
+    return (await store?.rssBytes?.().catch(() => null)) ?? null;
   }
 
   /** Never throws: memory off, an engine not built yet, or an unreachable store are reported in the view. */

@@ -208,10 +208,15 @@ export class MemoryService {
     if (adapter) return deleteVia(adapter, this.deps, identity, body, actor);
     const store = await this.store();
     const banks = readBanks(identity, this.settings.unified_bank);
-    const counts = await Promise.all(banks.map((bank) => store.delete(bank, body.ids, viewerOf(identity))));
+    const { ids, dataset } = body;
+    // With a dataset: every item of it the caller may read, or only `ids` among them.
+    if (dataset !== undefined && !store.admin) throw new SvcError('memory.engine_unsupported', 'this engine deletes by ids only', { field: 'dataset' });
+    const counts = await Promise.all(banks.map((bank) => (dataset !== undefined
+      ? store.admin!.deleteInDataset(bank, dataset, ids, viewerOf(identity))
+      : store.delete(bank, ids ?? [], viewerOf(identity)))));
     const deleted = counts.reduce((a, b) => a + b, 0);
-    this.deps.publish({ type: 'memory.deleted', source: 'memory', message: `${deleted} memories deleted`, data: { banks, ids: body.ids, deleted, agent: identity.agent } });
-    this.deps.record({ action: 'memory.delete', actor, target: banks.join(','), details: { ids: body.ids, deleted, agent: identity.agent } });
+    this.deps.publish({ type: 'memory.deleted', source: 'memory', message: `${deleted} memories deleted`, data: { banks, ids: ids ?? [], deleted, agent: identity.agent } });
+    this.deps.record({ action: 'memory.delete', actor, target: banks.join(','), details: { ids: ids ?? null, dataset: dataset ?? null, deleted, agent: identity.agent } });
     return { deleted };
   }
 

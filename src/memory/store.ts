@@ -5,8 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { MemoryError } from '../protocol/errors.js';
 import type { MemoryDatabase } from './db/database.js';
+import { BANK_SELECT, SqlBankAdmin, toBank } from './bank-sql.js';
 import { hnswIndexSql, ITEM_COLUMNS, searchSql, toRow, vectorLiteral, VISIBLE, type ItemRecord } from './store-sql.js';
-import type { MemoryAddItem, MemoryEngineInfo, MemoryItemRow, MemorySearchQuery, MemoryStore, MemoryViewer } from './types.js';
+import type { MemoryAddItem, MemoryBankRecord, MemoryEngineInfo, MemoryItemRow, MemorySearchQuery, MemoryStore, MemoryViewer } from './types.js';
 
 export type { MemoryAddItem, MemoryEngineInfo, MemoryItemRow, MemorySearchQuery, MemoryStore } from './types.js';
 
@@ -18,6 +19,13 @@ function checkDimension(dimension: number): void {
   }
 }
 
+/** The bank's vectors and these differ: the embedding model changed since the bank was made (or a caller sent its own). */
+export function dimensionMismatch(bank: string, held: number, got: number): MemoryError {
+  return new MemoryError('memory.dimension_mismatch',
+    `bank "${bank}" holds ${held}-dimensional vectors and the embedding model gives ${got}: \`svc memory reembed ${bank}\` re-embeds the bank with the current model`,
+    { bank, bank_dimension: held, model_dimension: got, expected: held, got, fix: `svc memory reembed ${bank}` });
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export class SqlMemoryStore implements MemoryStore {
@@ -26,8 +34,16 @@ export class SqlMemoryStore implements MemoryStore {
   private indexed = new Set<number>();
   private generation = -1;
 
-  /** Public for the graph tables (src/memory/graph/) and the hindsight engine's outbox (adapters/outbox.ts), which share this database. */
-  constructor(readonly db: MemoryDatabase) {}
+  readonly admin: SqlBankAdmin;
+
+  /** `db` is public for the graph tables (src/memory/graph/) and the hindsight engine's outbox (adapters/outbox.ts), which share this database. */
+  constructor(readonly db: MemoryDatabase) {
+    // A re-embedding changed the bank's dimension: what this store knew of it is stale.
+    this.admin = new SqlBankAdmin(db, async (bank, dimension) => {
+      this.known.delete(bank);
+      await this.ensureBank(bank, dimension);
+    });
+  }
 
   private fresh(): void {
     if (this.generation === this.db.generation) return;
@@ -46,7 +62,7 @@ export class SqlMemoryStore implements MemoryStore {
        RETURNING dimension`, [bank, dimension]);
     const held = rows[0]!.dimension;
     if (held !== dimension) {
-      throw new MemoryError('memory.dimension_mismatch', `bank "${bank}" holds ${held}-dimensional vectors, this one has ${dimension}`, { bank, expected: held, got: dimension });
+      throw dimensionMismatch(bank, held, dimension);
     }
     if (!this.indexed.has(dimension)) {
       await this.db.query(hnswIndexSql(dimension));
@@ -56,11 +72,9 @@ export class SqlMemoryStore implements MemoryStore {
     this.known.set(bank, dimension);
   }
 
-  async banks(): Promise<Array<{ id: string; dimension: number | null; items: number; created_at: string }>> {
-    const { rows } = await this.db.query<{ id: string; dimension: number | null; items: string; created_at: Date }>(
-      `SELECT b.id, b.dimension, (SELECT count(*) FROM memory_items i WHERE i.bank = b.id) AS items, b.created_at
-       FROM memory_banks b ORDER BY b.id`);
-    return rows.map((r) => ({ id: r.id, dimension: r.dimension, items: Number(r.items), created_at: r.created_at.toISOString() }));
+  async banks(): Promise<MemoryBankRecord[]> {
+    const { rows } = await this.db.query<Parameters<typeof toBank>[0]>(`${BANK_SELECT} ORDER BY b.id`);
+    return rows.map(toBank);
   }
 
   async deleteBank(bank: string): Promise<number> {
@@ -91,7 +105,7 @@ export class SqlMemoryStore implements MemoryStore {
     const held = this.known.get(bank) ?? (await this.stats(bank)).dimension;
     if (held === null) return [];
     if (held !== q.embedding.length) {
-      throw new MemoryError('memory.dimension_mismatch', `bank "${bank}" holds ${held}-dimensional vectors, the query has ${q.embedding.length}`, { bank, expected: held, got: q.embedding.length });
+      throw dimensionMismatch(bank, held, q.embedding.length);
     }
     const { sql, params } = searchSql(bank, q);
     const { rows } = await this.db.query<ItemRecord & { score: number }>(sql, params);
@@ -151,6 +165,10 @@ export class SqlMemoryStore implements MemoryStore {
     const version = await this.db.query<{ version: string }>("SELECT extversion AS version FROM pg_extension WHERE extname = 'vector'")
       .then((r) => r.rows[0]?.version ?? null, () => undefined);
     return { kind: this.db.kind, reachable: version !== undefined, version: version ?? null, pid: this.db.pid(), rss_bytes: await this.db.rssBytes(), ...(state && { state: this.db.state() ?? state }) };
+  }
+
+  rssBytes(): Promise<number | null> {
+    return this.db.rssBytes();
   }
 
   close(): Promise<void> {

@@ -13,7 +13,7 @@ export interface MemoryEngineInfo { kind: 'embedded' | 'server'; reachable: bool
 
 export interface MemoryStore {
   ensureBank(bank: string, dimension: number): Promise<void>;
-  banks(): Promise<Array<{ id: string; dimension: number | null; items: number; created_at: string }>>;
+  banks(): Promise<MemoryBankRecord[]>;
   deleteBank(bank: string): Promise<number>;
   add(bank: string, item: MemoryAddItem): Promise<{ id: string; timestamp: string }>;
   search(bank: string, q: MemorySearchQuery): Promise<MemoryItemRow[]>;
@@ -27,4 +27,38 @@ export interface MemoryStore {
   retag?(bank: string, ids: string[], change: { add: string[]; remove: string[] }, viewer?: MemoryViewer): Promise<number>;
   engine(): Promise<MemoryEngineInfo>;
   close(): Promise<void>;
+  /** Bank administration (PATCH, documents, tags, export/import, reembed); absent where an engine has none. */
+  readonly admin?: MemoryBankAdmin;
+  /** The embedded database process's resident memory (null when none runs); never starts it. */
+  rssBytes?(): Promise<number | null>;
+}
+
+/** A bank's own fields (PUT replaces them, PATCH merges them; migration 3). */
+export interface MemoryBankFields { name?: string | null; description?: string | null; config?: Record<string, unknown> }
+export interface MemoryBankRecord { id: string; dimension: number | null; items: number; created_at: string; updated_at: string; name: string | null; description: string | null; config: Record<string, unknown> }
+export interface MemoryDocumentRow { document_id: string; items: number; first_at: string; last_at: string }
+/** One line of a bank's export (and of an import): an item with its embedding. */
+export interface MemoryExportRow { id: string; text: string; dataset: string | null; tags: string[]; metadata: Record<string, unknown>; document_id: string | null; type: string; timestamp: string; embedding: number[] }
+export type MemoryImportConflict = 'skip' | 'replace' | 'new-id';
+
+/** The bank administration of a store (bank-sql.ts for the SQL store). */
+export interface MemoryBankAdmin {
+  bank(bank: string): Promise<MemoryBankRecord | null>;
+  /** Creates or changes a bank's fields: `replace` sets all of them, `merge` only those given (config merged key by key). */
+  putBank(bank: string, dimension: number | null, fields: MemoryBankFields, mode: 'replace' | 'merge'): Promise<void>;
+  item(bank: string, id: string): Promise<MemoryItemRow | null>;
+  documents(bank: string, page: { offset: number; limit: number }): Promise<MemoryDocumentRow[]>;
+  document(bank: string, documentId: string): Promise<MemoryItemRow[]>;
+  deleteDocument(bank: string, documentId: string): Promise<number>;
+  tags(bank: string): Promise<Array<{ tag: string; count: number }>>;
+  /** Items after `after` (an id, in id order), with their embeddings. */
+  exportPage(bank: string, after: string | null, limit: number): Promise<MemoryExportRow[]>;
+  importItem(bank: string, row: MemoryExportRow, onConflict: MemoryImportConflict): Promise<'added' | 'replaced' | 'skipped'>;
+  /** Deletes by dataset (every visible item in it, or only `ids` among them). */
+  deleteInDataset(bank: string, dataset: string, ids: string[] | undefined, viewer?: MemoryViewer): Promise<number>;
+  /** Items after `after` (an id) with their text, for a re-embedding. */
+  textPage(bank: string, after: string | null, limit: number): Promise<Array<{ id: string; text: string }>>;
+  setEmbeddings(bank: string, rows: ReadonlyArray<{ id: string; embedding: number[] }>): Promise<void>;
+  /** The bank's vectors are now of this dimension (after a re-embedding), its HNSW index made. */
+  setDimension(bank: string, dimension: number): Promise<void>;
 }

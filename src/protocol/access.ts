@@ -195,6 +195,20 @@ export const ROUTE_ACCESS_TABLE: Readonly<Record<string, RouteAccess>> = {
   'PUT /api/memory/banks/:id/*': 'write',
   'PATCH /api/memory/banks/:id/*': 'write',
   'DELETE /api/memory/banks/:id/*': 'write',
+  // Bank administration (docs/memory.md, "Banks"); an export is a read, an import and a re-embedding writes.
+  'GET /api/memory/banks/:id': 'read',
+  'PATCH /api/memory/banks/:id': 'write',
+  'GET /api/memory/banks/:id/memories': 'read',
+  'GET /api/memory/banks/:id/memories/:item': 'read',
+  'DELETE /api/memory/banks/:id/memories/:item': 'write',
+  'GET /api/memory/banks/:id/documents': 'read',
+  'GET /api/memory/banks/:id/documents/:item': 'read',
+  'DELETE /api/memory/banks/:id/documents/:item': 'write',
+  'GET /api/memory/banks/:id/tags': 'read',
+  'GET /api/memory/banks/:id/export': 'read',
+  'POST /api/memory/banks/:id/import': 'write',
+  'POST /api/memory/banks/:id/reembed': 'write',
+  'GET /api/memory/banks/:id/reembed': 'read',
 
   // The dashboard's files and views (GET /* takes every path no other route has): open in
   // default mode like every read, behind the proxy's sign-in (or a read token) in auth mode.

@@ -157,8 +157,8 @@ export const ERROR_CODES = {
 
   'memory.unavailable': { status: 503, when: 'Memory is off ([memory].enabled = false), or the memory store cannot serve the request now: its embedded database process is crash-looping or could not start; details.reason says why.' },
   'memory.engine_unreachable': { status: 503, when: 'The memory engine did not answer: the embedded database process or the [memory].pgvector_url server refused or dropped the connection.' },
-  'memory.dimension_mismatch': { status: 400, when: 'A vector of another dimension than the bank holds; details.bank, details.expected and details.got say which (svc memory reembed <bank> rebuilds a bank for a new embedding model).' },
   'memory.engine_unsupported': { status: 501, when: 'The [memory].engine does not serve this: the per-bank passthrough (/api/memory/banks/<id>/<path>) is the hindsight engine\'s, and only pgvector has svc\'s own SQL store.' },
+  'memory.dimension_mismatch': { status: 409, when: 'The embedding model gives vectors of another dimension than the bank holds (the model changed since the bank was made), or an imported item has one; details.bank, details.bank_dimension and details.model_dimension say which. `svc memory reembed <bank>` re-embeds the bank with the current model.' },
   'memory.agent_id_invalid': { status: 400, when: 'The X-Svc-Agent header does not match ^[a-zA-Z0-9_-]{1,64}$.' },
   'memory.namespace_invalid': { status: 400, when: 'A namespace is neither "shared" nor "private:<agent>".' },
   'memory.invalid_bank': { status: 400, when: 'A bank id is not 1-128 of letters, digits, "_", "-", or a list cursor is not <bank>@<offset>.' },
@@ -179,6 +179,9 @@ export const ERROR_CODES = {
   'agent.persona_not_found': { status: 404, when: 'The agent has no persona with this id (<hermes home>/personas/<id>.toml is missing).' },
   'agent.not_provisioned': { status: 404, when: 'The agent has no provision.json yet: run `svc agent bootstrap hermes` (or install it).' },
   'agent.provision_busy': { status: 409, when: 'A provisioning run of this agent is already going on; wait for it to end.' },
+  'memory.item_not_found': { status: 404, when: 'No memory (or no document) with this id in the bank.' },
+  'memory.import_invalid': { status: 400, when: 'A line of a bank import is not JSON or not an exported item; details.line and details.problems say which (lines before it were imported).' },
+  'memory.reembed_running': { status: 409, when: 'The bank is being re-embedded already; details.job is that job (GET /api/memory/banks/<id>/reembed).' },
 
   'system.internal': { status: 500, when: 'An unexpected error; the server log has the stack.' },
   'system.unavailable': { status: 503, when: 'A subsystem the route needs (e.g. the activity database) is not available.' },

@@ -163,6 +163,15 @@ export interface EventPayloads {
   'agent.provisioned': { agent: string; ok: boolean; dry_run: boolean; failed: string[]; hermes_version: string | null };
   /** A persona was made the active one; hot_reload says whether the running agent took the nudge. */
   'agent.persona_activated': { agent: string; persona: string; hot_reload_ok: boolean };
+  /** Bank administration (docs/memory.md, "Banks"): a PUT or PATCH of a bank's fields, an import, a document deleted. */
+  'memory.bank_updated': { bank: string; fields: string[] };
+  'memory.imported': { bank: string; added: number; replaced: number; skipped: number };
+  'memory.document_deleted': { bank: string; document_id: string; deleted: number };
+  /** A re-embedding of a bank with the current embedding model (docs/memory.md, "Re-embedding"). */
+  'memory.reembed.started': { job: string; bank: string; model: string; total: number };
+  'memory.reembed.progress': { job: string; bank: string; done: number; total: number };
+  'memory.reembed.completed': { job: string; bank: string; done: number; from_dimension: number | null; to_dimension: number };
+  'memory.reembed.failed': { job: string; bank: string; done: number; error: string };
   activity: ActivityData;
   'metrics.slot': SlotMetricsData;
   /** Events this stream missed: its client read too slowly, or it resumed from an id the ring no longer holds. */
@@ -248,6 +257,13 @@ const EVENT_TYPE_SET: { [K in EventType]: true } = {
   'memory.engine.promoted': true,
   'agent.provisioned': true,
   'agent.persona_activated': true,
+  'memory.bank_updated': true,
+  'memory.imported': true,
+  'memory.document_deleted': true,
+  'memory.reembed.started': true,
+  'memory.reembed.progress': true,
+  'memory.reembed.completed': true,
+  'memory.reembed.failed': true,
   activity: true,
   'metrics.slot': true,
   'events.gap': true,

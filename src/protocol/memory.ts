@@ -49,17 +49,48 @@ export const MemoryRecallRequestSchema = z.strictObject({
 });
 export type MemoryRecallRequest = z.output<typeof MemoryRecallRequestSchema>;
 
+/** `ids`, or a `dataset` (every item of it the caller may read), or both (those ids within it). */
 export const MemoryDeleteRequestSchema = z.strictObject({
-  ids: z.array(z.string().min(1).max(128)).min(1).max(1000),
+  ids: z.array(z.string().min(1).max(128)).min(1).max(1000).optional(),
   dataset: dataset().optional(),
+}).superRefine((body, context) => {
+  if (body.ids === undefined && body.dataset === undefined) context.addIssue({ code: 'custom', path: ['ids'], message: 'expected ids, a dataset, or both' });
 });
 export type MemoryDeleteRequest = z.output<typeof MemoryDeleteRequestSchema>;
 
 /** DELETE /api/memory/banks/<id>: the body form of the confirmation (or ?confirm=<id>). */
 export const MemoryBankDeleteBodySchema = z.strictObject({ confirm: z.string().min(1).max(128).optional() });
 
-/** PUT /api/memory/banks/<id>: nothing is required; a dimension pins the bank's vectors. */
-export const MemoryBankPutBodySchema = z.strictObject({ dimension: z.int().min(1).max(16000).optional() });
+const bankFields = {
+  name: z.string().min(1).max(256).nullable().optional(),
+  description: z.string().max(4096).nullable().optional(),
+  config: z.record(z.string(), z.unknown()).optional(),
+};
+
+/** PUT /api/memory/banks/<id>: creates or replaces its fields; nothing is required; a dimension pins the bank's vectors. */
+export const MemoryBankPutBodySchema = z.strictObject({ dimension: z.int().min(1).max(16000).optional(), ...bankFields });
+export type MemoryBankPutBody = z.output<typeof MemoryBankPutBodySchema>;
+
+/** PATCH /api/memory/banks/<id>: only the fields given change; `config` is merged key by key. */
+export const MemoryBankPatchBodySchema = z.strictObject(bankFields);
+export type MemoryBankPatchBody = z.output<typeof MemoryBankPatchBodySchema>;
+
+/** POST /api/memory/banks/<id>/import?on_conflict=: what an item whose id is taken does. */
+export const MEMORY_IMPORT_CONFLICTS = ['skip', 'replace', 'new-id'] as const;
+
+/** One line of GET /api/memory/banks/<id>/export (application/x-ndjson), and of an import. */
+export const MemoryExportLineSchema = z.strictObject({
+  id: z.string().min(1).max(128),
+  text: text(),
+  dataset: dataset().nullable().default(null),
+  tags: tags().default([]),
+  metadata: z.record(z.string(), z.unknown()).default({}),
+  document_id: z.string().min(1).max(256).nullable().default(null),
+  type: z.enum(MEMORY_ITEM_TYPES).default('world'),
+  timestamp: isoTime(),
+  embedding: z.array(z.number()).min(1).max(16000),
+});
+export type MemoryExportLine = z.output<typeof MemoryExportLineSchema>;
 
 export const MEMORY_LIST_DEFAULT_LIMIT = 50;
 
@@ -82,7 +113,19 @@ export interface MemoryItemsAnswer { items: MemoryItem[] }
 export interface MemoryListAnswer { items: MemoryItem[]; next_cursor: string | null }
 export interface MemoryDeleteAnswer { deleted: number }
 
-export interface MemoryBankView { id: string; dimension: number | null; items: number; created_at: string }
+export interface MemoryBankView {
+  id: string; dimension: number | null; items: number; created_at: string;
+  updated_at: string; name: string | null; description: string | null; config: Record<string, unknown>;
+}
+export interface MemoryDocumentView { document_id: string; items: number; first_at: string; last_at: string }
+export interface MemoryImportAnswer { bank: string; added: number; replaced: number; skipped: number; on_conflict: (typeof MEMORY_IMPORT_CONFLICTS)[number] }
+
+/** A re-embedding of a bank with the current embedding model (POST /api/memory/banks/<id>/reembed). */
+export interface MemoryReembedJob {
+  id: string; bank: string; model: string; state: 'running' | 'done' | 'failed';
+  total: number; done: number; from_dimension: number | null; to_dimension: number | null;
+  started_at: string; finished_at: string | null; error: string | null;
+}
 export interface MemoryBankStats { id: string; items: number; dimension: number | null; bytes: number }
 
 /** GET /api/memory/engine: never a 5xx; an engine that cannot be reached says so here. */

@@ -1,4 +1,4 @@
-// svc memory banks|add|search|recall: thin over /api/memory (docs/cli.md, "svc memory";
+// svc memory banks|add|search|recall (and, in memory-admin.ts, the bank admin, reembed, migrate): thin over /api/memory (docs/cli.md, "svc memory";
 // docs/memory.md). --agent and --private are the X-Svc-Agent / X-Svc-Private headers an
 // agent sends; the gateway checks them.
 import { type Command, InvalidArgumentError, Option } from 'commander';
@@ -6,6 +6,7 @@ import type { MemoryItem } from '../../protocol/memory.js';
 import type { ApiClient } from '../client.js';
 import { print, printJson, table } from '../output.js';
 import { registerMemoryGraphCommands } from './memory-graph.js';
+import { registerMemoryAdminCommands } from './memory-admin.js';
 
 interface Who { agent?: string; private?: boolean }
 type Json = { json?: boolean };
@@ -29,13 +30,14 @@ function printItems(items: readonly MemoryItem[]): void {
 }
 
 export function registerMemoryCommands(program: Command, client: () => ApiClient): void {
-  const memory = program.command('memory').description('memory: banks, add, search, recall (docs/memory.md)');
+  const memory = program.command('memory').description('memory: banks, add, search, recall, reembed, migrate (docs/memory.md)');
   const json = () => new Option('--json', 'print JSON');
   const who = (command: Command) => command
     .option('--agent <id>', 'act as this agent (X-Svc-Agent; default anonymous)')
     .option('--private', "the agent's private namespace (X-Svc-Private)", false);
 
-  memory.command('banks').description('list banks with their vector dimension and item counts').addOption(json()).action(async (o: Json) => {
+  const banks = memory.command('banks').description('list banks with their vector dimension and item counts; show, create, delete, export, import one');
+  banks.addOption(json()).action(async (o: Json) => {
     const { banks } = await client().listMemoryBanks();
     if (o.json) return printJson({ banks });
     if (banks.length === 0) return print('no banks yet (the first `svc memory add` makes `shared`)');
@@ -73,4 +75,5 @@ export function registerMemoryCommands(program: Command, client: () => ApiClient
     });
 
   registerMemoryGraphCommands(memory, client);
+  registerMemoryAdminCommands(memory, banks, client);
 }

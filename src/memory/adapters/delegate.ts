@@ -48,9 +48,11 @@ export async function listVia(adapter: MemoryEngineAdapter, deps: MemoryDeps, id
 
 export async function deleteVia(adapter: MemoryEngineAdapter, deps: MemoryDeps, identity: MemoryIdentity, body: MemoryDeleteRequest, actor: string): Promise<MemoryDeleteAnswer> {
   const banks = readBanks(identity, deps.config().svc.memory.unified_bank);
-  const counts = await Promise.all(banks.map((bank) => adapter.delete(bank, body.ids, identity)));
+  const { ids } = body;
+  if (ids === undefined) throw new SvcError('memory.engine_unsupported', `the ${adapter.engine} engine deletes by ids only: send ids`, { engine: adapter.engine, field: 'ids' });
+  const counts = await Promise.all(banks.map((bank) => adapter.delete(bank, ids, identity)));
   const deleted = counts.reduce((a, b) => a + b, 0);
-  deps.publish({ type: 'memory.deleted', source: 'memory', message: `${deleted} memories deleted`, data: { banks, ids: body.ids, deleted, agent: identity.agent } });
-  deps.record({ action: 'memory.delete', actor, target: banks.join(','), details: { ids: body.ids, deleted, agent: identity.agent, engine: adapter.engine } });
+  deps.publish({ type: 'memory.deleted', source: 'memory', message: `${deleted} memories deleted`, data: { banks, ids, deleted, agent: identity.agent } });
+  deps.record({ action: 'memory.delete', actor, target: banks.join(','), details: { ids, deleted, agent: identity.agent, engine: adapter.engine } });
   return { deleted };
 }

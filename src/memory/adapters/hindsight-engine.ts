@@ -17,7 +17,7 @@ import type { HindsightClient } from './hindsight.js';
 import { retainItem } from './hindsight-items.js';
 import type { EngineDeps } from './select.js';
 import { matchWords, type HindsightOutbox } from './outbox.js';
-import type { EngineAddItem, EnginePage, EngineRecall, EngineReport, EngineSearch, MemoryEngineAdapter, PassthroughAnswer, PromoteAnswer } from './types.js';
+import { daemonBank, type EngineAddItem, type EnginePage, type EngineRecall, type EngineReport, type EngineSearch, type MemoryEngineAdapter, type PassthroughAnswer, type PromoteAnswer } from './types.js';
 
 const REPLAY_BATCH = 100;
 const unreachable = (error: unknown) => error instanceof MemoryError && error.code === 'memory.engine_unreachable';
@@ -173,7 +173,7 @@ export class HindsightEngine implements MemoryEngineAdapter {
   async putBank(bank: string, body: Record<string, unknown>, method: 'PUT' | 'PATCH'): Promise<MemoryBankView> {
     return this.either(async () => {
       await this.client.putBank(bank, body, method);
-      return { id: bank, dimension: null, items: (await this.client.stats(bank)).items, created_at: '' };
+      return daemonBank(bank, (await this.client.stats(bank)).items);
     }, () => this.refuseDegraded());
   }
 

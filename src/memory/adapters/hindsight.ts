@@ -10,7 +10,7 @@ import type { MemoryIdentity } from '../identity.js';
 import { JsonHttpClient, shapeError, throwForStatus } from './http.js';
 import { arrayField, itemOf, keep, rankScore, type RetainItem } from './hindsight-items.js';
 import { checkPassthroughPath } from './passthrough.js';
-import type { EnginePage, EngineRecall, EngineReport, EngineSearch, PassthroughAnswer } from './types.js';
+import { daemonBank, type EnginePage, type EngineRecall, type EngineReport, type EngineSearch, type PassthroughAnswer } from './types.js';
 
 export const HINDSIGHT_DEFAULT_URL = 'http://127.0.0.1:9177';
 export const HINDSIGHT_DEFAULT_KEY = 'svc-local-noauth';
@@ -102,7 +102,7 @@ export class HindsightClient {
       const id = (raw as { bank_id?: unknown } | null)?.bank_id;
       if (typeof id !== 'string') throw shapeError('hindsight', '/v1/default/banks', 'a bank has no bank_id');
       const created = (raw as { created_at?: unknown }).created_at;
-      return { id, dimension: null, items: (await this.stats(id)).items, created_at: typeof created === 'string' ? created : '' };
+      return daemonBank(id, (await this.stats(id)).items, typeof created === 'string' ? created : '');
     }));
   }
 

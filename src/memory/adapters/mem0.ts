@@ -8,7 +8,7 @@ import { MemoryError } from '../../protocol/errors.js';
 import type { MemoryIdentity } from '../identity.js';
 import { keep } from './hindsight-items.js';
 import { JsonHttpClient, shapeError, throwForStatus } from './http.js';
-import type { EngineAddItem, EnginePage, EngineRecall, EngineReport, EngineSearch, MemoryEngineAdapter, PassthroughAnswer, PromoteAnswer } from './types.js';
+import { daemonBank, type EngineAddItem, type EnginePage, type EngineRecall, type EngineReport, type EngineSearch, type MemoryEngineAdapter, type PassthroughAnswer, type PromoteAnswer } from './types.js';
 
 const SVC_KEYS = ['svc_tags', 'svc_dataset', 'svc_document_id'];
 
@@ -88,11 +88,11 @@ export class Mem0Engine implements MemoryEngineAdapter {
 
   /** mem0 has no bank list: the banks are the user ids svc writes, shared ones known. */
   async banks(): Promise<MemoryBankView[]> {
-    return [{ id: 'shared', dimension: null, items: (await this.stats('shared')).items, created_at: '' }];
+    return [daemonBank('shared', (await this.stats('shared')).items)];
   }
 
   async putBank(bank: string): Promise<MemoryBankView> {
-    return { id: bank, dimension: null, items: (await this.stats(bank)).items, created_at: '' };
+    return daemonBank(bank, (await this.stats(bank)).items);
   }
 
   async deleteBank(bank: string): Promise<number> {

@@ -19,6 +19,11 @@ export interface EngineAddItem {
 export interface EngineSearch { query: string; limit: number; dataset?: string; tags?: string[]; before?: string; after?: string }
 export interface EngineRecall { query: string; max_tokens: number; types?: readonly string[]; dataset?: string; tags?: string[]; tags_match?: 'any' | 'all' }
 
+/** A bank of a daemon as GET /api/memory/banks shows it: the daemon keeps no dimension, name or config svc knows of. */
+export const daemonBank = (id: string, items: number, createdAt = ''): MemoryBankView => ({
+  id, dimension: null, items, created_at: createdAt, updated_at: createdAt, name: null, description: null, config: {},
+});
+
 /** One page of one bank; `next` is the bank's offset to go on from, null at its end. */
 export interface EnginePage { items: MemoryItem[]; next: number | null }
 

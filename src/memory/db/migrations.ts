@@ -89,6 +89,19 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 3,
+    name: 'bank names, descriptions, config; items by document',
+    // The bank admin routes (banks.ts): a display name, a description and a free config
+    // object per bank; documents are items grouped by document_id, listed per bank.
+    sql: `
+      ALTER TABLE memory_banks ADD COLUMN name text;
+      ALTER TABLE memory_banks ADD COLUMN description text;
+      ALTER TABLE memory_banks ADD COLUMN config jsonb NOT NULL DEFAULT '{}';
+      ALTER TABLE memory_banks ADD COLUMN updated_at timestamptz NOT NULL DEFAULT now();
+      CREATE INDEX memory_items_bank_document ON memory_items (bank, document_id) WHERE document_id IS NOT NULL;
+    `,
+  },
+  {
     version: 4,
     name: 'hindsight outbox',
     // The degraded hindsight engine's writes, acknowledged while its daemon is down, replayed

@@ -5,15 +5,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { identityFromHeaders } from '../../memory/identity.js';
 import {
-  MEMORY_LIST_DEFAULT_LIMIT, MemoryAddRequestSchema, MemoryBankDeleteBodySchema, MemoryBankPutBodySchema, MemoryDeleteRequestSchema,
-  MemoryRecallRequestSchema, MemorySearchRequestSchema,
+  MEMORY_LIST_DEFAULT_LIMIT, MemoryAddRequestSchema, MemoryDeleteRequestSchema, MemoryRecallRequestSchema, MemorySearchRequestSchema,
 } from '../../protocol/memory.js';
 import { parseRequest } from '../../protocol/validate.js';
 import type { ServerContext } from '../context.js';
-import { actorOf, asObject, objectBody, queryProblem, queryValue } from '../request.js';
+import { actorOf, objectBody, queryProblem, queryValue } from '../request.js';
+import { registerMemoryBankRoutes } from './memory-banks.js';
 
 const identity = (request: FastifyRequest) => identityFromHeaders(request.headers);
-const bankParam = (request: FastifyRequest) => (request.params as { id: string }).id;
 
 function limitQuery(request: FastifyRequest): number {
   const value = queryValue(request, 'limit');
@@ -70,22 +69,7 @@ export function registerMemoryRoutes(app: FastifyInstance, ctx: ServerContext): 
     return ctx.memory.delete(who, parseRequest(MemoryDeleteRequestSchema, objectBody(request)), actorOf(request));
   });
 
-  app.get('/api/memory/banks', async () => {
-    const banks = await ctx.memoryBanks.list();
-    return { banks, count: banks.length };
-  });
-
-  app.put('/api/memory/banks/:id', async (request) => {
-    const body = request.body === undefined ? {} : parseRequest(MemoryBankPutBodySchema, asObject(request.body));
-    return ctx.memoryBanks.put(bankParam(request), body.dimension, actorOf(request));
-  });
-
-  app.delete('/api/memory/banks/:id', async (request) => {
-    const body = request.body === undefined ? {} : parseRequest(MemoryBankDeleteBodySchema, asObject(request.body));
-    return ctx.memoryBanks.delete(bankParam(request), queryValue(request, 'confirm') ?? body.confirm, actorOf(request));
-  });
-
-  app.get('/api/memory/banks/:id/stats', async (request) => ctx.memoryBanks.stats(bankParam(request)));
+  registerMemoryBankRoutes(app, ctx);
 
   app.get('/api/memory/engine', async () => ctx.memoryBanks.engine());
 

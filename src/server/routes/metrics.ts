@@ -96,6 +96,14 @@ export function metricsRegistry(prom: PromClient, ctx: ServerContext): { registr
     },
   });
   eventMetrics(prom, ctx, registry);
+  const memoryRss = new Gauge({
+    name: 'svc_memory_database_rss_bytes',
+    help: 'Resident memory of the embedded memory database process (its own process, docs/memory.md); 0 when it is not running.',
+    registers: [registry],
+    async collect() {
+      memoryRss.set((await ctx.memoryBanks.databaseRssBytes()) ?? 0);
+    },
+  });
   return { registry };
 }
 

@@ -1,0 +1,114 @@
+// The memory store at scale, and the gateway's memory around it (docs/memory.md, "Figures"):
+//
+// - measureMemoryBulk: N items (384-dim random unit vectors) written straight into the store
+//   in batches (one INSERT of `batch` rows through unnest: the HTTP path embeds each text with
+//   a model first, which at 100k items measures the model, not the store), then the HNSW index
+//   built once (ingest = load + build); then hybrid search p50/p99 and recall@10 of
+//   the index against an exact scan of the same data.
+// - measureGatewayMemoryRss: a gateway with [memory] engine = "pgvector": its RSS idle with
+//   memory never used, then after the first memory request (which starts the database process),
+//   and that process's RSS. The database is its own process, so the gateway's should not move.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { REPO_ROOT, rssMb, startGateway } from './processes.mjs';
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+const round = (n, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function unitVector(dim) {
+  const v = Array.from({ length: dim }, () => Math.random() * 2 - 1);
+  const norm = Math.hypot(...v);
+  return v.map((x) => x / norm);
+}
+
+export async function measureMemoryBulk({ items = 100_000, dim = 384, queries = 100, batch = 500, log = () => {} } = {}) {
+  const { openMemoryStore } = await import(pathToFileURL(join(REPO_ROOT, 'dist/memory/open-store.js')).href);
+  const state = mkdtempSync(join(tmpdir(), 'svc-bench-memory-bulk-'));
+  const store = openMemoryStore({ stateRoot: state, pgvectorUrl: '', idleTimeoutS: () => 0 });
+  try {
+    await store.ensureBank('bench', dim);
+    // A bulk load as Postgres advises: rows first, the HNSW index built once after (a row-by-row
+    // index insert in PGlite's WebAssembly costs tens of ms a row on a loaded machine).
+    await store.db.query(`DROP INDEX IF EXISTS memory_items_hnsw_${dim}`);
+    const ingestStart = performance.now();
+    for (let start = 0; start < items; start += batch) {
+      const n = Math.min(batch, items - start);
+      const texts = [];
+      const vectors = [];
+      for (let i = start; i < start + n; i++) {
+        texts.push(`item ${i} word${i % 1000} topic${i % 37}`);
+        vectors.push(`[${unitVector(dim).join(',')}]`);
+      }
+      await store.db.query(
+        `INSERT INTO memory_items (id, bank, text, dim, embedding)
+         SELECT gen_random_uuid(), 'bench', t, $3, v::vector FROM unnest($1::text[], $2::text[]) AS u(t, v)`, [texts, vectors, dim]);
+      if ((start / batch) % 20 === 0) log(`  ${start + n}/${items} in ${Math.round((performance.now() - ingestStart) / 1000)} s`);
+    }
+    const loadS = (performance.now() - ingestStart) / 1000;
+    log(`  loaded in ${Math.round(loadS)} s; building the HNSW index`);
+    await store.db.query("SET maintenance_work_mem = '1GB'");
+    await store.db.query(`CREATE INDEX memory_items_hnsw_${dim} ON memory_items USING hnsw ((embedding::vector(${dim})) vector_cosine_ops) WHERE dim = ${dim}`);
+    const ingestS = (performance.now() - ingestStart) / 1000;
+    log(`  indexed after ${Math.round(ingestS)} s`);
+    const latencies = [];
+    let hits = 0;
+    for (let q = 0; q < queries; q++) {
+      const embedding = unitVector(dim);
+      const start = performance.now();
+      const found = await store.search('bench', { embedding, text: `word${q} topic${q % 37}`, limit: 10 });
+      latencies.push(performance.now() - start);
+      if (found.length === 0) throw new Error('a search found nothing');
+      const approx = await store.search('bench', { embedding, text: '', limit: 10 });
+      const exact = await store.db.query('SELECT id FROM memory_items WHERE bank = $1 ORDER BY embedding <=> $2::vector LIMIT 10', ['bench', `[${embedding.join(',')}]`]);
+      const truth = new Set(exact.rows.map((r) => r.id));
+      hits += approx.filter((r) => truth.has(r.id)).length;
+    }
+    latencies.sort((a, b) => a - b);
+    const engine = await store.engine();
+    return {
+      items, dim, queries, batch,
+      load_s: Math.round(loadS),
+      index_build_s: Math.round(ingestS - loadS),
+      ingest_s: Math.round(ingestS),
+      ingest_per_s: Math.round(items / ingestS),
+      search_p50_ms: round(percentile(latencies, 0.5)),
+      search_p99_ms: round(percentile(latencies, 0.99)),
+      recall_at_10: round(hits / (queries * 10), 3),
+      db_rss_mb: engine.rss_bytes === null ? null : Math.round(engine.rss_bytes / 1024 / 1024),
+      bytes_on_disk_mb: Math.round((await store.stats('bench')).bytes / 1024 / 1024),
+    };
+  } finally {
+    await store.close();
+    rmSync(state, { recursive: true, force: true });
+  }
+}
+
+export async function measureGatewayMemoryRss({ settleMs = 3000 } = {}) {
+  const home = mkdtempSync(join(tmpdir(), 'svc-bench-memory-rss-'));
+  mkdirSync(join(home, 'etc/svc'), { recursive: true });
+  writeFileSync(join(home, 'etc/svc/svc.toml'), '[memory]\nengine = "pgvector"\nidle_timeout_s = 0\n');
+  const gateway = await startGateway({ home, wrapper: '/bin/false' });
+  try {
+    await sleep(settleMs);
+    const idle = rssMb(gateway.pid);
+    const first = await fetch(`${gateway.url}/api/memory/banks`);
+    if (first.status !== 200) throw new Error(`GET /api/memory/banks answered ${first.status}: ${await first.text()}`);
+    await sleep(settleMs);
+    const afterUse = rssMb(gateway.pid);
+    const engine = await (await fetch(`${gateway.url}/api/memory/engine`)).json();
+    return {
+      gateway_idle_rss_mb: round(idle, 1),
+      gateway_rss_after_first_use_mb: round(afterUse, 1),
+      db_process_rss_mb: engine.rss_bytes === null ? null : Math.round(engine.rss_bytes / 1024 / 1024),
+      db_pid_differs: engine.pid !== null && engine.pid !== gateway.pid,
+    };
+  } finally {
+    gateway.child.kill('SIGTERM');
+    await new Promise((resolve) => gateway.child.once('exit', resolve));
+    rmSync(home, { recursive: true, force: true });
+  }
+}
