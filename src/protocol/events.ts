@@ -4,6 +4,7 @@
 // list of known types (which the `type` filter checks globs against) and the publisher's
 // argument types all follow from it.
 import type { ApprovalEntry, McpStateEventData, McpToolEventData } from './mcp.js';
+import type { PeerBreakerEventData, PeerStateEventData } from './peers.js';
 import type { SlotViewState } from './slots.js';
 import type { StackSlotResult } from './stacks.js';
 
@@ -153,6 +154,10 @@ export interface EventPayloads {
   'metrics.slot': SlotMetricsData;
   /** Events this stream missed: its client read too slowly, or it resumed from an id the ring no longer holds. */
   'events.gap': { dropped: number };
+  /** A peer or health-checked upstream went up or down (docs/scaling.md). */
+  'peer.state': PeerStateEventData;
+  /** A replica's circuit breaker moved (closed, open, half-open). */
+  'peer.breaker': PeerBreakerEventData;
 }
 
 export type EventType = keyof EventPayloads;
@@ -214,6 +219,8 @@ const EVENT_TYPE_SET: { [K in EventType]: true } = {
   activity: true,
   'metrics.slot': true,
   'events.gap': true,
+  'peer.state': true,
+  'peer.breaker': true,
 };
 export const EVENT_TYPES = Object.keys(EVENT_TYPE_SET) as EventType[];
 

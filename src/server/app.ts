@@ -34,6 +34,7 @@ import { registerSettingsRoutes } from './routes/settings.js';
 import { registerSlotRoutes } from './routes/slots.js';
 import { registerSystemRoutes } from './routes/system.js';
 import { registerV1Routes } from './routes/v1.js';
+import { registerPeerRoutes } from './routes/peers.js';
 import { registerV1AudioRoutes } from './routes/v1-audio.js';
 import { registerV1ImageRoutes } from './routes/v1-images.js';
 import { registerV1ModelRoutes } from './routes/v1-models.js';
@@ -184,6 +185,7 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
   registerApprovalRoutes(app, ctx);
   registerMcpAdminRoutes(app, ctx);
   registerMemoryRoutes(app, ctx);
+  registerPeerRoutes(app, ctx);
   // Last, and it takes every GET path no other route has (the dashboard's files and views).
   registerDashboardRoutes(app);
   return app;
