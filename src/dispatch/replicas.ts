@@ -67,11 +67,19 @@ export async function dispatchToReplicas(dispatcher: Dispatcher, deps: ReplicaDe
     if (local === undefined) throw notFound;
     return dispatcher.dispatchLocal(model, route, forwarded, client);
   }
-  const candidates: Candidate[] = [...(local ? [localCandidate(local, deps.supervisor)] : []), ...remote.map((r) => ({ ...r, remote: r }))];
+  // Read anew before each try: a retry sees a peer that came up, or a breaker that opened, meanwhile.
+  // A vllm or llama-server upstream resolution found is one of the directory's, with its load.
+  const candidatesNow = (): Candidate[] => {
+    const remotes: Candidate[] = peers.replicasServing(id).map((r) => ({ ...r, remote: r }));
+    const tracked = local !== undefined && remotes.some((r) => r.id === localId(local));
+    return [...(local && !tracked ? [localCandidate(local, deps.supervisor)] : []), ...remotes];
+  };
+  let candidates: Candidate[] = [];
   const tried = new Set<string>();
   let retriedFrom: string | undefined;
   let lastError: unknown;
   while (tried.size < 2) {
+    candidates = candidatesNow();
     const pick = chooseReplica(candidates, tried) as Candidate | undefined;
     if (pick === undefined) break;
     tried.add(pick.id);
