@@ -50,7 +50,10 @@ export async function probeTarget(input: ProbeInput): Promise<ProbeResult> {
       modelIds(`${input.baseUrl}/v1/models`, input, signal),
       get(`${input.baseUrl}/api/status`, input, signal).then((r) => r.json()),
     ]);
-    return { models, load: loadFromStatus(status) };
+    // /v1/models names a gateway's llm slots by slot name; the model ids its slots serve are in its status.
+    const slotModels = ((status as { slots?: { slots?: Array<{ model?: unknown; enabled?: boolean }> } }).slots?.slots ?? [])
+      .filter((s) => s.enabled !== false && typeof s.model === 'string').map((s) => s.model as string);
+    return { models: [...new Set([...models, ...slotModels])], load: loadFromStatus(status) };
   }
   await get(`${input.origin}/health`, input, signal).then((r) => r.body?.cancel());
   const models = input.staticModels ? [...input.staticModels] : await modelIds(`${input.baseUrl}/models`, input, signal);
