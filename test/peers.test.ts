@@ -28,7 +28,7 @@ const enginePid = async (base: string) => (await api(base, '/api/slots/chat')).j
 beforeAll(async () => {
   if (skip) return;
   net = openNetnsHosts(3);
-  const [a, b, c] = [urlOf(0), urlOf(1), urlOf(2)];
+  const [b, c] = [urlOf(1), urlOf(2)];
   const peers = (list: Record<string, string>) => Object.entries(list).map(([n, u]) => `[peers.${n}]\nurl = "${u}"\n`).join('\n') + health;
   homes = { a: tempHome({ 'peers.toml': peers({ b, c }) }), b: await homeWithTinySlots([{ name: 'chat', provider: 'builtin' }]), c: await homeWithTinySlots([{ name: 'chat', provider: 'builtin' }]) };
   // B and C list each other: a request one forwards to the other must stay there.
