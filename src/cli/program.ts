@@ -12,6 +12,7 @@ import { cliCredentials } from './credentials.js';
 import { registerSlotCommands } from './commands/slot.js';
 import { registerMcpCommands } from './commands/mcp.js';
 import { registerMemoryCommands } from './commands/memory.js';
+import { registerPeerCommands } from './commands/peer.js';
 import { registerAgentCommands } from './commands/agent.js';
 import { CliExit, EXIT, exitFor } from './output.js';
 
@@ -217,6 +218,7 @@ export function buildProgram(serve: ServeAction): Command {
   registerSlotCommands(program, client);
   registerMcpCommands(program, client);
   registerMemoryCommands(program, client);
+  registerPeerCommands(program, client);
   registerAgentCommands(program, client);
 
   program.command('run <model> [prompt...]')

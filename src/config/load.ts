@@ -16,6 +16,7 @@ import { profileRules, slotFileRules, slotReferenceRules, slotSetRules, svcTomlR
 import { CapabilitiesFileSchema, type CapabilitiesFile } from './schema/capabilities.js';
 import { ProfilesFileSchema, type ProfilesFile } from './schema/profiles.js';
 import { RegistryFileSchema, type RegistryFile } from './schema/registry.js';
+import { PeersFileSchema, type PeersFile } from './schema/peers.js';
 import { ProvidersFileSchema, UpstreamsFileSchema, type ProvidersFile, type UpstreamsFile } from './schema/remote.js';
 import { SlotFileSchema, type SlotFile } from './schema/slot.js';
 import { StacksFileSchema, type StacksFile } from './schema/stacks.js';
@@ -42,6 +43,7 @@ export interface ResolvedConfig {
   readonly profiles: ProfilesFile;
   readonly providers: ProvidersFile;
   readonly upstreams: UpstreamsFile;
+  readonly peers: PeersFile;
   readonly capabilities: CapabilitiesFile;
   readonly stacks: StacksFile;
   readonly tokens: TokensFile;
@@ -58,6 +60,7 @@ const CATALOGUES = {
   profiles: { file: 'profiles.toml', schema: ProfilesFileSchema },
   providers: { file: 'providers.toml', schema: ProvidersFileSchema },
   upstreams: { file: 'upstreams.toml', schema: UpstreamsFileSchema },
+  peers: { file: 'peers.toml', schema: PeersFileSchema },
   capabilities: { file: 'capabilities.toml', schema: CapabilitiesFileSchema },
   stacks: { file: 'stacks.toml', schema: StacksFileSchema },
   tokens: { file: 'tokens.toml', schema: TokensFileSchema },
@@ -80,7 +83,7 @@ export function validateSvcToml(raw: TomlDoc, file = 'svc.toml'): Validated<SvcT
 }
 
 /** Config-root files a user may edit by name; anything else (and any traversal) is refused. */
-export const EDITABLE_FILE_PATTERN = /^(svc|profiles|providers|upstreams|capabilities|stacks|tokens)\.toml$|^slots\/[a-z0-9][a-z0-9_-]{0,31}\.toml$/;
+export const EDITABLE_FILE_PATTERN = /^(svc|profiles|providers|upstreams|peers|capabilities|stacks|tokens)\.toml$|^slots\/[a-z0-9][a-z0-9_-]{0,31}\.toml$/;
 
 /**
  * Validate one file's text on its own: syntax, schema and the rules inside the file. Rules
@@ -139,6 +142,7 @@ export async function loadConfig(paths: SvcPaths, envVars: NodeJS.ProcessEnv = p
     profiles: catalogues.profiles ?? ProfilesFileSchema.parse({}),
     providers: catalogues.providers ?? ProvidersFileSchema.parse({}),
     upstreams: catalogues.upstreams ?? UpstreamsFileSchema.parse({}),
+    peers: catalogues.peers ?? PeersFileSchema.parse({}),
     capabilities: catalogues.capabilities ?? CapabilitiesFileSchema.parse({}),
     stacks: catalogues.stacks ?? StacksFileSchema.parse({}),
     tokens: catalogues.tokens ?? TokensFileSchema.parse({}),

@@ -21,7 +21,9 @@ import { npuDirectRoute } from './npu-route.js';
 import { resolveTarget } from './resolve.js';
 import { StreamFlights } from './single-flight.js';
 import { waitForSlot } from './slot-wait.js';
-import type { ClientExchange, DispatchTarget, Forwarded, SlotCandidate, V1Route } from './types.js';
+import type { ClientExchange, DispatchTarget, Forwarded, ForwardTarget, SlotCandidate, V1Route } from './types.js';
+import type { PeerDirectory } from '../peers/directory.js';
+import { dispatchToReplicas, type ReplicaChoice } from './replicas.js';
 import type { UpstreamDirectory } from './upstreams.js';
 
 export interface DispatcherDeps {
@@ -30,6 +32,10 @@ export interface DispatcherDeps {
   upstreams: UpstreamDirectory;
   metrics: SlotMetrics;
   arbiter: GpuArbiter;
+  /** Peers and health-checked upstreams (src/peers); absent or inactive, requests go where resolution says. */
+  peers?: PeerDirectory;
+  /** Told which replica a request of a replica set went to (the activity row). */
+  onReplica?: (choice: ReplicaChoice) => void;
 }
 
 /** Where one request goes: origin, path, headers and model id, with its timeout. */
@@ -83,6 +89,15 @@ export class Dispatcher {
    * twin is answered by the twin instead of failing (docs/routing.md, Preference).
    */
   async dispatch(model: string, route: V1Route, forwarded: Forwarded, client: ClientExchange): Promise<void> {
+    // With peers configured, a model several targets serve is a replica set (replicas.ts); a
+    // request that came from a peer stays here. Without peers this is one property read.
+    const peers = this.deps.peers;
+    if (peers?.active && forwarded.fromPeer !== true) return dispatchToReplicas(this, { peers, onReplica: this.deps.onReplica, supervisor: this.deps.supervisor }, model, route, forwarded, client);
+    return this.dispatchLocal(model, route, forwarded, client);
+  }
+
+  /** dispatch() over this gateway's own slots and upstreams. */
+  async dispatchLocal(model: string, route: V1Route, forwarded: Forwarded, client: ClientExchange): Promise<void> {
     const target = await this.resolve(model, route);
     try {
       return await this.forward(target, forwarded, client);
@@ -110,14 +125,14 @@ export class Dispatcher {
    * its timeout. Status, meaningful headers and body are relayed as they arrive; the upstream
    * request is aborted when the client leaves.
    */
-  async forward(target: DispatchTarget, forwarded: Forwarded, client: ClientExchange): Promise<void> {
+  async forward(target: ForwardTarget, forwarded: Forwarded, client: ClientExchange, outcome?: { broken?: Error }): Promise<void> {
     const gone = new ClientGone();
     const res = client.res;
     res.on('close', () => res.writableEnded || gone.abort());
     let release: (() => void) | undefined;
     // Requests to a slot are metered (counted on the side; no byte changes): see metrics.ts.
     let tap: MeterTap | undefined = target.kind === 'slot' ? this.deps.metrics.start(target.slot) : undefined;
-    const targetDetails = target.kind === 'slot' ? { slot: target.slot } : { upstream: target.upstream };
+    const targetDetails = target.kind === 'slot' ? { slot: target.slot } : target.kind === 'peer' ? { peer: target.peer } : { upstream: target.upstream };
     try {
       let hop: Hop;
       if (target.kind === 'slot') {
@@ -141,6 +156,8 @@ export class Dispatcher {
         } finally {
           joined?.(); // shareColdStream calls it as soon as it joined; this covers the failures
         }
+      } else if (target.kind === 'peer') {
+        hop = { origin: target.origin, path: `${target.basePath}/v1${forwarded.upstreamPath}`, headers: { ...target.headers, 'content-type': forwarded.contentType }, timeoutMs: LOCAL_TIMEOUT_MS, model: target.model };
       } else {
         hop = this.upstreamHop(target.upstream, target.model, forwarded);
       }
@@ -154,7 +171,7 @@ export class Dispatcher {
       tap?.head(upstream.statusCode, upstream.headers['content-type']);
       if (upstream.statusCode >= 400) {
         // The engine's own error, in the envelope (error-answer.ts); counted as http_<status>.
-        const answer = await readErrorAnswer(upstream, target.kind === 'slot' ? { slot: target.slot } : { upstream_name: target.upstream });
+        const answer = await readErrorAnswer(upstream, target.kind === 'slot' ? { slot: target.slot } : target.kind === 'peer' ? { upstream_name: `peer:${target.peer}` } : { upstream_name: target.upstream });
         tap?.end('ok');
         client.takeOver();
         return sendErrorAnswer(res, answer, forwarded.stream, client.timing);
@@ -175,6 +192,7 @@ export class Dispatcher {
       }
       // Past the headers a failure is the upstream breaking off (e.g. its engine died).
       const failure = upstreamError(error, targetDetails);
+      if (outcome) outcome.broken = failure;
       tap?.end('error', failure.code);
       endWithError(res, failure, forwarded.stream);
     } finally {

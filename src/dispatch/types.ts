@@ -64,6 +64,21 @@ export const VIRTUAL_PREFIX = 'svc/';
 /** A resolution that names where to send the request. */
 export type DispatchTarget = Extract<Resolution, { kind: 'slot' | 'upstream' }>;
 
+/** Another svc gateway a replica set chose (src/peers): where its /v1 is and what to send it. */
+export interface PeerTarget {
+  kind: 'peer';
+  peer: string;
+  model: string;
+  origin: string;
+  /** The peer's base path (empty at its root); /v1 and the route's path follow. */
+  basePath: string;
+  /** Its token and the hop header: never log them. */
+  headers: Record<string, string>;
+}
+
+/** Anything forward() sends to. */
+export type ForwardTarget = DispatchTarget | PeerTarget;
+
 /**
  * The client side of one /v1 exchange, as the dispatcher needs it: the raw response, and a
  * way to take it over from the HTTP framework before writing to it directly. Until
@@ -91,5 +106,7 @@ export interface Forwarded {
    * an upstream's id with any provider model_prefix removed) and the target itself (the
    * one resolved, or the twin that serves in its place). Called once the slot is ready.
    */
-  body(upstreamModel: string, target: DispatchTarget): string | Buffer;
+  body(upstreamModel: string, target: ForwardTarget): string | Buffer;
+  /** It arrived with the peer hop header (src/peers/hop.ts): never forwarded to a peer. */
+  fromPeer?: boolean;
 }

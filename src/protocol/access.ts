@@ -209,6 +209,9 @@ export const ROUTE_ACCESS_TABLE: Readonly<Record<string, RouteAccess>> = {
   'POST /api/memory/banks/:id/import': 'write',
   'POST /api/memory/banks/:id/reembed': 'write',
   'GET /api/memory/banks/:id/reembed': 'read',
+  // Peers and replica sets (docs/scaling.md).
+  'GET /api/peers': 'read',
+  'POST /api/peers/refresh': 'write',
 
   // The dashboard's files and views (GET /* takes every path no other route has): open in
   // default mode like every read, behind the proxy's sign-in (or a read token) in auth mode.

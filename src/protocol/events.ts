@@ -4,6 +4,7 @@
 // list of known types (which the `type` filter checks globs against) and the publisher's
 // argument types all follow from it.
 import type { ApprovalEntry, McpStateEventData, McpToolEventData } from './mcp.js';
+import type { PeerBreakerEventData, PeerStateEventData } from './peers.js';
 import type { SlotViewState } from './slots.js';
 import type { StackSlotResult } from './stacks.js';
 
@@ -190,6 +191,10 @@ export interface AgentJobEventData {
   job: string;
   agent: string;
   action: 'install' | 'switch' | 'upgrade';
+  /** A peer or health-checked upstream went up or down (docs/scaling.md). */
+  'peer.state': PeerStateEventData;
+  /** A replica's circuit breaker moved (closed, open, half-open). */
+  'peer.breaker': PeerBreakerEventData;
 }
 
 export type EventType = keyof EventPayloads;
@@ -273,6 +278,8 @@ const EVENT_TYPE_SET: { [K in EventType]: true } = {
   'agent.install.failed': true,
   'agent.uninstalled': true,
   'agent.upgraded': true,
+  'peer.state': true,
+  'peer.breaker': true,
 };
 export const EVENT_TYPES = Object.keys(EVENT_TYPE_SET) as EventType[];
 

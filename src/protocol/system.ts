@@ -42,4 +42,6 @@ export interface StatusPayload {
   config_warnings: string[];
   slots: Omit<SlotsSummary, 'slots'> & { slots: Array<SlotsSummary['slots'][number] & { metrics: SlotMetricsSnapshot }> };
   gpu: GpuModeView;
+  /** Requests in flight over every slot, and free host memory: what peer gateways balance by (docs/scaling.md). */
+  load: { in_flight: number; free_memory_mib: number };
 }

@@ -39,6 +39,7 @@ import { registerSettingsRoutes } from './routes/settings.js';
 import { registerSlotRoutes } from './routes/slots.js';
 import { registerSystemRoutes } from './routes/system.js';
 import { registerV1Routes } from './routes/v1.js';
+import { registerPeerRoutes } from './routes/peers.js';
 import { registerV1AudioRoutes } from './routes/v1-audio.js';
 import { registerV1ImageRoutes } from './routes/v1-images.js';
 import { registerV1ModelRoutes } from './routes/v1-models.js';
@@ -194,6 +195,7 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
   registerMemoryGraphRoutes(app, ctx);
   registerHermesAgentRoutes(app, ctx);
   registerPersonaRoutes(app, ctx);
+  registerPeerRoutes(app, ctx);
   // Last, and it takes every GET path no other route has (the dashboard's files and views).
   registerDashboardRoutes(app);
   return app;

@@ -12,6 +12,7 @@ import { Dispatcher } from '../dispatch/dispatcher.js';
 import { ImageCache } from '../dispatch/images/cache.js';
 import { SlotMetrics } from '../dispatch/metrics.js';
 import { UpstreamDirectory } from '../dispatch/upstreams.js';
+import { PeerDirectory } from '../peers/directory.js';
 import { engineFor } from '../engines/index.js';
 import { EventBus } from '../events/bus.js';
 import type { EngineAdapter } from '../engines/types.js';
@@ -70,6 +71,8 @@ export class ServerContext {
   readonly images: ImageCache;
   /** The /v1 hot path: resolution, on-demand loading, forwarding (src/dispatch/dispatcher.ts). */
   readonly dispatcher: Dispatcher;
+  /** Peers and health-checked upstreams, their models, load and breakers (src/peers); polled once serve() starts it. */
+  readonly peers: PeerDirectory;
   /** Creating, editing and deleting slot files (src/slots/slot-config.ts). */
   readonly slotConfig: SlotConfigService;
   /** `metrics.slot` events while the figures change; started by serve(). */
@@ -124,7 +127,21 @@ export class ServerContext {
     });
     this.images = new ImageCache(join(paths.stateRoot, 'images', 'cache'));
     this.slotConfig = new SlotConfigService(this, this.supervisor, engines);
-    this.dispatcher = new Dispatcher({ config: () => this.current, supervisor: this.supervisor, upstreams: this.upstreams, metrics: this.metrics, arbiter: this.arbiter });
+    this.peers = new PeerDirectory({
+      config: () => this.current,
+      onState: (e) => {
+        this.events.publish({ type: 'peer.state', source: `peer:${e.peer}`, severity: e.to === 'down' ? 'warn' : 'info', message: `${e.target} ${e.from} -> ${e.to}${e.error ? `: ${e.error}` : ''}`, data: e });
+        this.record({ action: 'peer.state', kind: 'event', target: e.target, outcome: e.to === 'down' ? 'error' : 'ok', message: `${e.from} -> ${e.to}${e.error ? `: ${e.error}` : ''}`, details: { ...e } });
+      },
+      onBreaker: (e) => {
+        this.events.publish({ type: 'peer.breaker', source: `peer:${e.peer}`, severity: e.to === 'open' ? 'warn' : 'info', message: `${e.target} breaker ${e.from} -> ${e.to}: ${e.reason}`, data: e });
+        this.record({ action: 'peer.breaker', kind: 'event', target: e.target, outcome: e.to === 'open' ? 'error' : 'ok', message: `${e.from} -> ${e.to}: ${e.reason}`, details: { ...e } });
+      },
+    });
+    this.dispatcher = new Dispatcher({
+      config: () => this.current, supervisor: this.supervisor, upstreams: this.upstreams, metrics: this.metrics, arbiter: this.arbiter, peers: this.peers,
+      onReplica: (c) => this.record({ action: 'dispatch.replica', kind: 'event', target: c.target, outcome: c.outcome, message: `${c.model} -> ${c.target}${c.retried_from ? ` (after ${c.retried_from} failed)` : ''}${c.error ? `: ${c.error}` : ''}`, details: { ...c } }),
+    });
     this.metricsEvents = new SlotMetricsEvents(this.events, this.metrics, () => this.supervisor.list({ memory: false }));
     this.stacks = new StackService(this);
     this.mcp = new McpService({

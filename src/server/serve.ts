@@ -79,6 +79,7 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
   const port = typeof address === 'object' && address ? address.port : options.port;
   ctx.listening = { host: options.host, port };
   ctx.metricsEvents.start();
+  ctx.peers.start();
   // Nothing slow comes before listen (docs/performance.md, Start-up): the activity log, the
   // model scan, re-adopting engines a previous gateway left and the boot start of enabled
   // slots follow it. Starts and stops asked for meanwhile wait for the adoption.
@@ -118,6 +119,7 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
       await afterListen.catch(() => undefined);
       await app.close();
       ctx.metricsEvents.stop();
+      ctx.peers.stop();
       ctx.arbiter.stop();
       await ctx.supervisor.shutdown();
       await ctx.mcp.stopAll();

@@ -26,6 +26,8 @@ export const UpstreamSchema = z.strictObject({
   ...endpointFields,
   slot: slotName().nullable().default(null).meta({ description: 'The local slot this upstream fronts; null for a remote upstream.' }),
   tool_calling: z.boolean().default(false).meta({ description: 'The models behind this upstream can call tools: a chat request with omni: true runs the tool loop on them.' }),
+  kind: z.enum(['openai', 'vllm', 'llama-server']).default('openai')
+    .meta({ description: 'What serves it: vllm and llama-server upstreams are health-checked (/health) and their load read (/metrics, /slots), and join replica sets (docs/scaling.md).' }),
 });
 
 export const ProvidersFileSchema = z.strictObject({ providers: z.record(slotName(), ProviderSchema).default({}) });

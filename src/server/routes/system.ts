@@ -1,7 +1,7 @@
 // Liveness, status, feature flags and URL hints: the open /api routes.
 import type { FastifyInstance } from 'fastify';
 import { formatProblem } from '../../config/problems.js';
-import { hostSnapshot } from '../../host/memory.js';
+import { hostSnapshot, readAvailableMemoryMb } from '../../host/memory.js';
 import { summarizeSlots, type SlotsSummary } from '../../slots/summary.js';
 import type { StatusPayload } from '../../protocol/system.js';
 import type { ServerContext } from '../context.js';
@@ -32,6 +32,7 @@ export function registerSystemRoutes(app: FastifyInstance, ctx: ServerContext): 
 
   app.get('/api/status', async (): Promise<StatusPayload> => {
     const config = ctx.config;
+    const views = ctx.supervisor.list();
     return {
       version: ctx.version,
       uptime_s: ctx.uptimeSeconds(),
@@ -42,8 +43,10 @@ export function registerSystemRoutes(app: FastifyInstance, ctx: ServerContext): 
       listen: ctx.listening,
       auth_enabled: config.env.authEnabled,
       config_warnings: config.warnings.map(formatProblem),
-      slots: withMetrics(ctx, summarizeSlots(ctx.supervisor.list())),
+      slots: withMetrics(ctx, summarizeSlots(views)),
       gpu: ctx.arbiter.view(),
+      // What a peer gateway balances by (docs/scaling.md).
+      load: { in_flight: views.reduce((sum, v) => sum + v.in_flight, 0), free_memory_mib: await readAvailableMemoryMb() },
     };
   });
 

@@ -11,7 +11,7 @@ import { newResponseId, planChat, type ChatPlan, type ResponseItem } from '../..
 import { inputItemsPage } from '../../dispatch/responses/input-items.js';
 import { ResponsesSink } from '../../dispatch/responses/sink.js';
 import { withThinking } from '../../dispatch/thinking.js';
-import type { ClientExchange, DispatchTarget } from '../../dispatch/types.js';
+import type { ClientExchange, DispatchTarget, ForwardTarget } from '../../dispatch/types.js';
 import { RequestError, SvcError, SystemError } from '../../protocol/errors.js';
 import type { ServerContext } from '../context.js';
 import { toSvcError } from '../errors.js';
@@ -106,9 +106,9 @@ async function translate(ctx: ServerContext, model: string, request: DirectReque
 }
 
 /** The chat completion for a target: a slot takes enable_thinking, a remote upstream OpenAI's reasoning_effort. */
-function chatBody(ctx: ServerContext, plan: ChatPlan, model: string, target: DispatchTarget, stream: boolean, reasoning: unknown): Record<string, unknown> {
+function chatBody(ctx: ServerContext, plan: ChatPlan, model: string, target: ForwardTarget, stream: boolean, reasoning: unknown): Record<string, unknown> {
   const chat: Record<string, unknown> = { ...plan.chat, model, stream, ...(stream && { stream_options: { include_usage: true } }) };
-  if (target.kind === 'upstream') {
+  if (target.kind !== 'slot') {
     const effort = (reasoning as { effort?: unknown } | null | undefined)?.effort;
     return typeof effort === 'string' ? { ...chat, reasoning_effort: effort } : chat;
   }

@@ -8,6 +8,7 @@ import { withModel } from '../../dispatch/body-rewrite.js';
 import { endWithError } from '../../dispatch/forward.js';
 import { withThinking } from '../../dispatch/thinking.js';
 import type { ClientExchange, V1Route } from '../../dispatch/types.js';
+import { cameFromPeer } from '../../peers/hop.js';
 import { RequestError } from '../../protocol/errors.js';
 import type { ServerContext } from '../context.js';
 import { toSvcError } from '../errors.js';
@@ -55,6 +56,7 @@ async function dispatch(ctx: ServerContext, route: V1Route, upstreamPath: string
       contentType: 'application/json',
       accepts: JSON_OR_SSE,
       stream,
+      fromPeer: cameFromPeer(request.req.headers),
       // Slot names and aliases become the backing model id; a provider's model_prefix comes off.
       // A chat request to a slot gets the slot's reasoning default (dispatch/thinking.ts).
       // Otherwise the bytes the client sent go on as they are, or with only the model's value
