@@ -184,6 +184,10 @@ export interface EventPayloads {
   'agent.install.failed': AgentJobEventData & { code: string };
   'agent.uninstalled': { agent: string; purge: boolean; removed: string[]; residual: Array<{ path: string; reason: string }> };
   'agent.upgraded': { agent: string; job: string; from: string | null; to: string };
+  /** A peer or health-checked upstream went up or down (docs/scaling.md). */
+  'peer.state': PeerStateEventData;
+  /** A replica's circuit breaker moved (closed, open, half-open). */
+  'peer.breaker': PeerBreakerEventData;
 }
 
 /** The common part of every agent job event: which job, which agent, what it does. */
@@ -191,10 +195,6 @@ export interface AgentJobEventData {
   job: string;
   agent: string;
   action: 'install' | 'switch' | 'upgrade';
-  /** A peer or health-checked upstream went up or down (docs/scaling.md). */
-  'peer.state': PeerStateEventData;
-  /** A replica's circuit breaker moved (closed, open, half-open). */
-  'peer.breaker': PeerBreakerEventData;
 }
 
 export type EventType = keyof EventPayloads;
