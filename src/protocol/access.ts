@@ -166,6 +166,14 @@ export const ROUTE_ACCESS_TABLE: Readonly<Record<string, RouteAccess>> = {
   'PUT /api/memory/graph': 'write',
   'POST /api/memory/graph/retry': 'write',
   'GET /api/memory/banks/:id/graph/subgraph': 'read',
+  // hermes provisioning and personas (docs/agents.md): a provision runs the runtime on this host (host-only too).
+  'POST /api/agents/:name/provision': 'write',
+  'GET /api/agents/:name/provision': 'read',
+  'GET /api/agents/:id/personas': 'read',
+  'GET /api/agents/:id/personas/:pid': 'read',
+  'POST /api/agents/:id/personas/:pid/activate': 'write',
+  'GET /api/agents/:id/personas/:pid/budget': 'read',
+  'PUT /api/agents/:id/personas/:pid/budget': 'write',
 
   // Agents (docs/agents.md): installing, upgrading and uninstalling run npm or a runtime on the host.
   'GET /api/agents': 'read',

@@ -169,6 +169,11 @@ export const ERROR_CODES = {
   'memory.graph_disabled': { status: 409, when: 'POST /api/memory/graph/retry while [memory.graph].enabled is false.' },
   'memory.graph_node_not_found': { status: 404, when: 'A subgraph with mode=ego names a node that is not in the bank\'s graph, or that the caller may not see.' },
 
+  'agent.persona_invalid': { status: 400, when: 'A persona id is not ^[a-z0-9][a-z0-9_-]{0,63}$ (a dot or a slash in it would leave the personas folder); nothing is read or written.' },
+  'agent.persona_not_found': { status: 404, when: 'The agent has no persona with this id (<hermes home>/personas/<id>.toml is missing).' },
+  'agent.not_provisioned': { status: 404, when: 'The agent has no provision.json yet: run `svc agent bootstrap hermes` (or install it).' },
+  'agent.provision_busy': { status: 409, when: 'A provisioning run of this agent is already going on; wait for it to end.' },
+
   'system.internal': { status: 500, when: 'An unexpected error; the server log has the stack.' },
   'system.unavailable': { status: 503, when: 'A subsystem the route needs (e.g. the activity database) is not available.' },
   'system.shutting_down': { status: 503, when: 'The server is shutting down and takes no new work.' },

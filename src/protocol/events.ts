@@ -154,6 +154,10 @@ export interface EventPayloads {
   'memory.graph.failed': { bank: string; id: string; attempts: number; error: string };
   'memory.graph.retry': { queued: number; skipped: number; banks: string[] };
   'memory.graph.updated': { changed: string[]; enabled: boolean; extraction_slot: string; llm_timeout_s: number; propagated: boolean; error: string | null };
+  /** A hermes provisioning run ended (docs/agents.md, "hermes"): which phases failed, if any. */
+  'agent.provisioned': { agent: string; ok: boolean; dry_run: boolean; failed: string[]; hermes_version: string | null };
+  /** A persona was made the active one; hot_reload says whether the running agent took the nudge. */
+  'agent.persona_activated': { agent: string; persona: string; hot_reload_ok: boolean };
   activity: ActivityData;
   'metrics.slot': SlotMetricsData;
   /** Events this stream missed: its client read too slowly, or it resumed from an id the ring no longer holds. */
@@ -234,6 +238,8 @@ const EVENT_TYPE_SET: { [K in EventType]: true } = {
   'memory.graph.failed': true,
   'memory.graph.retry': true,
   'memory.graph.updated': true,
+  'agent.provisioned': true,
+  'agent.persona_activated': true,
   activity: true,
   'metrics.slot': true,
   'events.gap': true,

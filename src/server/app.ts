@@ -18,6 +18,8 @@ import { registerMcpRoutes } from './routes/mcp.js';
 import { registerMemoryRoutes } from './routes/memory.js';
 import { registerAgentRoutes } from './routes/agents.js';
 import { registerMemoryGraphRoutes } from './routes/memory-graph.js';
+import { registerHermesAgentRoutes } from './routes/agents-hermes.js';
+import { registerPersonaRoutes } from './routes/agents-personas.js';
 import { registerMcpAdminRoutes } from './mcp-admin/front.js';
 import { registerAuthRoutes } from './routes/auth.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
@@ -188,6 +190,8 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
   registerMemoryRoutes(app, ctx);
   registerAgentRoutes(app, ctx);
   registerMemoryGraphRoutes(app, ctx);
+  registerHermesAgentRoutes(app, ctx);
+  registerPersonaRoutes(app, ctx);
   // Last, and it takes every GET path no other route has (the dashboard's files and views).
   registerDashboardRoutes(app);
   return app;

@@ -25,6 +25,8 @@ import { MemoryBanks } from '../memory/banks.js';
 import { MemoryService } from '../memory/service.js';
 import { AgentService } from '../agents/service.js';
 import { PiDriver } from '../agents/pi/driver.js';
+import { createHermesDriver } from '../agents/hermes/driver.js';
+import { hermesLoans } from './hermes-loans.js';
 import { gatewayWiring } from './agent-wiring.js';
 import { MemoryGraph } from '../memory/graph/service.js';
 import { StackService } from '../stacks/service.js';
@@ -164,6 +166,7 @@ export class ServerContext {
     });
     this.agents.registerDriver(new PiDriver());
     this.memoryGraph = new MemoryGraph({ ...memoryDeps, store: () => this.memory.store() });
+    this.agents.registerDriver(createHermesDriver(() => hermesLoans(this)));
   }
 
   /** Every slot state change is an activity row and an event. */

@@ -6,6 +6,7 @@ import { resolvePaths } from '../../config/paths.js';
 import type { ApprovalEntry } from '../../protocol/mcp.js';
 import type { ApiClient } from '../client.js';
 import { print, printJson, table } from '../output.js';
+import { registerHermesAgentCommands } from './agent-hermes.js';
 
 type Json = { json?: boolean };
 
@@ -17,6 +18,7 @@ export function registerAgentCommands(program: Command, client: () => ApiClient)
   approvals.command('list').description('list the pending calls').addOption(json()).action((o: Json) => approvalsList(client(), o));
   approvals.command('approve <id>').description('let a pending call run').addOption(json()).action((id: string, o: Json) => approvalsDecide(client(), 'approve', id, o));
   approvals.command('deny <id>').description('refuse a pending call (it fails with mcp.tool_failed)').addOption(json()).action((id: string, o: Json) => approvalsDecide(client(), 'deny', id, o));
+  registerHermesAgentCommands(agent, client);
 }
 
 function registerLifecycle(agent: Command, client: () => ApiClient): void {
