@@ -10,7 +10,7 @@ import { useAccess } from '../../access.js';
 import { Confirm } from '../../components/confirm.js';
 import { ErrorNote } from '../../components/error-note.js';
 import { agentsApi } from './agents-api.js';
-import { hostWriteWhy } from './agent-list.js';
+import { hostWriteWhy } from './host-write.js';
 import { JobProgress } from './job-progress.js';
 
 function Residual({ error }: { error: ApiError }) {

@@ -5,18 +5,14 @@
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AgentKindWire, AgentView } from '../../../../src/protocol/agents.js';
-import { useAccess, type Access } from '../../access.js';
+import { useAccess } from '../../access.js';
 import { Confirm } from '../../components/confirm.js';
 import { ErrorNote } from '../../components/error-note.js';
 import { Link } from '../../router.js';
 import { agentsApi } from './agents-api.js';
+import { hostWriteWhy } from './host-write.js';
 import { JobProgress } from './job-progress.js';
 import { agentsQuery } from './queries.js';
-
-export const HOST_ONLY = 'installing or removing an agent runs a program on the gateway\'s host: this host or an admin token only';
-
-/** Why the install, upgrade and uninstall controls are disabled (undefined: they are not). */
-export const hostWriteWhy = (access: Access) => access.why('write') ?? (access.hostAuthority ? undefined : HOST_ONLY);
 
 const WHAT_RUNS: Record<AgentKindWire, string> = {
   cli: 'npm installs its pinned version into <state>/agents/<name> (never globally) and svc writes its configuration, wired to this gateway.',
