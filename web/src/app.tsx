@@ -23,6 +23,7 @@ export const ROUTES: Route[] = [
   { path: '/updates', title: 'Updates', page: lazy(() => import('./pages/updates/index.js')) },
   { path: '/tools', title: 'Tool servers', page: lazy(() => import('./pages/tools/index.js')) },
   { path: '/memory', title: 'Memory', page: lazy(() => import('./pages/memory/index.js')) },
+  { path: '/agents', title: 'Agents', page: lazy(() => import('./pages/agents/index.js')) },
 ];
 
 /** The calls waiting for a decision, beside the Tool servers link (nothing when none wait). */
