@@ -183,11 +183,10 @@ describe('settings', () => {
     expect(json.json_schema.type).toBe('object');
     // Keys nothing reads yet say so, for a dashboard to grey them out (issue 22); read keys carry no flag.
     expect([...byKey.values()].filter((k) => k.unread === true).map((k) => k.key)).toEqual([
-      'telemetry.enabled', 'memory.embedding.rerank_gateway_url', 'memory.graph.enabled',
-      'memory.graph.extraction_slot', 'memory.graph.llm_timeout_s',
+      'telemetry.enabled', 'memory.embedding.rerank_gateway_url',
     ]);
     expect(byKey.get('updates.channel')).not.toHaveProperty('unread');
-    // [memory] is read now (the pgvector engine); only its graph keys and the rerank URL are not.
+    // [memory] is read now (the engines, graph extraction); only the rerank URL is not (the rerank runs in process).
     expect(json.json_schema.properties.memory).not.toHaveProperty('unread');
   });
 
