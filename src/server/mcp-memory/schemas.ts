@@ -3,7 +3,7 @@
 // the few tool-only arguments. Their JSON Schema is what a model sees; the zod schema checks.
 import { z } from 'zod';
 import {
-  MemoryAddRequestSchema, MemoryDeleteRequestSchema, MemoryRecallRequestSchema, MemorySearchRequestSchema,
+  MemoryAddRequestSchema, MemoryRecallRequestSchema, MemorySearchRequestSchema,
 } from '../../protocol/memory.js';
 
 const ids = () => z.array(z.string().min(1).max(128)).min(1).max(1000);
@@ -13,7 +13,11 @@ export const AddArgs = MemoryAddRequestSchema.extend({ private: z.boolean().opti
 export const SearchArgs = MemorySearchRequestSchema;
 export const RecallArgs = MemoryRecallRequestSchema;
 export const ReflectArgs = MemoryRecallRequestSchema;
-export const DeleteArgs = MemoryDeleteRequestSchema;
+/** By id only, unlike POST /api/memory/delete (which also deletes a whole dataset): an agent deletes what it names, and its approvals are deduplicated on the ids. */
+export const DeleteArgs = z.strictObject({
+  ids: z.array(z.string().min(1).max(128)).min(1).max(1000),
+  dataset: z.string().min(1).max(256).optional(),
+});
 export const ListArgs = z.strictObject({
   dataset: z.string().min(1).max(256).optional(),
   bank: z.string().min(1).max(128).optional(),
