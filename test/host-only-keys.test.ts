@@ -28,6 +28,8 @@ const CHANGES: Record<string, unknown> = {
   'api.allowed_origins': ['http://localhost:3000'],
   'mcp.registry_url': 'http://127.0.0.1:9/registry',
   'memory.pgvector_url': 'postgres://svc@127.0.0.1:9/memory',
+  'memory.hindsight_url': 'http://127.0.0.1:9/',
+  'memory.mem0_url': 'http://127.0.0.1:9/',
 };
 
 function patchFor(key: string, value: unknown): Record<string, unknown> {
