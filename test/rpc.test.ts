@@ -53,7 +53,7 @@ describe.skipIf(skip)(`one model over two llama.cpp RPC workers ${skip ?? ''}`, 
 
   beforeAll(async () => {
     workers.push(await startWorker(), await startWorker());
-    main = await homeWithTinySlots([{ name: 'big', extra: `rpc_workers = [${workers.map((w) => `"${w.endpoint}"`).join(', ')}]` }]);
+    main = await homeWithTinySlots([{ name: 'big', extra: `rpc_workers = [${workers.map((w) => `"${w.endpoint}"`).join(', ')}]\n[server]\n# llama.cpp logs each device's buffers at verbosity 4 only\nextra_args = "-lv 4"` }]);
     gateway = await startGateway(main.home, { env: { SVC_LLAMA_SERVER: llama! } });
   }, 150_000);
 
