@@ -29,6 +29,7 @@ import { measureOmni } from './lib/omni.mjs';
 import { measureDashboard } from './lib/dashboard.mjs';
 import { measureMemory } from './lib/memory.mjs';
 import { measureRpc } from './lib/rpc.mjs';
+import { measurePeers } from './lib/peers.mjs';
 
 const argv = process.argv.slice(2);
 const opt = (name, fallback) => (argv.includes(name) ? Number(argv[argv.indexOf(name) + 1]) : fallback);
@@ -263,9 +264,11 @@ try {
   const memory = await measureMemory({ items: quick ? 1000 : 10_000, queries: quick ? 50 : 200 });
   log('the tiny model split over two llama.cpp RPC workers against one host');
   const rpc = await measureRpc({ runs: quick ? 3 : 7 });
+  log('one gateway in front of two peer gateways against the two hit directly, and the failover when one dies');
+  const peers = await measurePeers({ connections: 16, durationS: options.durationS, reps: options.reps });
 
   meta.load_after = round(loadavg());
-  const result = { meta, startup, rss, latency, throughput, streaming, sse_throughput: sseThroughput, streams_held: held, cold_slot: cold, hostile_input: hostile, auth, structured, omni, dashboard, memory, rpc };
+  const result = { meta, startup, rss, latency, throughput, streaming, sse_throughput: sseThroughput, streams_held: held, cold_slot: cold, hostile_input: hostile, auth, structured, omni, dashboard, memory, rpc, peers };
   result.targets = checkTargets(result);
   const file = outFile ?? join(REPO_ROOT, 'bench/results', `${meta.date.replace(/[:.]/g, '-')}.json`);
   mkdirSync(dirname(file), { recursive: true });

@@ -49,13 +49,20 @@ export async function measureRpc({ runs = 7 } = {}) {
   const worker = (name, port) => `[slot]\nname = "${name}"\nport = ${port}\ntype = "rpc-worker"\nprovider = "llama-rpc"\ndevice = "cpu"\n\n[rpc]\nhost = "127.0.0.1"\nthreads = 1\n`;
   writeFileSync(join(slots, 'lend-a.toml'), worker('lend-a', a));
   writeFileSync(join(slots, 'lend-b.toml'), worker('lend-b', b));
-  const llm = (name, port, extra) => `[slot]\nname = "${name}"\nport = ${port}\ndevice = "cpu"\nenabled = false\n${extra}\n[model]\ndefault = "tiny"\ncontext_size = 512\n\n[server]\nextra_args = "-t 1"\n`;
+  const llm = (name, port, extra) => `[slot]\nname = "${name}"\nport = ${port}\ndevice = "cpu"\n${extra}\n[model]\ndefault = "tiny"\ncontext_size = 512\n\n[server]\nextra_args = "-t 1"\n`;
   writeFileSync(join(slots, 'split.toml'), llm('split', split, `rpc_workers = ["127.0.0.1:${a}", "127.0.0.1:${b}"]\n`));
   writeFileSync(join(slots, 'solo.toml'), llm('solo', solo, ''));
+  // Nothing starts at boot: the workers are loaded first, the llm slots by their first request
+  // (a split slot started at boot beside its workers could find them not yet listening).
+  writeFileSync(join(root, 'etc/svc/svc.toml'), '[slots]\nstart_at_boot = false\n');
   const gw = await startGateway({ home: root, wrapper: found.llama }, [], { SVC_RPC_SERVER: found.rpc });
   const samples = { split: [], solo: [] };
   try {
-    // The workers start with the gateway; the first request to each llm slot loads it.
+    // The workers first; the first request to each llm slot loads it.
+    for (const name of ['lend-a', 'lend-b']) {
+      const res = await fetch(`${gw.url}/api/slots/${name}/load`, { method: 'POST', headers: { 'x-svc-actor': 'bench' } });
+      if (res.status >= 300) throw new Error(`loading ${name}: ${res.status} ${await res.text()}`);
+    }
     for (let i = 0; i < 300; i++) {
       const views = await (await fetch(`${gw.url}/api/slots`)).json();
       if (views.slots.filter((s) => s.name.startsWith('lend-')).every((s) => s.state === 'ready')) break;
