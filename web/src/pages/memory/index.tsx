@@ -77,9 +77,11 @@ export default function MemoryPage() {
   useTitle('Memory');
   const access = useAccess();
   // Banks, search and the graph are asked only of an engine that serves them (memory on, an
-  // engine that is built), so a page opened on such a gateway makes no request that fails.
+  // engine that searches; the embedded store opens on first use, but a daemon engine must be
+  // reachable: a degraded hindsight answers bank administration 503), so a page opened on
+  // such a gateway makes no request that fails.
   const engine = useQuery({ ...engineQuery, enabled: access.can('read') });
-  const usable = engine.data !== undefined && engine.data.enabled && engine.data.features.search;
+  const usable = engine.data !== undefined && engine.data.enabled && engine.data.features.search && (engine.data.engine === 'pgvector' || engine.data.reachable);
   const banks = useQuery({ ...banksQuery, enabled: usable });
   const [graphBank, setGraphBank] = useGraphBank(banks.data?.banks[0]?.id);
   return (
