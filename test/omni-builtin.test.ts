@@ -17,8 +17,9 @@ let gw: Gateway;
 beforeAll(async () => {
   const home = await homeWithTinySlots([{ name: 'chat', provider: 'builtin', contextSize: 2048 }]);
   home.write('svc.toml', '[mcp]\nmax_rounds = 2\n');
-  // The bundled svc-admin server's tools would fill the tiny model's context: blocked here.
+  // The bundled svc-admin and svc-memory servers' tools would fill the tiny model's context: blocked here.
   home.write('mcp-servers/svc-admin.toml', '[tools]\ndefault = "blocked"\n');
+  home.write('mcp-servers/svc-memory.toml', '[tools]\ndefault = "blocked"\n');
   home.write('mcp-servers/fixture.toml', `name = "fixture"\ntransport = "stdio"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(FIXTURE_SERVER)}]\n\n[tools]\nblocked = ["sleep", "grow"]\n`);
   gw = await startGateway(home.home, { env: { PATH: `/usr/bin:/bin` } });
 }, 60_000);
