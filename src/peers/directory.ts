@@ -98,7 +98,9 @@ export class PeerDirectory {
         loaded: s.load?.loaded.includes(model) ?? false,
         // The peer's own count includes what this gateway sent it at its last check: the larger of the two.
         inFlight: Math.max(s.inFlightHere, reported),
-        available: s.breaker.available(now),
+        // A target its last health check found down gets no request, even before its breaker
+        // has counted enough failures to open: the check is the fresher news.
+        available: s.state !== 'down' && s.breaker.available(now),
       });
     }
     return out;
