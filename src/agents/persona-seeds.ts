@@ -2,7 +2,7 @@
 // spec's hal0-brain, named svc-brain here). Written by the persona_seed phase only where the
 // file is missing: a persona the user edited is theirs.
 import { stringify } from 'smol-toml';
-import type { Persona } from './personas.js';
+import type { Persona } from './persona-schema.js';
 
 const approval = (policy: 'ask' | 'auto-approve' | 'never') => ({
   default_policy: policy,

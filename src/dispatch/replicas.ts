@@ -10,8 +10,14 @@ import type { PeerDirectory, RemoteReplica } from '../peers/directory.js';
 import { PEER_HOP_HEADER } from '../peers/hop.js';
 import { chooseReplica, type ReplicaCandidate } from '../peers/replica-choice.js';
 import type { SlotSupervisor } from '../slots/supervisor.js';
-import type { Dispatcher } from './dispatcher.js';
 import type { ClientExchange, DispatchTarget, Forwarded, ForwardTarget, V1Route } from './types.js';
+
+/** What the replica choice uses of the Dispatcher (which calls it: a type of its own keeps the two modules apart). */
+export interface ReplicaDispatcher {
+  resolve(model: string, route: V1Route): Promise<DispatchTarget>;
+  dispatchLocal(model: string, route: V1Route, forwarded: Forwarded, client: ClientExchange): Promise<void>;
+  forward(target: ForwardTarget, forwarded: Forwarded, client: ClientExchange, outcome?: { broken?: Error }): Promise<void>;
+}
 
 export const TARGET_HEADER = 'x-svc-target';
 
@@ -49,7 +55,7 @@ function remoteTarget(peers: PeerDirectory, replica: RemoteReplica, model: strin
   return { kind: 'peer', peer: t.name, model, origin: t.origin, basePath: t.basePath, headers: { ...peers.headersFor(t), [PEER_HOP_HEADER]: '1' } };
 }
 
-export async function dispatchToReplicas(dispatcher: Dispatcher, deps: ReplicaDeps, model: string, route: V1Route, forwarded: Forwarded, client: ClientExchange): Promise<void> {
+export async function dispatchToReplicas(dispatcher: ReplicaDispatcher, deps: ReplicaDeps, model: string, route: V1Route, forwarded: Forwarded, client: ClientExchange): Promise<void> {
   const { peers } = deps;
   let local: DispatchTarget | undefined;
   let notFound: unknown;

@@ -4,14 +4,14 @@
 // an agent's (an agent reads through /api/memory/list|search|recall, filtered to what it may see).
 import { SvcError } from '../protocol/errors.js';
 import type { MemoryDocumentView, MemoryItem } from '../protocol/memory.js';
-import type { MemoryBanks } from './banks.js';
 import { type MemoryDeps, toItem } from './service.js';
+import type { BankAccess } from './types.js';
 
 const notFound = (bank: string, what: string, id: string) =>
   new SvcError('memory.item_not_found', `no ${what} "${id.slice(0, 128)}" in bank "${bank}"`, { bank, [what === 'memory' ? 'id' : 'document_id']: id.slice(0, 128) });
 
 export class MemoryBankContent {
-  constructor(private readonly banks: MemoryBanks, private readonly deps: MemoryDeps) {}
+  constructor(private readonly banks: BankAccess, private readonly deps: MemoryDeps) {}
 
   /** One page in (ts, id) order; next_offset is null on the last page. */
   async memories(bank: string, page: { dataset?: string; offset: number; limit: number }): Promise<{ items: MemoryItem[]; next_offset: number | null }> {

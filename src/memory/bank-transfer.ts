@@ -5,15 +5,14 @@
 // this bank), or take a new id.
 import { SvcError } from '../protocol/errors.js';
 import { type MemoryExportLine, MemoryExportLineSchema, type MemoryImportAnswer } from '../protocol/memory.js';
-import type { MemoryBanks } from './banks.js';
 import type { MemoryDeps } from './service.js';
 import { dimensionMismatch } from './store.js';
-import type { MemoryImportConflict } from './types.js';
+import type { BankAccess, MemoryImportConflict } from './types.js';
 
 const PAGE = 500;
 
 export class MemoryBankTransfer {
-  constructor(private readonly banks: MemoryBanks, private readonly deps: MemoryDeps) {}
+  constructor(private readonly banks: BankAccess, private readonly deps: MemoryDeps) {}
 
   /** The bank's items as JSON lines, page by page; the bank is checked before the first line. */
   async export(bank: string): Promise<AsyncIterable<string>> {

@@ -11,10 +11,10 @@
 import { randomUUID } from 'node:crypto';
 import { SvcError } from '../protocol/errors.js';
 import type { MemoryReembedJob } from '../protocol/memory.js';
-import type { MemoryBanks } from './banks.js';
 import { checkBankId } from './identity.js';
 import { embed } from './model-calls.js';
 import type { MemoryDeps, MemoryService } from './service.js';
+import type { BankAccess } from './types.js';
 
 /** Items embedded and written per round trip. */
 const PAGE = 32;
@@ -24,7 +24,7 @@ const PROGRESS_EVERY = 256;
 export class MemoryReembed {
   private readonly jobs = new Map<string, MemoryReembedJob>();
 
-  constructor(private readonly banks: MemoryBanks, private readonly service: MemoryService, private readonly deps: MemoryDeps) {}
+  constructor(private readonly banks: BankAccess, private readonly service: MemoryService, private readonly deps: MemoryDeps) {}
 
   /** The last job of the bank since the gateway started. */
   job(bank: string): MemoryReembedJob {

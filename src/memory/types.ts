@@ -7,6 +7,7 @@ export interface MemoryViewer { privateTag: string; ownTag: string }
 export interface MemoryAddItem { text: string; embedding: number[]; dataset?: string; tags?: string[]; metadata?: Record<string, unknown>; document_id?: string; type?: string; timestamp?: string }
 export interface MemorySearchQuery { embedding: number[]; text: string; limit: number; dataset?: string; tags?: string[]; tagsMatch?: 'any' | 'all'; before?: string; after?: string; excludeTags?: string[]; viewer?: MemoryViewer }
 import type { MemoryEngineState } from '../protocol/events.js';
+import type { MemoryBankPutBody, MemoryBankView } from '../protocol/memory.js';
 
 /** `state`: the embedded process's (absent for a server); a stopped one is not started to answer. */
 export interface MemoryEngineInfo { kind: 'embedded' | 'server'; reachable: boolean; version: string | null; pid: number | null; rss_bytes: number | null; state?: MemoryEngineState }
@@ -61,4 +62,13 @@ export interface MemoryBankAdmin {
   setEmbeddings(bank: string, rows: ReadonlyArray<{ id: string; embedding: number[] }>): Promise<void>;
   /** The bank's vectors are now of this dimension (after a re-embedding), its HNSW index made. */
   setDimension(bank: string, dimension: number): Promise<void>;
+}
+
+/** What the bank helpers (bank-content, bank-transfer, reembed) use of MemoryBanks, which makes them: a type here keeps the modules apart. */
+export interface BankAccess {
+  store(): Promise<MemoryStore>;
+  existing(id: string): Promise<MemoryBankView>;
+  admin(): Promise<MemoryBankAdmin>;
+  existingAdmin(id: string): Promise<MemoryBankAdmin>;
+  put(id: string, body: MemoryBankPutBody, actor: string): Promise<MemoryBankView>;
 }

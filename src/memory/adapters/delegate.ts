@@ -6,10 +6,19 @@ import { SvcError } from '../../protocol/errors.js';
 import type { MemoryAddAnswer, MemoryAddRequest, MemoryDeleteAnswer, MemoryDeleteRequest, MemoryItem, MemoryListAnswer, MemorySearchRequest } from '../../protocol/memory.js';
 import { checkBankId, type MemoryIdentity, PRIVATE_TAG, readBanks, writeTarget } from '../identity.js';
 import { fuseBanks } from '../recall.js';
-import type { MemoryDeps } from '../service.js';
+import type { ActivityInput } from '../../activity/store.js';
+import type { ResolvedConfig } from '../../config/load.js';
+import type { EventInput } from '../../protocol/events.js';
 import type { MemoryEngineAdapter } from './types.js';
 
-export async function addVia(adapter: MemoryEngineAdapter, deps: MemoryDeps, identity: MemoryIdentity, body: MemoryAddRequest, actor: string): Promise<MemoryAddAnswer> {
+/** What these use of the memory service's deps (service.ts passes its own; a type here keeps the two modules apart). */
+export interface DelegateDeps {
+  config: () => ResolvedConfig;
+  publish: (event: EventInput) => void;
+  record: (entry: ActivityInput) => void;
+}
+
+export async function addVia(adapter: MemoryEngineAdapter, deps: DelegateDeps, identity: MemoryIdentity, body: MemoryAddRequest, actor: string): Promise<MemoryAddAnswer> {
   const { bank, tags } = writeTarget(identity, deps.config().svc.memory.unified_bank);
   const allTags = [...new Set([...(body.tags ?? []).filter((t) => t !== PRIVATE_TAG && !t.startsWith('agent:')), ...tags])];
   const added = await adapter.add(bank, { text: body.text, dataset: body.dataset, tags: allTags, metadata: body.metadata, document_id: body.document_id, agent: identity.agent });
@@ -18,13 +27,13 @@ export async function addVia(adapter: MemoryEngineAdapter, deps: MemoryDeps, ide
   return added;
 }
 
-export async function searchVia(adapter: MemoryEngineAdapter, deps: MemoryDeps, identity: MemoryIdentity, body: MemorySearchRequest): Promise<{ items: MemoryItem[] }> {
+export async function searchVia(adapter: MemoryEngineAdapter, deps: DelegateDeps, identity: MemoryIdentity, body: MemorySearchRequest): Promise<{ items: MemoryItem[] }> {
   const perBank = await adapter.search(readBanks(identity, deps.config().svc.memory.unified_bank), body, identity);
   return { items: fuseBanks(perBank).slice(0, body.limit) };
 }
 
 /** One page over the banks (the cursor is `bank@offset`, the offset the adapter's own). */
-export async function listVia(adapter: MemoryEngineAdapter, deps: MemoryDeps, identity: MemoryIdentity, q: { dataset?: string; bank?: string; cursor?: string; limit: number }): Promise<MemoryListAnswer> {
+export async function listVia(adapter: MemoryEngineAdapter, deps: DelegateDeps, identity: MemoryIdentity, q: { dataset?: string; bank?: string; cursor?: string; limit: number }): Promise<MemoryListAnswer> {
   const banks = q.bank !== undefined ? [checkBankId(q.bank)] : readBanks(identity, deps.config().svc.memory.unified_bank);
   let [bankAt, offset] = [0, 0];
   if (q.cursor !== undefined) {
@@ -46,7 +55,7 @@ export async function listVia(adapter: MemoryEngineAdapter, deps: MemoryDeps, id
   return { items, next_cursor: null };
 }
 
-export async function deleteVia(adapter: MemoryEngineAdapter, deps: MemoryDeps, identity: MemoryIdentity, body: MemoryDeleteRequest, actor: string): Promise<MemoryDeleteAnswer> {
+export async function deleteVia(adapter: MemoryEngineAdapter, deps: DelegateDeps, identity: MemoryIdentity, body: MemoryDeleteRequest, actor: string): Promise<MemoryDeleteAnswer> {
   const banks = readBanks(identity, deps.config().svc.memory.unified_bank);
   const { ids } = body;
   if (ids === undefined) throw new SvcError('memory.engine_unsupported', `the ${adapter.engine} engine deletes by ids only: send ids`, { engine: adapter.engine, field: 'ids' });

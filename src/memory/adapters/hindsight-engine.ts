@@ -15,9 +15,8 @@ import type { MemoryBankStats, MemoryBankView, MemoryItem } from '../../protocol
 import type { MemoryIdentity } from '../identity.js';
 import type { HindsightClient } from './hindsight.js';
 import { retainItem } from './hindsight-items.js';
-import type { EngineDeps } from './select.js';
 import { matchWords, type HindsightOutbox } from './outbox.js';
-import { daemonBank, type EngineAddItem, type EnginePage, type EngineRecall, type EngineReport, type EngineSearch, type MemoryEngineAdapter, type PassthroughAnswer, type PromoteAnswer } from './types.js';
+import { daemonBank, type EngineAddItem, type EngineDeps, type EnginePage, type EngineRecall, type EngineReport, type EngineSearch, type MemoryEngineAdapter, type PassthroughAnswer, type PromoteAnswer } from './types.js';
 
 const REPLAY_BATCH = 100;
 const unreachable = (error: unknown) => error instanceof MemoryError && error.code === 'memory.engine_unreachable';

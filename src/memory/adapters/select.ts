@@ -4,25 +4,19 @@
 // http://127.0.0.1:9177, key SVC_HINDSIGHT_API_KEY or HINDSIGHT_API_TENANT_API_KEY, probe
 // timeout SVC_HINDSIGHT_PROBE_TIMEOUT_S (2 s); [memory].mem0_url with SVC_MEM0_API_KEY.
 import { join } from 'node:path';
-import type { ActivityInput } from '../../activity/store.js';
-import type { EventInput } from '../../protocol/events.js';
 import type { SqlMemoryStore } from '../store.js';
 import type { MemoryStore } from '../types.js';
 import { HindsightClient, HINDSIGHT_DEFAULT_KEY, HINDSIGHT_DEFAULT_URL } from './hindsight.js';
 import { HindsightEngine } from './hindsight-engine.js';
 import { Mem0Engine } from './mem0.js';
 import { HindsightOutbox } from './outbox.js';
-import type { MemoryEngineAdapter } from './types.js';
+import type { EngineDeps, MemoryEngineAdapter } from './types.js';
+
+export type { EngineDeps } from './types.js';
 
 export const ADAPTER_ENGINES = ['hindsight', 'mem0'] as const;
 export const isAdapterEngine = (engine: string): engine is (typeof ADAPTER_ENGINES)[number] => (ADAPTER_ENGINES as readonly string[]).includes(engine);
 
-export interface EngineDeps {
-  publish: (event: EventInput) => void;
-  record: (entry: ActivityInput) => void;
-  log: (line: string) => void;
-  reprobeIntervalS: () => number;
-}
 
 export interface AdapterSettings {
   engine: string;

@@ -3,6 +3,8 @@
 // server (mem0.ts). The service keeps identity, banks, events and the recall pipeline
 // (rerank, precedence, budget); an adapter stores, finds and deletes, and answers only with
 // what the caller may see (another agent's private items never come back).
+import type { ActivityInput } from '../../activity/store.js';
+import type { EventInput } from '../../protocol/events.js';
 import type { MemoryBankStats, MemoryBankView, MemoryItem } from '../../protocol/memory.js';
 import type { MemoryIdentity } from '../identity.js';
 
@@ -64,4 +66,12 @@ export interface MemoryEngineAdapter {
   /** Degraded mode only (hindsight): probe now, replay, promote. */
   promote(): Promise<PromoteAnswer>;
   close(): Promise<void>;
+}
+
+/** What an engine adapter reports through: events, activity rows, the log; and how often a degraded one probes again. */
+export interface EngineDeps {
+  publish: (event: EventInput) => void;
+  record: (entry: ActivityInput) => void;
+  log: (line: string) => void;
+  reprobeIntervalS: () => number;
 }
