@@ -64,3 +64,12 @@ export function readBanks(identity: MemoryIdentity, unifiedBank: boolean): strin
 export function visibleTo(agent: string, tags: readonly string[]): boolean {
   return !tags.includes(PRIVATE_TAG) || tags.includes(agentTag(agent));
 }
+
+/** Where a list page starts: the `bank@offset` cursor of the page before, over the banks the caller reads (the pgvector store and the engine adapters alike). */
+export function parseListCursor(banks: readonly string[], cursor: string | undefined): { bankAt: number; offset: number } {
+  if (cursor === undefined) return { bankAt: 0, offset: 0 };
+  const match = /^([a-zA-Z0-9_-]{1,128})@(\d{1,9})$/.exec(cursor);
+  const bankAt = match ? banks.indexOf(match[1]!) : -1;
+  if (!match || bankAt < 0) throw new SvcError('memory.invalid_bank', `the cursor is <bank>@<offset> for one of ${banks.join(', ')}; got ${JSON.stringify(cursor.slice(0, 80))}`, { cursor });
+  return { bankAt, offset: Number(match[2]) };
+}

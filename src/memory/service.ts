@@ -9,7 +9,7 @@ import { SvcError } from '../protocol/errors.js';
 import type {
   MemoryAddAnswer, MemoryAddRequest, MemoryDeleteAnswer, MemoryDeleteRequest, MemoryItem, MemoryListAnswer, MemoryRecallRequest, MemorySearchRequest,
 } from '../protocol/memory.js';
-import { agentTag, checkBankId, type MemoryIdentity, PRIVATE_TAG, readBanks, visibleTo, writeTarget } from './identity.js';
+import { agentTag, checkBankId, parseListCursor, type MemoryIdentity, PRIVATE_TAG, readBanks, visibleTo, writeTarget } from './identity.js';
 import { embed, type ModelDispatcher, rerank } from './model-calls.js';
 import { applyRerank, byPrecedence, DEFAULT_RECALL_TYPES, filterVisible, fuseBanks, withinBudget } from './recall.js';
 import type { MemoryItemRow, MemoryStore } from './store.js';
@@ -182,13 +182,7 @@ export class MemoryService {
     if (adapter) return listVia(adapter, this.deps, identity, q);
     const store = await this.store();
     const banks = q.bank !== undefined ? [checkBankId(q.bank)] : readBanks(identity, this.settings.unified_bank);
-    let [bankAt, offset] = [0, 0];
-    if (q.cursor !== undefined) {
-      const match = /^([a-zA-Z0-9_-]{1,128})@(\d{1,9})$/.exec(q.cursor);
-      bankAt = match ? banks.indexOf(match[1]!) : -1;
-      if (!match || bankAt < 0) throw new SvcError('memory.invalid_bank', `the cursor is <bank>@<offset> for one of ${banks.join(', ')}; got ${JSON.stringify(q.cursor.slice(0, 80))}`, { cursor: q.cursor });
-      offset = Number(match[2]);
-    }
+    let { bankAt, offset } = parseListCursor(banks, q.cursor);
     const items: MemoryItem[] = [];
     for (; bankAt < banks.length; bankAt++, offset = 0) {
       const bank = banks[bankAt]!;

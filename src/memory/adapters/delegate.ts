@@ -4,7 +4,7 @@
 // pipeline (rerank, precedence, budget): only its candidates come from here.
 import { SvcError } from '../../protocol/errors.js';
 import type { MemoryAddAnswer, MemoryAddRequest, MemoryDeleteAnswer, MemoryDeleteRequest, MemoryItem, MemoryListAnswer, MemorySearchRequest } from '../../protocol/memory.js';
-import { checkBankId, type MemoryIdentity, PRIVATE_TAG, readBanks, writeTarget } from '../identity.js';
+import { checkBankId, type MemoryIdentity, parseListCursor, PRIVATE_TAG, readBanks, writeTarget } from '../identity.js';
 import { fuseBanks } from '../recall.js';
 import type { ActivityInput } from '../../activity/store.js';
 import type { ResolvedConfig } from '../../config/load.js';
@@ -35,13 +35,7 @@ export async function searchVia(adapter: MemoryEngineAdapter, deps: DelegateDeps
 /** One page over the banks (the cursor is `bank@offset`, the offset the adapter's own). */
 export async function listVia(adapter: MemoryEngineAdapter, deps: DelegateDeps, identity: MemoryIdentity, q: { dataset?: string; bank?: string; cursor?: string; limit: number }): Promise<MemoryListAnswer> {
   const banks = q.bank !== undefined ? [checkBankId(q.bank)] : readBanks(identity, deps.config().svc.memory.unified_bank);
-  let [bankAt, offset] = [0, 0];
-  if (q.cursor !== undefined) {
-    const match = /^([a-zA-Z0-9_-]{1,128})@(\d{1,9})$/.exec(q.cursor);
-    bankAt = match ? banks.indexOf(match[1]!) : -1;
-    if (!match || bankAt < 0) throw new SvcError('memory.invalid_bank', `the cursor is <bank>@<offset> for one of ${banks.join(', ')}; got ${JSON.stringify(q.cursor.slice(0, 80))}`, { cursor: q.cursor });
-    offset = Number(match[2]);
-  }
+  let { bankAt, offset } = parseListCursor(banks, q.cursor);
   const items: MemoryItem[] = [];
   for (; bankAt < banks.length; bankAt++, offset = 0) {
     const bank = banks[bankAt]!;
