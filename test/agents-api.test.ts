@@ -181,6 +181,22 @@ describe('the agents routes by scope, in auth mode', () => {
     expect(wrong).toEqual([]);
     expect(existsSync(join(authHome.stateRoot, 'agents'))).toBe(false);
   }, 60_000);
+
+  it('uninstalling an agent revokes its agent-<name> token: it no longer opens /v1, the other tokens still do', async () => {
+    // The token an install would mint, and a broken install of pi (its file, no package).
+    const minted = (await api(auth.url, '/api/auth/tokens', { method: 'POST', headers: proxy, body: { label: 'agent-pi', scope: 'v1-only' } })).json.token as string;
+    // A chat for a model nobody serves: 404 past the guard with a good token, 401 at it with a revoked one.
+    const chat = async (token: string) => (await api(auth.url, '/v1/chat/completions', { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: { model: 'nope', messages: [{ role: 'user', content: 'hi' }] } })).status;
+    expect(await chat(minted)).toBe(404);
+    authHome.write('agents/pi.toml', 'schema_version = 1\n[agent]\nname = "pi"\n');
+    const gone = await api(auth.url, '/api/agents/pi', { method: 'DELETE', headers: proxy });
+    expect(gone.json).toMatchObject({ status: 'uninstalled', tokens_revoked: 1 });
+    expect(await chat(minted)).toBe(401);
+    expect(await chat(tokens['v1-only']!)).toBe(404);
+    const labels = ((await api(auth.url, '/api/auth/tokens', { headers: proxy })).json.tokens as Array<{ label: string }>).map((t) => t.label);
+    expect(labels).not.toContain('agent-pi');
+    expect(labels).toContain('agents-v1-only');
+  });
 });
 
 const lanSkip = lanSkipReason();

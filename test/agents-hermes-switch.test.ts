@@ -37,6 +37,7 @@ describe('install --switch to hermes, which fails', () => {
     const service = new AgentService({
       paths, publish: (e) => events.push(e), record: () => undefined,
       wiring: async () => ({ v1Url: `${upstream.url}/v1`, apiUrl: upstream.url, token: null, chatModels: ['chat'], svcVersion: 'test' }),
+      unwire: async () => 0,
     });
     service.registerDriver({ ...createHermesDriver(() => loans({ HERMES_STANDIN_VERSION: '0.8.0' })), name: 'hermes-a' });
     service.registerDriver(createHermesDriver(() => loans({ HERMES_STANDIN_FAIL: 'config-check' })));

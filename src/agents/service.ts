@@ -21,6 +21,8 @@ export interface AgentServiceDeps {
   record: (entry: ActivityInput) => void;
   /** The gateway's URLs, an inference token in auth mode, its chat models (asked at each install). */
   wiring: (agent: string) => Promise<GatewayWiring>;
+  /** Takes back what wiring gave the agent (its agent-<name> tokens); answers how many tokens. */
+  unwire: (agent: string) => Promise<number>;
 }
 
 /** Throws agent.invalid_name or agent.unknown unless `name` is a bundled agent whose driver is here. */
@@ -98,8 +100,14 @@ export class AgentService {
     const options = { version: request.version, offline: request.offline, adopt: request.adopt, dryRun: request.dry_run, repair: request.repair, skipPhases: request.skip_phases };
     return this.jobs.start(name, other ? 'switch' : 'install', actor, async (progress) => {
       const wiring = await this.deps.wiring(name);
-      if (!other) return this.installOne(driver, wiring, options, progress);
-      return this.switchTo(driver, other, wiring, options, progress);
+      try {
+        const version = other ? await this.switchTo(driver, other, wiring, options, progress) : await this.installOne(driver, wiring, options, progress);
+        if (options.dryRun) await this.deps.unwire(name); // a dry run leaves nothing, its token included
+        return version;
+      } catch (error) {
+        await this.deps.unwire(name).catch(() => undefined); // a failed install keeps no token
+        throw error;
+      }
     }, other?.name ?? null);
   }
 
@@ -128,12 +136,14 @@ export class AgentService {
     progress('switch', `uninstalling ${previous.name}`);
     await before.uninstall(beforeDirs, { purge: false });
     await removeAgentFile(beforeDirs.configPath);
+    await this.deps.unwire(previous.name);
     try {
       return await this.installOne(driver, wiring, options, progress);
     } catch (error) {
       progress('rollback', `${driver.name} failed; installing ${previous.name} again`);
       try {
-        await before.install(beforeDirs, wiring, { version: previous.file.agent.version || undefined, repair: true }, progress);
+        // Its own wiring: the token it had was revoked with the uninstall, and the new agent's is not its.
+        await before.install(beforeDirs, await this.deps.wiring(previous.name), { version: previous.file.agent.version || undefined, repair: true }, progress);
         await writeAgentFile(beforeDirs.configPath, previous.file);
         progress('rollback', `${previous.name} is back`);
       } catch (rollback) {
@@ -170,17 +180,18 @@ export class AgentService {
     if (this.jobs.runningFor(name)) throw new AgentError('agent.already_installed', `a job of ${name} is running; wait for it`, { name });
     const read = await readAgentFile(dirs.configPath, name);
     const installed = read.status !== 'missing' || (await driver.installedVersion(dirs).catch(() => null)) !== null;
-    if (!installed) return { name, status: 'not_installed', removed: [], kept: [] };
+    if (!installed) return { name, status: 'not_installed', removed: [], kept: [], tokens_revoked: await this.deps.unwire(name) };
     const report = await driver.uninstall(dirs, { purge });
     await removeAgentFile(dirs.configPath);
+    const tokensRevoked = await this.deps.unwire(name);
     const removed = [...report.removed, dirs.configPath];
     const kept = purge ? [] : [dirs.dataDir];
     const incomplete = report.residual.length > 0;
-    this.deps.publish({ type: 'agent.uninstalled', source: `agent:${name}`, severity: incomplete ? 'warn' : 'info', message: `${name} uninstalled${incomplete ? ' (something was left)' : ''}`, data: { agent: name, purge, removed, residual: report.residual } });
-    this.deps.record({ action: 'agent.uninstall', target: name, actor, outcome: incomplete ? 'error' : 'ok', details: { purge, removed, residual: report.residual } });
+    this.deps.publish({ type: 'agent.uninstalled', source: `agent:${name}`, severity: incomplete ? 'warn' : 'info', message: `${name} uninstalled${incomplete ? ' (something was left)' : ''}`, data: { agent: name, purge, removed, residual: report.residual, tokens_revoked: tokensRevoked } });
+    this.deps.record({ action: 'agent.uninstall', target: name, actor, outcome: incomplete ? 'error' : 'ok', details: { purge, removed, residual: report.residual, tokens_revoked: tokensRevoked } });
     if (incomplete) {
-      throw new AgentError('agent.uninstall_incomplete', `${name} was uninstalled but ${report.residual.length} path(s) are left: ${report.residual.map((r) => `${r.path} (${r.reason})`).join('; ')}`, { status: 'partially_uninstalled', removed, residual: report.residual });
+      throw new AgentError('agent.uninstall_incomplete', `${name} was uninstalled but ${report.residual.length} path(s) are left: ${report.residual.map((r) => `${r.path} (${r.reason})`).join('; ')}`, { status: 'partially_uninstalled', removed, residual: report.residual, tokens_revoked: tokensRevoked });
     }
-    return { name, status: 'uninstalled', removed, kept };
+    return { name, status: 'uninstalled', removed, kept, tokens_revoked: tokensRevoked };
   }
 }

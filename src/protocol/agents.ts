@@ -81,6 +81,8 @@ export interface AgentUninstallPayload {
   status: 'uninstalled' | 'not_installed';
   removed: string[];
   kept: string[];
+  /** How many of its agent-<name> bearer tokens were revoked (an uninstalled agent keeps no access). */
+  tokens_revoked?: number;
 }
 
 /** One row of GET /api/agents/<name>/activity: a /v1 request or a tool call the agent made. */

@@ -182,7 +182,7 @@ export interface EventPayloads {
   'agent.install.progress': AgentJobEventData & { step: string };
   'agent.install.done': AgentJobEventData & { version: string | null };
   'agent.install.failed': AgentJobEventData & { code: string };
-  'agent.uninstalled': { agent: string; purge: boolean; removed: string[]; residual: Array<{ path: string; reason: string }> };
+  'agent.uninstalled': { agent: string; purge: boolean; removed: string[]; residual: Array<{ path: string; reason: string }>; tokens_revoked: number };
   'agent.upgraded': { agent: string; job: string; from: string | null; to: string };
   /** A peer or health-checked upstream went up or down (docs/scaling.md). */
   'peer.state': PeerStateEventData;

@@ -32,9 +32,23 @@ export async function gatewayWiring(ctx: WiringHost, agent: string): Promise<Gat
 /** In auth mode a fresh v1-only token for the agent (an older one of the same label is revoked first). */
 async function agentToken(ctx: WiringHost, agent: string): Promise<string | null> {
   if (!ctx.config.env.authEnabled) return null;
+  await revokeAgentTokens(ctx, agent);
+  return (await ctx.auth.store.create(agentTokenLabel(agent), 'v1-only')).token;
+}
+
+/**
+ * Revokes every token labelled agent-<name> (in or out of auth mode: a token minted while auth
+ * was on must not outlive the agent it was for) and answers how many. Uninstall calls it.
+ */
+export async function revokeAgentTokens(ctx: Pick<WiringHost, 'auth'>, agent: string): Promise<number> {
   const label = agentTokenLabel(agent);
-  for (const row of ctx.auth.store.list()) if (row.label === label) await ctx.auth.store.revoke(row.id);
-  return (await ctx.auth.store.create(label, 'v1-only')).token;
+  let revoked = 0;
+  for (const row of ctx.auth.store.list()) {
+    if (row.label !== label) continue;
+    await ctx.auth.store.revoke(row.id);
+    revoked += 1;
+  }
+  return revoked;
 }
 
 /** The slots' model names of /v1/models (owned_by svc): the ones a chat goes to. */

@@ -28,7 +28,7 @@ import { AgentService } from '../agents/service.js';
 import { PiDriver } from '../agents/pi/driver.js';
 import { createHermesDriver } from '../agents/hermes/driver.js';
 import { hermesLoans } from './hermes-loans.js';
-import { gatewayWiring } from './agent-wiring.js';
+import { gatewayWiring, revokeAgentTokens } from './agent-wiring.js';
 import { MemoryGraph } from '../memory/graph/service.js';
 import { StackService } from '../stacks/service.js';
 import { VERSION } from '../lib/version.js';
@@ -181,6 +181,7 @@ export class ServerContext {
       publish: (event) => this.events.publish(event),
       record: (entry) => this.record(entry),
       wiring: (agent) => gatewayWiring(this, agent),
+      unwire: (agent) => revokeAgentTokens(this, agent),
     });
     this.agents.registerDriver(new PiDriver());
     this.memoryGraph = new MemoryGraph({ ...memoryDeps, store: () => this.memory.store() });
