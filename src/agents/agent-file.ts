@@ -6,6 +6,7 @@ import { rm } from 'node:fs/promises';
 import { z } from 'zod';
 import { writeFileAtomic } from '../config/atomic.js';
 import { ENV_KEY_PATTERN, httpUrl } from '../config/schema/common.js';
+import { checkToolListsApart } from '../config/schema/mcp-server.js';
 import type { ConfigProblem } from '../config/problems.js';
 import { errorsOf } from '../config/problems.js';
 import { readTomlFile, stringifyToml, type TomlDoc } from '../config/toml.js';
@@ -19,16 +20,7 @@ const toolName = z.string().min(1).max(128);
 /** `[tools]` of a tool server: allow, gated and blocked must not share a name (the later list is blamed). */
 const AgentToolsSchema = z
   .strictObject({ allow: z.array(toolName).default([]), gated: z.array(toolName).default([]), blocked: z.array(toolName).default([]) })
-  .superRefine((lists, ctx) => {
-    const seen = new Map<string, string>();
-    for (const list of ['allow', 'gated', 'blocked'] as const) {
-      lists[list].forEach((name, index) => {
-        const first = seen.get(name);
-        if (first && first !== list) ctx.addIssue({ code: 'custom', path: [list, index], message: `"${name}" is already in tools.${first}: the allow, gated and blocked lists must not share a tool` });
-        else seen.set(name, list);
-      });
-    }
-  })
+  .superRefine(checkToolListsApart)
   .prefault({});
 
 const McpAuthSchema = z

@@ -17,20 +17,20 @@ const policyLists = {
   default: z.enum(TOOL_POLICIES).default('allow'),
 };
 
-/** `[tools]`: the three lists must not share a name; the later list's entry is blamed. */
-export const ToolPolicySchema = z
-  .strictObject(policyLists)
-  .superRefine((lists, ctx) => {
-    const seen = new Map<string, string>();
-    for (const list of ['allow', 'gated', 'blocked'] as const) {
-      lists[list].forEach((name, index) => {
-        const first = seen.get(name);
-        if (first && first !== list) ctx.addIssue({ code: 'custom', path: [list, index], message: `"${name}" is already in tools.${first}: the allow, gated and blocked lists must not share a tool` });
-        else seen.set(name, list);
-      });
-    }
-  })
-  .prefault({});
+/** The allow, gated and blocked lists must not share a name; the later list's entry is blamed (tool servers' and agents' `[tools]`). */
+export function checkToolListsApart(lists: Record<'allow' | 'gated' | 'blocked', string[]>, ctx: z.RefinementCtx): void {
+  const seen = new Map<string, string>();
+  for (const list of ['allow', 'gated', 'blocked'] as const) {
+    lists[list].forEach((name, index) => {
+      const first = seen.get(name);
+      if (first && first !== list) ctx.addIssue({ code: 'custom', path: [list, index], message: `"${name}" is already in tools.${first}: the allow, gated and blocked lists must not share a tool` });
+      else seen.set(name, list);
+    });
+  }
+}
+
+/** `[tools]`: the three lists must not share a name. */
+export const ToolPolicySchema = z.strictObject(policyLists).superRefine(checkToolListsApart).prefault({});
 
 const envTable = z.record(z.string().regex(ENV_KEY_PATTERN, { message: 'expected an environment variable name' }), z.string()).default({});
 
