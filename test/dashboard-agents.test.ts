@@ -5,15 +5,11 @@
 // stand-in runtime (test/fixtures/hermes-runtime.mjs), and its page shows the phases of that
 // provision.json and its personas, one activated from the page. A read-only token finds
 // Install disabled, saying why.
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
 import { HERMES_PHASES } from '../src/agents/hermes/types.js';
-import { api, REPO_ROOT, startGateway, type Gateway, type TempHome } from './helpers/gateway.js';
-import { launchChromium } from './helpers/chromium.js';
-import { homeWithTinySlots } from './helpers/llama.js';
-import { axeViolations, chromiumSkipReason, screenshot, startDashboard, type Dashboard } from './helpers/dashboard.js';
+import { api, REPO_ROOT } from './helpers/gateway.js';
+import { axeViolations, chromiumSkipReason, screenshot, startDashboard, startScopedDashboard, type Dashboard, type ScopedDashboard } from './helpers/dashboard.js';
 
 const skip = chromiumSkipReason();
 const RUNTIME = join(REPO_ROOT, 'test/fixtures/hermes-runtime.mjs');
@@ -107,38 +103,24 @@ describe.skipIf(skip)('the Agents page', () => {
 });
 
 describe.skipIf(skip)('the Agents page under a read-only token', () => {
-  const SECRET = 'agents-proxy-secret-0123456789abcdef';
-  const proxy = { 'x-forwarded-email': 'admin@example.test', 'x-svc-proxy-secret': SECRET };
-  let home: TempHome;
-  let gateway: Gateway;
-  let browser: Browser;
-  let token = '';
+  let dashboard: ScopedDashboard;
 
   beforeAll(async () => {
-    home = await homeWithTinySlots([{ name: 'chat', provider: 'builtin', extra: 'idle_timeout_s = 0' }]);
-    home.write('proxy-secret', `${SECRET}\n`);
-    gateway = await startGateway(home.home, { env: { SVC_AUTH_ENABLED: '1' } });
-    const created = await api(gateway.url, '/api/auth/tokens', { method: 'POST', headers: proxy, body: { label: 'agents-read', scope: 'read-only' } });
-    expect(created.status).toBe(201);
-    token = created.json.token;
-    browser = await launchChromium();
+    dashboard = await startScopedDashboard(['read-only']);
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await gateway?.stop();
-    rmSync(home.home, { recursive: true, force: true });
+    await dashboard?.close();
   });
 
   it('disables Install with the reason', async () => {
-    const context = await browser.newContext({ extraHTTPHeaders: { authorization: `Bearer ${token}` } });
-    const page = await context.newPage();
-    await page.goto(`${gateway.url}/agents`);
+    const { page, refused, close } = await dashboard.openAs('read-only', '/agents');
     const install = page.getByTestId('install-pi');
     // Disabled while whoami is read, then for the token's reason.
     await page.locator('[data-testid="install-pi"][title*="read-only"]').waitFor();
     expect(await install.isDisabled()).toBe(true);
     expect(await install.getAttribute('title')).toMatch(/read-only/);
-    await context.close();
+    expect(refused).toEqual([]);
+    await close();
   }, 60_000);
 });

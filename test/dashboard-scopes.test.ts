@@ -3,54 +3,32 @@
 // change (with the reason), show host-only keys read-only, and make no request the server
 // refuses. An admin token, on the same pages, gets the controls back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { api, startGateway, type Gateway, type TempHome } from './helpers/gateway.js';
-import { chromiumSkipReason, launchChromium } from './helpers/chromium.js';
-import { homeWithTinySlots } from './helpers/llama.js';
+import type { Page } from 'playwright-core';
+import { chromiumSkipReason, startScopedDashboard, type ScopedDashboard } from './helpers/dashboard.js';
 
 const skip = chromiumSkipReason();
-const SECRET = 'scopes-proxy-secret-0123456789abcdef';
-const proxy = { 'x-forwarded-email': 'admin@example.test', 'x-svc-proxy-secret': SECRET };
-let home: TempHome;
-let gateway: Gateway;
-let browser: Browser;
-const tokens: Record<string, string> = {};
+let dashboard: ScopedDashboard;
 
 beforeAll(async () => {
   if (skip) return;
-  home = await homeWithTinySlots([{ name: 'chat', provider: 'builtin', extra: 'idle_timeout_s = 0' }]);
-  home.write('proxy-secret', `${SECRET}\n`);
-  gateway = await startGateway(home.home, { env: { SVC_AUTH_ENABLED: '1' } });
-  for (const scope of ['read-only', 'admin']) {
-    const created = await api(gateway.url, '/api/auth/tokens', { method: 'POST', headers: proxy, body: { label: `dash-${scope}`, scope } });
-    expect(created.status).toBe(201);
-    tokens[scope] = created.json.token;
-  }
-  browser = await launchChromium();
+  dashboard = await startScopedDashboard(['read-only', 'admin']);
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await gateway?.stop();
+  await dashboard?.close();
 });
 
-/** A page whose every request carries the token; `refused` collects any answer of 400 or more. */
+/** A page whose every request carries the token, once its heading is there; `refused` collects any answer of 400 or more. */
 async function openAs(scope: string, path: string): Promise<{ page: Page; refused: string[] }> {
-  const context = await browser.newContext({ extraHTTPHeaders: { authorization: `Bearer ${tokens[scope]}` } });
-  const page = await context.newPage();
-  const refused: string[] = [];
-  page.on('response', (response) => void (response.status() >= 400 && refused.push(`${response.status()} ${response.url()}`)));
-  page.on('console', (message) => void (message.type() === 'error' && refused.push(`console: ${message.text()}`)));
-  page.on('pageerror', (error) => refused.push(`uncaught: ${error.message}`));
-  await page.goto(`${gateway.url}${path}`);
-  await page.getByRole('heading', { level: 1 }).first().waitFor();
-  return { page, refused };
+  const opened = await dashboard.openAs(scope, path);
+  await opened.page.getByRole('heading', { level: 1 }).first().waitFor();
+  return opened;
 }
 
 describe.skipIf(skip)('the dashboard under a token\'s scope', () => {
   it('shows a read-only token no token management, no enabled change, host-only keys read-only, and asks nothing it would be refused', async () => {
     const access = await openAs('read-only', '/access');
-    await access.page.getByTestId('identity').filter({ hasText: 'dash-read-only' }).waitFor();
+    await access.page.getByTestId('identity').filter({ hasText: 'dashboard-read-only' }).waitFor();
     await access.page.getByTestId('tokens-refused').waitFor();
     expect(await access.page.getByTestId('create-token').count()).toBe(0);
 

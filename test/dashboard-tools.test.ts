@@ -5,17 +5,13 @@
 // SDK's own client over /mcp/admin/mcp, waits in the Approvals panel (and the nav's count)
 // until Approve runs it (and Deny refuses another). A spec that is none of the forms is
 // refused beside its field. A read-only token (auth mode) finds every change disabled, saying why.
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { McpServerView } from '../src/protocol/mcp.js';
-import { api, REPO_ROOT, startGateway, type Gateway, type TempHome } from './helpers/gateway.js';
-import { launchChromium } from './helpers/chromium.js';
-import { homeWithTinySlots } from './helpers/llama.js';
-import { axeViolations, chromiumSkipReason, screenshot, startDashboard, type Dashboard } from './helpers/dashboard.js';
+import { api, REPO_ROOT } from './helpers/gateway.js';
+import { axeViolations, chromiumSkipReason, screenshot, startDashboard, startScopedDashboard, type Dashboard, type ScopedDashboard } from './helpers/dashboard.js';
 
 const skip = chromiumSkipReason();
 const FIXTURE = join(REPO_ROOT, 'test/fixtures/mcp-fixture-server.mjs');
@@ -156,36 +152,18 @@ describe.skipIf(skip)('the Tool servers page', () => {
 });
 
 describe.skipIf(skip)('the Tool servers page under a read-only token', () => {
-  const SECRET = 'tools-proxy-secret-0123456789abcdef';
-  const proxy = { 'x-forwarded-email': 'admin@example.test', 'x-svc-proxy-secret': SECRET };
-  let home: TempHome;
-  let gateway: Gateway;
-  let browser: Browser;
-  let token = '';
+  let dashboard: ScopedDashboard;
 
   beforeAll(async () => {
-    home = await homeWithTinySlots([{ name: 'chat', provider: 'builtin', extra: 'idle_timeout_s = 0' }]);
-    home.write('proxy-secret', `${SECRET}\n`);
-    gateway = await startGateway(home.home, { env: { SVC_AUTH_ENABLED: '1' } });
-    const created = await api(gateway.url, '/api/auth/tokens', { method: 'POST', headers: proxy, body: { label: 'tools-read', scope: 'read-only' } });
-    expect(created.status).toBe(201);
-    token = created.json.token;
-    browser = await launchChromium();
+    dashboard = await startScopedDashboard(['read-only']);
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await gateway?.stop();
-    rmSync(home.home, { recursive: true, force: true });
+    await dashboard?.close();
   });
 
   it('disables every change with the reason and asks nothing it would be refused', async () => {
-    const context = await browser.newContext({ extraHTTPHeaders: { authorization: `Bearer ${token}` } });
-    const page = await context.newPage();
-    const refused: string[] = [];
-    page.on('response', (response) => void (response.status() >= 400 && refused.push(`${response.status()} ${response.url()}`)));
-    page.on('pageerror', (error) => refused.push(`uncaught: ${error.message}`));
-    await page.goto(`${gateway.url}/tools`);
+    const { page, refused, close } = await dashboard.openAs('read-only', '/tools');
     await page.getByTestId('server-row-svc-admin').waitFor();
     await page.getByTestId('catalog-everything').waitFor();
     const reason = /read-only/;
@@ -206,6 +184,6 @@ describe.skipIf(skip)('the Tool servers page under a read-only token', () => {
     // The gateway's own server cannot be uninstalled: no button for it.
     expect(await page.getByTestId('action-uninstall').count()).toBe(0);
     expect(refused).toEqual([]);
-    await context.close();
+    await close();
   }, 60_000);
 });

@@ -5,9 +5,10 @@
 //   a model first, which at 100k items measures the model, not the store), then the HNSW index
 //   built once (ingest = load + build); then hybrid search p50/p99 and recall@10 of
 //   the index against an exact scan of the same data.
-// - measureGatewayMemoryRss: a gateway with [memory] engine = "pgvector": its RSS idle with
-//   memory never used, then after the first memory request (which starts the database process),
-//   and that process's RSS. The database is its own process, so the gateway's should not move.
+// - measureGatewayMemoryRss: a gateway with [memory] engine = "pgvector": its RSS idle, then
+//   after requests that never touch memory (the control: any first requests grow a heap), then
+//   after memory requests (the first starts the database process), and that process's RSS.
+//   The database is its own process, so the gateway's share of memory should stay small.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,12 +47,14 @@ export async function measureMemoryBulk({ items = 100_000, dim = 384, queries = 
       await store.db.query(
         `INSERT INTO memory_items (id, bank, text, dim, embedding)
          SELECT gen_random_uuid(), 'bench', t, $3, v::vector FROM unnest($1::text[], $2::text[]) AS u(t, v)`, [texts, vectors, dim]);
+      store.statistics.wrote(n); // as the import route's writes do: an ANALYZE each tenth of the table
       if ((start / batch) % 20 === 0) log(`  ${start + n}/${items} in ${Math.round((performance.now() - ingestStart) / 1000)} s`);
     }
     const loadS = (performance.now() - ingestStart) / 1000;
     log(`  loaded in ${Math.round(loadS)} s; building the HNSW index`);
     await store.db.query("SET maintenance_work_mem = '1GB'");
     await store.db.query(`CREATE INDEX memory_items_hnsw_${dim} ON memory_items USING hnsw ((embedding::vector(${dim})) vector_cosine_ops) WHERE dim = ${dim}`);
+    await store.statistics.settled();
     const ingestS = (performance.now() - ingestStart) / 1000;
     log(`  indexed after ${Math.round(ingestS)} s`);
     const latencies = [];
@@ -87,22 +90,45 @@ export async function measureMemoryBulk({ items = 100_000, dim = 384, queries = 
   }
 }
 
-export async function measureGatewayMemoryRss({ settleMs = 3000 } = {}) {
+/** RSS in MB, the median of five reads 200 ms apart (one read catches a collection half done). */
+async function steadyRssMb(pid) {
+  const reads = [];
+  for (let i = 0; i < 5; i++) {
+    reads.push(rssMb(pid));
+    await sleep(200);
+  }
+  return reads.sort((a, b) => a - b)[2];
+}
+
+export async function measureGatewayMemoryRss({ settleMs = 3000, warmRequests = 50 } = {}) {
   const home = mkdtempSync(join(tmpdir(), 'svc-bench-memory-rss-'));
   mkdirSync(join(home, 'etc/svc'), { recursive: true });
   writeFileSync(join(home, 'etc/svc/svc.toml'), '[memory]\nengine = "pgvector"\nidle_timeout_s = 0\n');
   const gateway = await startGateway({ home, wrapper: '/bin/false' });
+  const get = async (path) => {
+    const answer = await fetch(`${gateway.url}${path}`);
+    if (answer.status !== 200) throw new Error(`GET ${path} answered ${answer.status}: ${await answer.text()}`);
+    return answer.json();
+  };
   try {
     await sleep(settleMs);
-    const idle = rssMb(gateway.pid);
-    const first = await fetch(`${gateway.url}/api/memory/banks`);
-    if (first.status !== 200) throw new Error(`GET /api/memory/banks answered ${first.status}: ${await first.text()}`);
+    const idle = await steadyRssMb(gateway.pid);
+    // The control: the gateway's first requests of any kind grow its heap (code compiled, pools
+    // and buffers made). Requests that never touch memory first, so what the first memory
+    // request adds after them is memory's own.
+    for (let i = 0; i < warmRequests; i++) await Promise.all([get('/api/status'), get('/api/slots'), get('/v1/models'), get('/api/activity?limit=20')]);
     await sleep(settleMs);
-    const afterUse = rssMb(gateway.pid);
-    const engine = await (await fetch(`${gateway.url}/api/memory/engine`)).json();
+    const warmed = await steadyRssMb(gateway.pid);
+    await get('/api/memory/banks');
+    for (let i = 0; i < warmRequests; i++) await get('/api/memory/banks');
+    await sleep(settleMs);
+    const afterUse = await steadyRssMb(gateway.pid);
+    const engine = await get('/api/memory/engine');
     return {
       gateway_idle_rss_mb: round(idle, 1),
-      gateway_rss_after_first_use_mb: round(afterUse, 1),
+      gateway_rss_after_other_requests_mb: round(warmed, 1),
+      gateway_rss_after_memory_use_mb: round(afterUse, 1),
+      memory_share_of_gateway_rss_mb: round(afterUse - warmed, 1),
       db_process_rss_mb: engine.rss_bytes === null ? null : Math.round(engine.rss_bytes / 1024 / 1024),
       db_pid_differs: engine.pid !== null && engine.pid !== gateway.pid,
     };

@@ -26,8 +26,15 @@ export function toBank(r: BankRecord): MemoryBankRecord {
 const parseVector = (text: string): number[] => JSON.parse(text) as number[];
 
 export class SqlBankAdmin implements MemoryBankAdmin {
-  /** `dimensionChanged` lets the store drop what it cached of the bank and make the HNSW index. */
-  constructor(private readonly db: Queryable, private readonly dimensionChanged: (bank: string, dimension: number) => Promise<void>) {}
+  /**
+   * `dimensionChanged` lets the store drop what it cached of the bank and make the HNSW index;
+   * `wrote` counts rows written or deleted toward the next ANALYZE (db/statistics.ts).
+   */
+  constructor(
+    private readonly db: Queryable,
+    private readonly dimensionChanged: (bank: string, dimension: number) => Promise<void>,
+    private readonly wrote: (rows: number) => void = () => undefined,
+  ) {}
 
   async bank(bank: string): Promise<MemoryBankRecord | null> {
     const { rows } = await this.db.query<BankRecord>(`${BANK_SELECT} WHERE b.id = $1`, [bank]);
@@ -69,7 +76,9 @@ export class SqlBankAdmin implements MemoryBankAdmin {
   }
 
   async deleteDocument(bank: string, documentId: string): Promise<number> {
-    return (await this.db.query('DELETE FROM memory_items WHERE bank = $1 AND document_id = $2', [bank, documentId])).rowCount ?? 0;
+    const deleted = (await this.db.query('DELETE FROM memory_items WHERE bank = $1 AND document_id = $2', [bank, documentId])).rowCount ?? 0;
+    this.wrote(deleted);
+    return deleted;
   }
 
   async tags(bank: string): Promise<Array<{ tag: string; count: number }>> {
@@ -95,9 +104,12 @@ export class SqlBankAdmin implements MemoryBankAdmin {
    */
   async importItem(bank: string, row: MemoryExportRow, onConflict: MemoryImportConflict): Promise<'added' | 'replaced' | 'skipped'> {
     const values = [bank, row.text, row.dataset, row.tags, JSON.stringify(row.metadata), row.document_id, row.type, row.timestamp, row.embedding.length, vectorLiteral(row.embedding)];
-    const insert = (id: string) => this.db.query(
-      `INSERT INTO memory_items (id, bank, text, dataset, tags, metadata, document_id, type, ts, dim, embedding)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::timestamptz, $10, $11::vector)`, [id, ...values]);
+    const insert = async (id: string) => {
+      await this.db.query(
+        `INSERT INTO memory_items (id, bank, text, dataset, tags, metadata, document_id, type, ts, dim, embedding)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::timestamptz, $10, $11::vector)`, [id, ...values]);
+      this.wrote(1);
+    };
     const holder = UUID.test(row.id) ? (await this.db.query<{ bank: string }>('SELECT bank FROM memory_items WHERE id = $1', [row.id])).rows[0]?.bank : null;
     if (holder === undefined) {
       await insert(row.id);
@@ -108,6 +120,7 @@ export class SqlBankAdmin implements MemoryBankAdmin {
       await this.db.query(
         `UPDATE memory_items SET text = $3, dataset = $4, tags = $5, metadata = $6, document_id = $7, type = $8, ts = $9::timestamptz, dim = $10, embedding = $11::vector
          WHERE bank = $2 AND id = $1`, [row.id, ...values]);
+      this.wrote(1);
       return 'replaced';
     }
     await insert(randomUUID());
@@ -121,6 +134,7 @@ export class SqlBankAdmin implements MemoryBankAdmin {
       `DELETE FROM memory_items WHERE bank = $1 AND dataset = $2 AND ($3::uuid[] IS NULL OR id = ANY($3::uuid[]))
        AND ${VISIBLE.replace(/\$P/g, '$4').replace(/\$O/g, '$5')}`,
       [bank, dataset, valid, viewer?.privateTag ?? null, viewer?.ownTag ?? null]);
+    this.wrote(result.rowCount ?? 0);
     return result.rowCount ?? 0;
   }
 
@@ -136,6 +150,7 @@ export class SqlBankAdmin implements MemoryBankAdmin {
       `UPDATE memory_items m SET embedding = u.embedding::vector, dim = u.dim
        FROM unnest($2::uuid[], $3::text[], $4::int[]) AS u(id, embedding, dim) WHERE m.bank = $1 AND m.id = u.id`,
       [bank, rows.map((r) => r.id), rows.map((r) => vectorLiteral(r.embedding)), rows.map((r) => r.embedding.length)]);
+    this.wrote(rows.length);
   }
 
   async setDimension(bank: string, dimension: number): Promise<void> {

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { MemoryError } from '../protocol/errors.js';
 import type { MemoryDatabase } from './db/database.js';
 import { BANK_SELECT, SqlBankAdmin, toBank } from './bank-sql.js';
+import { TableStatistics } from './db/statistics.js';
 import { hnswIndexSql, ITEM_COLUMNS, searchSql, toRow, vectorLiteral, VISIBLE, type ItemRecord } from './store-sql.js';
 import type { MemoryAddItem, MemoryBankRecord, MemoryEngineInfo, MemoryItemRow, MemorySearchQuery, MemoryStore, MemoryViewer } from './types.js';
 
@@ -37,12 +38,16 @@ export class SqlMemoryStore implements MemoryStore {
   readonly admin: SqlBankAdmin;
 
   /** `db` is public for the graph tables (src/memory/graph/) and the hindsight engine's outbox (adapters/outbox.ts), which share this database. */
+  /** Keeps the planner's statistics (the embedded database has no autovacuum). */
+  readonly statistics: TableStatistics;
+
   constructor(readonly db: MemoryDatabase) {
+    this.statistics = new TableStatistics(db);
     // A re-embedding changed the bank's dimension: what this store knew of it is stale.
     this.admin = new SqlBankAdmin(db, async (bank, dimension) => {
       this.known.delete(bank);
       await this.ensureBank(bank, dimension);
-    });
+    }, (rows) => this.statistics.wrote(rows));
   }
 
   private fresh(): void {
@@ -84,6 +89,7 @@ export class SqlMemoryStore implements MemoryStore {
       return items.rowCount ?? 0;
     });
     this.known.delete(bank);
+    this.statistics.wrote(removed);
     return removed;
   }
 
@@ -96,6 +102,7 @@ export class SqlMemoryStore implements MemoryStore {
        RETURNING ts`,
       [id, bank, item.text, item.dataset ?? null, item.tags ?? [], JSON.stringify(item.metadata ?? {}), item.document_id ?? null,
         item.type ?? 'world', item.timestamp ?? null, item.embedding.length, vectorLiteral(item.embedding)]);
+    this.statistics.wrote(1);
     return { id, timestamp: rows[0]!.ts.toISOString() };
   }
 
@@ -107,6 +114,7 @@ export class SqlMemoryStore implements MemoryStore {
     if (held !== q.embedding.length) {
       throw dimensionMismatch(bank, held, q.embedding.length);
     }
+    this.statistics.opened();
     const { sql, params } = searchSql(bank, q);
     const { rows } = await this.db.query<ItemRecord & { score: number }>(sql, params);
     return rows.map((r) => ({ ...toRow(r), score: Number(r.score) }));
@@ -126,6 +134,7 @@ export class SqlMemoryStore implements MemoryStore {
     const result = await this.db.query(
       `DELETE FROM memory_items WHERE bank = $1 AND id = ANY($2::uuid[]) AND ${VISIBLE.replace(/\$P/g, '$3').replace(/\$O/g, '$4')}`,
       [bank, valid, viewer?.privateTag ?? null, viewer?.ownTag ?? null]);
+    this.statistics.wrote(result.rowCount ?? 0);
     return result.rowCount ?? 0;
   }
 

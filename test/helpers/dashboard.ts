@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { REPO_ROOT, startGateway, type Gateway, type TempHome } from './gateway.js';
+import { api, REPO_ROOT, startGateway, type Gateway, type TempHome } from './gateway.js';
 import { launchChromium } from './chromium.js';
 import { homeWithTinySlots, type TinySlot } from './llama.js';
 
@@ -114,4 +114,43 @@ export async function axeViolations(page: Page): Promise<string[]> {
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+export interface ScopedDashboard extends Dashboard {
+  /** A token of each scope asked for, made by the proxy admin. */
+  tokens: Record<string, string>;
+  /** `path` in a new browser context whose every request carries the scope's token; `refused` collects answers of 400 or more, console errors and uncaught errors. */
+  openAs(scope: string, path: string): Promise<{ page: Page; refused: string[]; close(): Promise<void> }>;
+}
+
+/** startDashboard in auth mode (one built-in "chat" slot that never idles out), with a token per scope. */
+export async function startScopedDashboard(scopes: readonly string[]): Promise<ScopedDashboard> {
+  const secret = 'dashboard-proxy-secret-0123456789abcdef';
+  const proxy = { 'x-forwarded-email': 'admin@example.test', 'x-svc-proxy-secret': secret };
+  const dashboard = await startDashboard({ slots: [{ name: 'chat', provider: 'builtin', extra: 'idle_timeout_s = 0' }], env: { SVC_AUTH_ENABLED: '1' }, files: { 'proxy-secret': `${secret}\n` } });
+  const tokens: Record<string, string> = {};
+  try {
+    for (const scope of scopes) {
+      const created = await api(dashboard.gateway.url, '/api/auth/tokens', { method: 'POST', headers: proxy, body: { label: `dashboard-${scope}`, scope } });
+      if (created.status !== 201) throw new Error(`making a ${scope} token answered ${created.status}: ${JSON.stringify(created.json)}`);
+      tokens[scope] = created.json.token as string;
+    }
+  } catch (error) {
+    await dashboard.close();
+    throw error;
+  }
+  return {
+    ...dashboard,
+    tokens,
+    async openAs(scope, path) {
+      const context = await dashboard.browser.newContext({ extraHTTPHeaders: { authorization: `Bearer ${tokens[scope]}` } });
+      const page = await context.newPage();
+      const refused: string[] = [];
+      page.on('response', (response) => void (response.status() >= 400 && refused.push(`${response.status()} ${response.url()}`)));
+      page.on('console', (message) => void (message.type() === 'error' && refused.push(`console: ${message.text()}`)));
+      page.on('pageerror', (error) => refused.push(`uncaught: ${error.message}`));
+      await page.goto(`${dashboard.gateway.url}${path}`);
+      return { page, refused, close: () => context.close() };
+    },
+  };
 }
