@@ -175,3 +175,25 @@ describe('a group that names what does not exist', () => {
     expect(second.problems).toEqual([expect.objectContaining({ file: 'peers.toml', path: 'models.pub.replicas[1].target', severity: 'error', message: expect.stringContaining('upstream "nope"') })]);
   });
 });
+
+describe('/v1/images/generations with peers', () => {
+  const gateways: Gateway[] = [];
+  afterAll(async () => {
+    for (const g of gateways) await g.stop();
+  });
+
+  it('goes to a peer that serves the image model when no local slot does', async () => {
+    const images = await vllm('c', 'img/x');
+    const b = await startGateway(tempHome({ 'upstreams.toml': `[upstreams.c]\nbase_url = "http://127.0.0.1:${images}/v1"\n` }).home);
+    gateways.push(b);
+    const a = await startGateway(tempHome({ 'peers.toml': `[health]\ninterval_s = 3600\n\n[peers.b]\nurl = "${b.url}"\n` }).home);
+    gateways.push(a);
+    await waitFor(async () => (await api(a.url, '/api/peers')).json.peers[0], { what: 'peer b checked, with img/x', until: (p) => p?.state === 'up' && p.models.includes('img/x') });
+    const answer = await api(a.url, '/v1/images/generations', { method: 'POST', body: { model: 'img/x', prompt: 'a cat' } });
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.headers.get('x-svc-target')).toBe('peer:b');
+    expect(answer.json.data[0]).toMatchObject({ revised_prompt: 'from c', b64_json: expect.stringMatching(/^iVBOR/) });
+    // Without the peer the model is no curated one and no slot's: refused as before.
+    expect((await api(b.url, '/v1/images/generations', { method: 'POST', body: { model: 'img/y', prompt: 'a cat' } })).json.error.code).toBe('image.model_not_curated');
+  }, 30_000);
+});
