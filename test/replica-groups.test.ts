@@ -1,8 +1,9 @@
 // Explicit replica groups, the 5xx retry and the balanced audio routes (docs/scaling.md): two
 // vLLM-like upstreams (test/fixtures/vllm-like.mjs: real /health, /v1/models, /metrics, chat,
 // speech and transcription wire formats) serving the model under different ids, "org/a" and
-// "org/b", joined in peers.toml as the group "pub". Spreading is shown without timing: the
-// fixtures hold requests until told, so the second request finds the first in flight.
+// "org/b", joined in peers.toml as the group "pub"; two more serving "org/r" with the
+// Responses API; and a peer gateway in front of an image upstream. Spreading is shown without
+// timing: the fixtures hold requests until told, so the second request finds the first in flight.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +12,8 @@ import { freePort } from './helpers/ports.js';
 import { waitFor } from './helpers/wait.js';
 
 const fixtures: ChildProcess[] = [];
-const port: Record<'a' | 'b', number> = { a: 0, b: 0 };
+type Fixture = 'a' | 'b' | 'r1' | 'r2';
+const port: Record<Fixture, number> = { a: 0, b: 0, r1: 0, r2: 0 };
 let gateway: Gateway;
 
 const GROUP = '[models."pub"]\nreplicas = [ { target = "upstream:a", model = "org/a" }, { target = "upstream:b", model = "org/b" } ]\n';
@@ -24,22 +26,22 @@ async function vllm(name: string, model: string): Promise<number> {
   return p;
 }
 
-const fixture = (name: 'a' | 'b', path: string, body?: unknown) => api(`http://127.0.0.1:${port[name]}`, path, body === undefined ? {} : { method: 'POST', body });
-const mode = (name: 'a' | 'b', m: { fail?: number | null; hold?: boolean }) => fixture(name, '/mode', m);
-const stats = async (name: 'a' | 'b') => (await fixture(name, '/stats')).json;
+const fixture = (name: Fixture, path: string, body?: unknown) => api(`http://127.0.0.1:${port[name]}`, path, body === undefined ? {} : { method: 'POST', body });
+const mode = (name: Fixture, m: { fail?: number | null; hold?: boolean }) => fixture(name, '/mode', m);
+const stats = async (name: Fixture) => (await fixture(name, '/stats')).json;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const target = async (key: string): Promise<any> => (await api(gateway.url, '/api/peers')).json.peers.find((p: { target: string }) => p.target === key);
 const chat = () => api(gateway.url, '/v1/chat/completions', { method: 'POST', body: { model: 'pub', messages: [{ role: 'user', content: 'hi' }] } });
 
 /** Send two requests at once while both fixtures hold them: each must reach a different one. */
-async function spread<T extends { headers: Headers }>(send: () => Promise<T>): Promise<T[]> {
-  await Promise.all([mode('a', { hold: true }), mode('b', { hold: true })]);
+async function spread<T extends { headers: Headers }>(send: () => Promise<T>, [x, y]: [Fixture, Fixture] = ['a', 'b']): Promise<T[]> {
+  await Promise.all([mode(x, { hold: true }), mode(y, { hold: true })]);
   const answers = Promise.all([send(), send()]);
-  await waitFor(async () => [(await stats('a')).held, (await stats('b')).held], { what: 'one request held by each fixture', until: (h) => h[0] === 1 && h[1] === 1 });
-  await Promise.all([mode('a', { hold: false }), mode('b', { hold: false })]);
-  await Promise.all([fixture('a', '/release', {}), fixture('b', '/release', {})]);
+  await waitFor(async () => [(await stats(x)).held, (await stats(y)).held], { what: 'one request held by each fixture', until: (h) => h[0] === 1 && h[1] === 1 });
+  await Promise.all([mode(x, { hold: false }), mode(y, { hold: false })]);
+  await Promise.all([fixture(x, '/release', {}), fixture(y, '/release', {})]);
   const done = await answers;
-  expect(done.map((r) => r.headers.get('x-svc-target')).sort()).toEqual(['upstream:a', 'upstream:b']);
+  expect(done.map((r) => r.headers.get('x-svc-target')).sort()).toEqual([`upstream:${x}`, `upstream:${y}`]);
   return done;
 }
 
@@ -53,14 +55,17 @@ async function closeBreakers(): Promise<void> {
 
 beforeAll(async () => {
   [port.a, port.b] = [await vllm('a', 'org/a'), await vllm('b', 'org/b')];
+  // Two upstreams with the Responses API serving the same id: an implicit replica set.
+  [port.r1, port.r2] = [await vllm('r1', 'org/r'), await vllm('r2', 'org/r')];
+  const responses = (name: Fixture) => `\n[upstreams.${name}]\nbase_url = "http://127.0.0.1:${port[name]}/v1"\nkind = "vllm"\nresponses = true\n`;
   const home = tempHome({
-    'upstreams.toml': `[upstreams.a]\nbase_url = "http://127.0.0.1:${port.a}/v1"\nkind = "vllm"\n\n[upstreams.b]\nbase_url = "http://127.0.0.1:${port.b}/v1"\nkind = "vllm"\n`,
+    'upstreams.toml': `[upstreams.a]\nbase_url = "http://127.0.0.1:${port.a}/v1"\nkind = "vllm"\n\n[upstreams.b]\nbase_url = "http://127.0.0.1:${port.b}/v1"\nkind = "vllm"\n${responses('r1')}${responses('r2')}`,
     // Health checks only when asked (one at the start): a check that succeeds resets the failure count.
     'peers.toml': `[health]\ninterval_s = 3600\nbreaker_failures = 2\nbreaker_backoff_s = 0.1\n\n${GROUP}`,
   });
   gateway = await startGateway(home.home);
   await waitFor(async () => (await api(gateway.url, '/api/peers')).json.peers, { what: 'both upstreams checked', // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    until: (p: any[]) => p.length === 2 && p.every((x) => x.state === 'up') });
+    until: (p: any[]) => p.length === 4 && p.every((x) => x.state === 'up') });
 }, 30_000);
 afterAll(async () => {
   await gateway?.stop();
@@ -156,6 +161,18 @@ describe('the audio routes', () => {
       expect(answer.json.text).toBe(`from ${answer.headers.get('x-svc-target')!.slice('upstream:'.length)}`);
     }
     expect([(await stats('a')).models.transcriptions, (await stats('b')).models.transcriptions]).toEqual(['org/a', 'org/b']);
+  });
+});
+
+describe('/v1/responses passed through to upstreams with the Responses API', () => {
+  it('is balanced over the replica set they form', async () => {
+    const answers = await spread(() => api(gateway.url, '/v1/responses', { method: 'POST', body: { model: 'org/r', input: 'hi' } }), ['r1', 'r2']);
+    for (const answer of answers) {
+      const name = answer.headers.get('x-svc-target')!.slice('upstream:'.length);
+      expect(answer.status, answer.text).toBe(200);
+      expect(answer.json).toMatchObject({ id: `resp_${name}`, object: 'response', output: [{ content: [{ text: `from ${name}` }] }] });
+    }
+    expect([(await stats('r1')).requests.responses, (await stats('r2')).requests.responses]).toEqual([1, 1]);
   });
 });
 
