@@ -9,8 +9,9 @@
 //   GPU arbiter puts the GPU in image mode, the slot is made ready, the workflow is submitted
 //   and polled, and every PNG is cached; the answer lists `url`s into the cache (or
 //   `b64_json`), plus a `_hal0` block saying what ran.
-// - With peers, a model only peers serve is forwarded to one of them, and a remote upstream's
-//   model is balanced with them (a replica set, docs/scaling.md); a local image slot is not.
+// - With peers, a model only peers serve (or a replica group's id) is forwarded to one of
+//   them, and a remote upstream's model is balanced with them (a replica set,
+//   docs/scaling.md); a local image slot is not one.
 // Both are src/dispatch/images/generate.ts's; here the body is read and the answer relayed.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { generateOnSlot, imageTarget } from '../../dispatch/images/generate.js';
@@ -45,7 +46,7 @@ async function generate(ctx: ServerContext, request: FastifyRequest, reply: Fast
     serves: (t) => t.kind !== 'slot', body: (model) => JSON.stringify({ ...body, model }),
   });
   const target = await imageTarget(ctx.dispatcher, requested).catch((error: unknown) => {
-    if (replicas && ctx.peers.replicasServing(requested).length > 0) return undefined;
+    if (replicas && (ctx.peers.replicasServing(requested).length > 0 || ctx.peers.groupMembers(requested, false))) return undefined;
     throw error;
   });
   if (target === undefined) return dispatchOn(reply, false, (client) => ctx.dispatcher.dispatch(requested, 'images', forwarded(false), client));
