@@ -22,6 +22,7 @@ import { SlotFileSchema, type SlotFile } from './schema/slot.js';
 import { StacksFileSchema, type StacksFile } from './schema/stacks.js';
 import { SvcTomlSchema, type SvcToml } from './schema/svc-toml.js';
 import { readEnvFile } from './env-file.js';
+import { replicaGroupRules } from './group-rules.js';
 import { TokensFileSchema, type TokensFile } from './schema/tokens.js';
 import type { TomlDoc } from './toml.js';
 import { parseToml, readTomlFile } from './toml.js';
@@ -131,6 +132,7 @@ export async function loadConfig(paths: SvcPaths, envVars: NodeJS.ProcessEnv = p
   problems.push(
     ...slotReferenceRules('upstreams.toml', Object.entries(catalogues.upstreams?.upstreams ?? {}).map(([n, u]) => ({ path: `upstreams.${n}.slot`, slot: u.slot })), slotNames),
     ...slotReferenceRules('capabilities.toml', Object.entries(catalogues.capabilities?.capabilities ?? {}).map(([n, c]) => ({ path: `capabilities.${n}.slot`, slot: c?.slot })), slotNames),
+    ...replicaGroupRules(catalogues.peers, catalogues.upstreams, slotNames),
   );
 
   if (errorsOf(problems).length > 0 || !svc) return { ok: false, problems };

@@ -23,7 +23,7 @@ import { StreamFlights } from './single-flight.js';
 import { waitForSlot } from './slot-wait.js';
 import type { ClientExchange, DispatchTarget, Forwarded, ForwardTarget, SlotCandidate, V1Route } from './types.js';
 import type { PeerDirectory } from '../peers/directory.js';
-import { dispatchToReplicas, type ReplicaChoice } from './replicas.js';
+import { dispatchToGroup, dispatchToReplicas, RETRIED_STATUSES, type ForwardOutcome, type ReplicaChoice } from './replicas.js';
 import type { UpstreamDirectory } from './upstreams.js';
 
 export interface DispatcherDeps {
@@ -92,7 +92,13 @@ export class Dispatcher {
     // With peers configured, a model several targets serve is a replica set (replicas.ts); a
     // request that came from a peer stays here. Without peers this is one property read.
     const peers = this.deps.peers;
-    if (peers?.active && forwarded.fromPeer !== true) return dispatchToReplicas(this, { peers, onReplica: this.deps.onReplica, supervisor: this.deps.supervisor }, model, route, forwarded, client);
+    if (peers?.active) {
+      const deps = { peers, onReplica: this.deps.onReplica, supervisor: this.deps.supervisor };
+      // An explicit group (peers.toml [models.<id>]) is one even for a peer's request (then without its peers).
+      const members = peers.groupMembers(model, forwarded.fromPeer === true);
+      if (members) return dispatchToGroup(this, deps, model, members, route, forwarded, client);
+      if (forwarded.fromPeer !== true) return dispatchToReplicas(this, deps, model, route, forwarded, client);
+    }
     return this.dispatchLocal(model, route, forwarded, client);
   }
 
@@ -123,9 +129,10 @@ export class Dispatcher {
    * Send a resolved request to its target and relay the answer: for a slot, make it ready and
    * count the request in flight; for a remote upstream, add its headers (the API key) and use
    * its timeout. Status, meaningful headers and body are relayed as they arrive; the upstream
-   * request is aborted when the client leaves.
+   * request is aborted when the client leaves. With outcome.holdServerErrors (the replica
+   * loop), a 500/502/503/504 answer before any byte went out is left in outcome.serverError.
    */
-  async forward(target: ForwardTarget, forwarded: Forwarded, client: ClientExchange, outcome?: { broken?: Error }): Promise<void> {
+  async forward(target: ForwardTarget, forwarded: Forwarded, client: ClientExchange, outcome?: ForwardOutcome): Promise<void> {
     const gone = new ClientGone();
     const res = client.res;
     res.on('close', () => res.writableEnded || gone.abort());
@@ -173,6 +180,10 @@ export class Dispatcher {
         // The engine's own error, in the envelope (error-answer.ts); counted as http_<status>.
         const answer = await readErrorAnswer(upstream, target.kind === 'slot' ? { slot: target.slot } : target.kind === 'peer' ? { upstream_name: `peer:${target.peer}` } : { upstream_name: target.upstream });
         tap?.end('ok');
+        if (outcome?.holdServerErrors && RETRIED_STATUSES.has(answer.status) && !res.headersSent) {
+          outcome.serverError = answer;
+          return;
+        }
         client.takeOver();
         return sendErrorAnswer(res, answer, forwarded.stream, client.timing);
       }

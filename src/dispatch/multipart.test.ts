@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { multipartBoundary, multipartField } from './multipart.js';
+import { multipartBoundary, multipartField, withMultipartField } from './multipart.js';
 
 const B = 'XyZ-boundary-123';
 
@@ -104,5 +104,18 @@ describe('multipartField', () => {
     const raw = Buffer.from(await request.arrayBuffer());
     expect(multipartField(raw, boundary!, 'model')).toBe('svc/stt');
     expect(multipartField(raw, boundary!, 'file')).toBe(Buffer.from([0, 1, 2, 255]).toString('utf8'));
+  });
+});
+
+describe('withMultipartField', () => {
+  it('replaces one field\'s value and keeps every other byte, the file part included', () => {
+    const audio = Buffer.from([0, 1, 2, 0x0d, 0x0a, 0x2d, 0x2d, 255]);
+    const before = body([file('file', audio), field('model', 'pub'), field('language', 'en')]);
+    const after = withMultipartField(before, B, 'model', 'org/whisper-large')!;
+    expect(multipartField(after, B, 'model')).toBe('org/whisper-large');
+    expect(multipartField(after, B, 'language')).toBe('en');
+    expect(after.includes(audio)).toBe(true);
+    expect(after.length - before.length).toBe('org/whisper-large'.length - 'pub'.length);
+    expect(withMultipartField(before, B, 'prompt', 'x')).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 // Just enough multipart/form-data (RFC 7578, RFC 2046 §5.1) to read one small text field out
 // of a raw body without parsing it into parts for forwarding: /v1/audio/transcriptions
-// forwards the client's bytes verbatim and only needs `model` to route them.
+// forwards the client's bytes verbatim and only needs `model` to route them (and, for a
+// replica that knows the model by another id, to put that id in its place).
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -26,6 +27,22 @@ export function multipartBoundary(contentType: string | undefined): string | nul
  * lines and part headers are looked at: file contents are skipped over, not scanned.
  */
 export function multipartField(body: Buffer, boundary: string, name: string): string | null {
+  const range = fieldRange(body, boundary, name);
+  return range === null ? null : body.toString('utf8', range[0], range[1]);
+}
+
+/**
+ * `body` with the value of the first part named `name` replaced by `value` (every other byte
+ * as it was), or null when no part has that name: a replica that knows the model by another
+ * id gets that id in the `model` field of a transcription.
+ */
+export function withMultipartField(body: Buffer, boundary: string, name: string, value: string): Buffer | null {
+  const range = fieldRange(body, boundary, name);
+  return range === null ? null : Buffer.concat([body.subarray(0, range[0]), Buffer.from(value, 'utf8'), body.subarray(range[1])]);
+}
+
+/** Where the content of the first part named `name` starts and ends. */
+function fieldRange(body: Buffer, boundary: string, name: string): [number, number] | null {
   const dashBoundary = Buffer.from(`--${boundary}`, 'latin1');
   let delimiter = firstDelimiter(body, dashBoundary);
   while (delimiter !== -1) {
@@ -41,7 +58,7 @@ export function multipartField(body: Buffer, boundary: string, name: string): st
     // The line break before the next delimiter belongs to the delimiter, not the content.
     const partEnd = body[next - 2] === CR ? next - 2 : next - 1;
     const part = splitPart(body, partStart, Math.max(partStart, partEnd));
-    if (part !== null && partName(part.headers) === name) return body.toString('utf8', part.contentStart, Math.max(part.contentStart, partEnd));
+    if (part !== null && partName(part.headers) === name) return [part.contentStart, Math.max(part.contentStart, partEnd)];
     delimiter = next;
   }
   return null;

@@ -109,4 +109,6 @@ export interface Forwarded {
   body(upstreamModel: string, target: ForwardTarget): string | Buffer;
   /** It arrived with the peer hop header (src/peers/hop.ts): never forwarded to a peer. */
   fromPeer?: boolean;
+  /** Whether a replica can take this request (e.g. /v1/responses passed through); absent = every replica. */
+  serves?: (target: ForwardTarget) => boolean;
 }

@@ -7,6 +7,7 @@ import type { ResolvedConfig } from '../config/load.js';
 import type { PeerBreakerEventData, PeerState, PeerStateEventData, PeerView } from '../protocol/peers.js';
 import { Breaker, type BreakerOptions } from './breaker.js';
 import type { ReplicaLoad } from './load-readers.js';
+import { groupMembers, type GroupMember } from './groups.js';
 import { probeTarget } from './probe.js';
 import type { ReplicaCandidate } from './replica-choice.js';
 import { replicaTargets, type ReplicaTarget } from './targets.js';
@@ -48,7 +49,13 @@ export class PeerDirectory {
 
   /** Whether any target is configured: when none is, the dispatcher's path is the one it had without peers. */
   get active(): boolean {
-    return replicaTargets(this.deps.config()).some((t) => t.enabled);
+    const config = this.deps.config();
+    return replicaTargets(config).some((t) => t.enabled) || Object.keys(config.peers.models).length > 0;
+  }
+
+  /** The members of the explicit replica group (peers.toml `[models.<id>]`) named `model`, if there is one (groups.ts). */
+  groupMembers(model: string, fromPeer: boolean): GroupMember[] | undefined {
+    return groupMembers(model, this.deps.config(), { fromPeer });
   }
 
   /** Health checks now and then every [health].interval_s (read anew each time), until stop(). */
@@ -92,18 +99,33 @@ export class PeerDirectory {
       if (!target.enabled || (kinds && !kinds.has(target.kind))) continue;
       const s = this.stateOf(target);
       if (!s.models?.includes(model)) continue;
-      const reported = s.load?.in_flight ?? 0;
-      out.push({
-        id: target.key, target, weight: target.weight,
-        loaded: s.load?.loaded.includes(model) ?? false,
-        // The peer's own count includes what this gateway sent it at its last check: the larger of the two.
-        inFlight: Math.max(s.inFlightHere, reported),
-        // A target its last health check found down gets no request, even before its breaker
-        // has counted enough failures to open: the check is the fresher news.
-        available: s.state !== 'down' && s.breaker.available(now),
-      });
+      out.push(this.replicaFrom(target, s, model, now));
     }
     return out;
+  }
+
+  /**
+   * The target `key` (`peer:<name>`, `upstream:<name>`) as a replica of `model`, whatever its
+   * last model list says (an explicit group names it); undefined when it is not a configured,
+   * enabled target of the directory (an upstream of kind openai is not one).
+   */
+  replica(key: string, model: string): RemoteReplica | undefined {
+    const target = replicaTargets(this.deps.config()).find((t) => t.key === key);
+    if (!target?.enabled) return undefined;
+    return this.replicaFrom(target, this.stateOf(target), model, this.now());
+  }
+
+  private replicaFrom(target: ReplicaTarget, s: TargetState, model: string, now: number): RemoteReplica {
+    const reported = s.load?.in_flight ?? 0;
+    return {
+      id: target.key, target, weight: target.weight,
+      loaded: s.load?.loaded.includes(model) ?? false,
+      // The peer's own count includes what this gateway sent it at its last check: the larger of the two.
+      inFlight: Math.max(s.inFlightHere, reported),
+      // A target its last health check found down gets no request, even before its breaker
+      // has counted enough failures to open: the check is the fresher news.
+      available: s.state !== 'down' && s.breaker.available(now),
+    };
   }
 
   /** Count a request in flight to `key`; the returned function ends it. */

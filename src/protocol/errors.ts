@@ -95,7 +95,7 @@ export const ERROR_CODES = {
   'dispatch.upstream_bad_response': { status: 502, when: 'The slot engine or remote upstream answered something that is not HTTP, or a success whose Content-Type does not fit the route (e.g. HTML for a chat request).' },
   'response.not_found': { status: 404, when: 'No stored response has this id (previous_response_id, GET or DELETE /v1/responses/{id}): it was stored with store: false or [dispatcher].responses_ttl_s = 0, it expired, or it was deleted.' },
   'dispatch.client_too_slow': { status: 503, when: 'A client sharing a cold stream fell more than the replay bound behind the fastest one; its stream ends with this error event.' },
-  'dispatch.no_replica': { status: 503, when: 'Every replica of the model (local slot, peers, vLLM or llama-server upstreams) has its circuit breaker open or failed before answering; details.replicas names each.' },
+  'dispatch.no_replica': { status: 503, when: 'Every replica of the model (local slot, peers, vLLM or llama-server upstreams) has its circuit breaker open or failed before answering; details.replicas names each. Also: no member of an explicit replica group can take the request.' },
 
   // An engine's or remote upstream's own error answer that is not already this envelope,
   // rewritten into it (src/dispatch/error-answer.ts). The status is always the one the

@@ -23,11 +23,30 @@ export const PeerHealthSchema = z.strictObject({
   breaker_backoff_max_s: z.number().gt(0).max(86400).default(60).meta({ description: 'Longest wait between half-open probes.' }),
 });
 
+/** `slot:<name>`, `peer:<name>` or `upstream:<name>`: the X-Svc-Target value of a replica. */
+export const REPLICA_TARGET_PATTERN = /^(slot|peer|upstream):([a-z0-9][a-z0-9_-]{0,31})$/;
+
+export const ReplicaMemberSchema = z.strictObject({
+  target: z.string().regex(REPLICA_TARGET_PATTERN, { message: 'expected "slot:<name>", "peer:<name>" or "upstream:<name>" (a name of a slot file, a [peers] entry or an [upstreams] entry)' })
+    .meta({ description: 'The member: a local slot, a peer gateway or an upstream.' }),
+  model: z.string().min(1).max(256).optional()
+    .meta({ description: 'The model id sent to this member; default the group id (for a slot: the slot\'s own model id).' }),
+});
+
+/** An explicit replica group: a public model id served by members that may call it by other names. */
+export const ModelGroupSchema = z.strictObject({
+  replicas: z.array(ReplicaMemberSchema).min(1).max(64).meta({ description: 'The members of the group, each chosen like a replica of an implicit set.' }),
+});
+
 export const PeersFileSchema = z.strictObject({
   peers: z.record(slotName(), PeerSchema).default({}),
   health: PeerHealthSchema.prefault({}),
+  // Model ids are free-form (org/name, name:tag); what clients send in `model`.
+  models: z.record(z.string().min(1).max(256).regex(/^[^\s]+$/, { message: 'expected a model id without spaces' }), ModelGroupSchema).default({}),
 });
 
 export type PeerConfig = z.output<typeof PeerSchema>;
 export type PeerHealth = z.output<typeof PeerHealthSchema>;
 export type PeersFile = z.output<typeof PeersFileSchema>;
+export type ModelGroup = z.output<typeof ModelGroupSchema>;
+export type ReplicaMember = z.output<typeof ReplicaMemberSchema>;

@@ -7,9 +7,11 @@
 //   scanned for the `model` field, and forwarded verbatim with the client's Content-Type
 //   (boundary included). The engine sees the client's `model` field as sent: a slot name is
 //   not rewritten to the model id inside the multipart body.
+// Both go through dispatch(): with peers, a replica set (docs/scaling.md) balances them.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { multipartBoundary, multipartField } from '../../dispatch/multipart.js';
+import { multipartBoundary, multipartField, withMultipartField } from '../../dispatch/multipart.js';
 import { applySpeechDefaults, type SpeechDefaults } from '../../dispatch/speech.js';
+import { cameFromPeer } from '../../peers/hop.js';
 import { RequestError } from '../../protocol/errors.js';
 import { objectBody } from '../request.js';
 import type { ServerContext } from '../context.js';
@@ -36,16 +38,20 @@ async function speech(ctx: ServerContext, request: FastifyRequest, reply: Fastif
   if (typeof body.model !== 'string') {
     throw new RequestError('request.invalid', '`model` must be a string', { problems: [{ path: 'model', message: `expected a string, got ${typeof body.model}` }] });
   }
-  const target = await ctx.dispatcher.resolve(body.model, 'speech');
-  // Checked (and the defaults filled in) before a slot is started for it.
-  const out = applySpeechDefaults(body, target.kind === 'slot' ? slotSpeechDefaults(ctx, target.slot) : null);
-  const stream = out.stream_format === 'sse';
-  return dispatchOn(reply, stream, (client) => ctx.dispatcher.forward(target, {
+  // The request's own speed is checked before a slot is started for it; a slot's defaults are
+  // filled in once dispatch() (a replica set, with peers) has chosen the target.
+  const checked = applySpeechDefaults(body, null);
+  const stream = checked.stream_format === 'sse';
+  return dispatchOn(reply, stream, (client) => ctx.dispatcher.dispatch(checked.model as string, 'speech', {
     upstreamPath: '/audio/speech',
     contentType: 'application/json',
     stream,
+    fromPeer: cameFromPeer(request.headers),
     // A slot name or alias becomes the backing model id (kept as sent when the slot has none).
-    body: (model) => JSON.stringify({ ...out, model: model === '' ? out.model : model }),
+    body: (model, target) => {
+      const out = target.kind === 'slot' ? applySpeechDefaults(body, slotSpeechDefaults(ctx, target.slot)) : checked;
+      return JSON.stringify({ ...out, model: model === '' ? out.model : model });
+    },
   }, client));
 }
 
@@ -64,9 +70,13 @@ async function transcription(ctx: ServerContext, request: FastifyRequest, reply:
   }
   const model = multipartField(raw, boundary, 'model');
   if (model === null || model === '') throw missingModel(route, what);
-  const target = await ctx.dispatcher.resolve(model, 'transcriptions');
   const stream = multipartField(raw, boundary, 'stream') === 'true';
-  return dispatchOn(reply, stream, (client) => ctx.dispatcher.forward(target, { upstreamPath: '/audio/transcriptions', contentType, stream, body: () => raw }, client));
+  return dispatchOn(reply, stream, (client) => ctx.dispatcher.dispatch(model, 'transcriptions', {
+    upstreamPath: '/audio/transcriptions', contentType, stream, fromPeer: cameFromPeer(request.headers),
+    // A slot's engine sees the field as sent; a replica that knows the model by another id (a
+    // replica group's member, a provider without its prefix) gets that id.
+    body: (upstreamModel, target) => (target.kind === 'slot' || upstreamModel === model ? raw : (withMultipartField(raw, boundary, 'model', upstreamModel) ?? raw)),
+  }, client));
 }
 
 /** The TTS keys of the slot's [slot] section (null when its file is gone, e.g. mid-reload). */

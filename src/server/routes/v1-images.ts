@@ -9,9 +9,14 @@
 //   GPU arbiter puts the GPU in image mode, the slot is made ready, the workflow is submitted
 //   and polled, and every PNG is cached; the answer lists `url`s into the cache (or
 //   `b64_json`), plus a `_hal0` block saying what ran.
+// - With peers, a model only peers serve (or a replica group's id) is forwarded to one of
+//   them, and a remote upstream's model is balanced with them (a replica set,
+//   docs/scaling.md); a local image slot is not one.
 // Both are src/dispatch/images/generate.ts's; here the body is read and the answer relayed.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { generateOnSlot, imageTarget } from '../../dispatch/images/generate.js';
+import type { Forwarded } from '../../dispatch/types.js';
+import { cameFromPeer } from '../../peers/hop.js';
 import { RequestError } from '../../protocol/errors.js';
 import { objectBody } from '../request.js';
 import type { ServerContext } from '../context.js';
@@ -32,9 +37,22 @@ async function generate(ctx: ServerContext, request: FastifyRequest, reply: Fast
   if (typeof requested !== 'string' || requested === '') {
     throw new RequestError('request.invalid', '`model` must be a non-empty string', { problems: [{ path: 'model', message: 'expected a curated image model, an image slot, or svc/image' }] });
   }
-  const target = await imageTarget(ctx.dispatcher, requested);
+  // With peers (docs/scaling.md), a model no local slot serves goes to a peer that serves it,
+  // and a remote upstream's model is balanced with the peers serving it: ordinary replicas.
+  // A local image slot (ComfyUI, driven by svc itself) is never one of them.
+  const replicas = ctx.peers.active && !cameFromPeer(request.headers);
+  const forwarded = (fromPeer: boolean): Forwarded => ({
+    upstreamPath: '/images/generations', contentType: 'application/json', stream: false, fromPeer,
+    serves: (t) => t.kind !== 'slot', body: (model) => JSON.stringify({ ...body, model }),
+  });
+  const target = await imageTarget(ctx.dispatcher, requested).catch((error: unknown) => {
+    if (replicas && (ctx.peers.replicasServing(requested).length > 0 || ctx.peers.groupMembers(requested, false))) return undefined;
+    throw error;
+  });
+  if (target === undefined) return dispatchOn(reply, false, (client) => ctx.dispatcher.dispatch(requested, 'images', forwarded(false), client));
   if (target.kind === 'upstream') {
-    return dispatchOn(reply, false, (client) => ctx.dispatcher.forward(target, { upstreamPath: '/images/generations', contentType: 'application/json', stream: false, body: (model) => JSON.stringify({ ...body, model }) }, client));
+    if (replicas) return dispatchOn(reply, false, (client) => ctx.dispatcher.dispatch(target.model, 'images', forwarded(false), client));
+    return dispatchOn(reply, false, (client) => ctx.dispatcher.forward(target, forwarded(true), client));
   }
   const gone = new AbortController();
   reply.raw.once('close', () => reply.raw.writableEnded || gone.abort());

@@ -42,7 +42,9 @@ async function sources(ctx: ServerContext, reply: FastifyReply): Promise<{ slots
       if (abort.signal.aborted) return ctx.upstreams.cachedCatalogs();
       throw error;
     });
-    return { slots: ctx.dispatcher.candidates(), catalogs: [...catalogs] };
+    // Explicit replica groups (peers.toml [models.<id>], docs/scaling.md) are listed as svc's own ids.
+    const groups = Object.keys(ctx.config.peers.models);
+    return { slots: ctx.dispatcher.candidates(), catalogs: groups.length > 0 ? [{ name: 'svc', modelIds: groups }, ...catalogs] : [...catalogs] };
   } finally {
     reply.raw.off('close', onClose);
   }

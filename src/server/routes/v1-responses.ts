@@ -11,7 +11,8 @@ import { newResponseId, planChat, type ChatPlan, type ResponseItem } from '../..
 import { inputItemsPage } from '../../dispatch/responses/input-items.js';
 import { ResponsesSink } from '../../dispatch/responses/sink.js';
 import { withThinking } from '../../dispatch/thinking.js';
-import type { ClientExchange, DispatchTarget, ForwardTarget } from '../../dispatch/types.js';
+import type { ClientExchange, ForwardTarget } from '../../dispatch/types.js';
+import { cameFromPeer } from '../../peers/hop.js';
 import { RequestError, SvcError, SystemError } from '../../protocol/errors.js';
 import type { ServerContext } from '../context.js';
 import { toSvcError } from '../errors.js';
@@ -61,9 +62,13 @@ async function createResponse(ctx: ServerContext, request: DirectRequest): Promi
   const stream = body.stream === true;
   const client: ClientExchange = { res, takeOver: noop, timing: { arrivedAt: request.arrivedAt, loadMs: 0, sentAt: 0 } };
   try {
-    const target = await ctx.dispatcher.resolve(model, 'chat');
-    if (target.kind === 'upstream' && ctx.upstreams.endpoint(target.upstream, model).responses) {
-      return await passThrough(ctx, target, request, client);
+    // A model only peers serve, or a replica group's id, resolves to nothing here: dispatch() finds it.
+    const target = await ctx.dispatcher.resolve(model, 'chat').catch((error: unknown) => {
+      if (ctx.peers.active && error instanceof SvcError && error.code === 'model.not_found') return undefined;
+      throw error;
+    });
+    if (target?.kind === 'upstream' && ctx.upstreams.endpoint(target.upstream, model).responses) {
+      return await passThrough(ctx, model, request, client);
     }
     await translate(ctx, model, request, client);
   } catch (error) {
@@ -72,13 +77,27 @@ async function createResponse(ctx: ServerContext, request: DirectRequest): Promi
   }
 }
 
-/** An upstream with the Responses API: the client's bytes, with only the model id changed. */
-function passThrough(ctx: ServerContext, target: DispatchTarget, request: DirectRequest, client: ClientExchange): Promise<void> {
+/**
+ * An upstream with the Responses API: the client's bytes, with only the model id changed.
+ * With peers it is one replica of a set (docs/scaling.md) whose other members are the ones
+ * that take /v1/responses themselves: peers (svc gateways) and upstreams with the API.
+ */
+function passThrough(ctx: ServerContext, model: string, request: DirectRequest, client: ClientExchange): Promise<void> {
   const { body, raw } = request;
-  return ctx.dispatcher.forward(target, {
+  return ctx.dispatcher.dispatch(model, 'chat', {
     upstreamPath: '/responses', contentType: 'application/json', accepts: JSON_OR_SSE, stream: body.stream === true,
-    body: (model) => (raw && model === body.model ? raw : (raw && withModel(raw, model)) || JSON.stringify({ ...body, model })),
+    fromPeer: cameFromPeer(request.req.headers),
+    serves: (target) => target.kind === 'peer' || (target.kind === 'upstream' && hasResponsesApi(ctx, target.upstream, target.model)),
+    body: (upstreamModel) => (raw && upstreamModel === body.model ? raw : (raw && withModel(raw, upstreamModel)) || JSON.stringify({ ...body, model: upstreamModel })),
   }, client);
+}
+
+function hasResponsesApi(ctx: ServerContext, upstream: string, model: string): boolean {
+  try {
+    return ctx.upstreams.endpoint(upstream, model).responses;
+  } catch {
+    return false; // no longer configured (a reload): no candidate
+  }
 }
 
 async function translate(ctx: ServerContext, model: string, request: DirectRequest, client: ClientExchange): Promise<void> {
@@ -100,7 +119,7 @@ async function translate(ctx: ServerContext, model: string, request: DirectReque
   });
   const translated: ClientExchange = { res: sink as unknown as ClientExchange['res'], takeOver: client.takeOver, timing: client.timing };
   await ctx.dispatcher.dispatch(model, 'chat', {
-    upstreamPath: '/chat/completions', contentType: 'application/json', accepts: JSON_OR_SSE, stream,
+    upstreamPath: '/chat/completions', contentType: 'application/json', accepts: JSON_OR_SSE, stream, fromPeer: cameFromPeer(request.req.headers),
     body: (upstreamModel, target) => JSON.stringify(chatBody(ctx, plan, upstreamModel, target, stream, body.reasoning)),
   }, translated);
 }
