@@ -188,6 +188,8 @@ export interface EventPayloads {
   'peer.state': PeerStateEventData;
   /** A replica's circuit breaker moved (closed, open, half-open). */
   'peer.breaker': PeerBreakerEventData;
+  /** `svc memory migrate unify --apply` (docs/memory.md "Unifying banks"): source banks copied into a target. */
+  'memory.unified': { target: string; sources: string[]; added: number; replaced: number; skipped: number };
 }
 
 /** The common part of every agent job event: which job, which agent, what it does. */
@@ -280,6 +282,7 @@ const EVENT_TYPE_SET: { [K in EventType]: true } = {
   'agent.upgraded': true,
   'peer.state': true,
   'peer.breaker': true,
+  'memory.unified': true,
 };
 export const EVENT_TYPES = Object.keys(EVENT_TYPE_SET) as EventType[];
 
