@@ -128,7 +128,7 @@ for (const mode of ['embedded', 'server'] as const) {
       const plan = (await db.query(`EXPLAIN ${sql}`, params)).rows.map((r) => r['QUERY PLAN']).join('\n');
       expect(plan).toContain(`memory_items_hnsw_${DIM}`);
       expect((await db.query("SELECT current_setting('hnsw.iterative_scan') AS v", [])).rows[0]!.v).toBe('relaxed_order');
-      expect((await db.query('SELECT version FROM schema_migrations ORDER BY version', [])).rows.map((r) => r.version)).toEqual([1, 2, 3, 4]);
+      expect((await db.query('SELECT version FROM schema_migrations ORDER BY version', [])).rows.map((r) => r.version)).toEqual([1, 2, 3, 4, 5]);
     });
 
     it('reports the engine; after a stop and reopen everything is still there', async () => {
