@@ -80,6 +80,8 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
   ctx.listening = { host: options.host, port };
   ctx.metricsEvents.start();
   ctx.peers.start();
+  // The hindsight engine's boot probe, in the background (docs/memory.md "Degraded mode").
+  ctx.memory.bootProbe();
   // Nothing slow comes before listen (docs/performance.md, Start-up): the activity log, the
   // model scan, re-adopting engines a previous gateway left and the boot start of enabled
   // slots follow it. Starts and stops asked for meanwhile wait for the adoption.
