@@ -10,6 +10,7 @@ import { checkBankId } from './identity.js';
 import { embed } from './model-calls.js';
 import { MemoryReembed } from './reembed.js';
 import { MemoryUnify } from './unify.js';
+import { MemoryHindsightMigrate } from './migrate-hindsight.js';
 import type { MemoryDeps, MemoryService } from './service.js';
 import { dimensionMismatch } from './store.js';
 import type { MemoryBankAdmin, MemoryStore } from './types.js';
@@ -23,12 +24,15 @@ export class MemoryBanks {
   readonly reembed: MemoryReembed;
   /** Source banks copied into a target (svc memory migrate unify). */
   readonly unify: MemoryUnify;
+  /** A Hindsight daemon's banks copied into the pgvector store (svc memory migrate --from hindsight). */
+  readonly fromHindsight: MemoryHindsightMigrate;
 
   constructor(private readonly service: MemoryService, private readonly deps: MemoryDeps) {
     this.content = new MemoryBankContent(this, deps);
     this.transfer = new MemoryBankTransfer(this, deps);
     this.reembed = new MemoryReembed(this, service, deps);
     this.unify = new MemoryUnify(this, deps);
+    this.fromHindsight = new MemoryHindsightMigrate(this, service, deps);
   }
 
   store(): Promise<MemoryStore> {

@@ -190,6 +190,8 @@ export interface EventPayloads {
   'peer.breaker': PeerBreakerEventData;
   /** `svc memory migrate unify --apply` (docs/memory.md "Unifying banks"): source banks copied into a target. */
   'memory.unified': { target: string; sources: string[]; added: number; replaced: number; skipped: number };
+  /** `svc memory migrate --from hindsight --apply`: a Hindsight daemon's banks copied into the pgvector store. */
+  'memory.migrated': { from: string; banks: string[]; added: number; skipped: number };
 }
 
 /** The common part of every agent job event: which job, which agent, what it does. */
@@ -283,6 +285,7 @@ const EVENT_TYPE_SET: { [K in EventType]: true } = {
   'peer.state': true,
   'peer.breaker': true,
   'memory.unified': true,
+  'memory.migrated': true,
 };
 export const EVENT_TYPES = Object.keys(EVENT_TYPE_SET) as EventType[];
 

@@ -183,3 +183,22 @@ export interface MemoryUnifyAnswer {
   sources: MemoryUnifySource[];
   totals: { items: number; added: number; replaced: number; skipped: number };
 }
+
+/**
+ * POST /api/memory/migrate/hindsight (svc memory migrate --from hindsight; docs/memory.md
+ * "Moving from Hindsight"): a Hindsight daemon's banks copied into the pgvector store.
+ */
+export const MemoryHindsightMigrateRequestSchema = z.strictObject({
+  apply: z.boolean().default(false),
+  /** Only this agent's items: its private bank, and items tagged agent:<id>. */
+  agent: z.string().regex(AGENT_ID_PATTERN).optional(),
+  dataset: dataset().optional(),
+  /** Only items from this time on. */
+  since: isoTime().optional(),
+  /** Go on from the state file (banks done are passed over, a bank in progress goes on at its offset). */
+  resume: z.boolean().default(false),
+});
+export type MemoryHindsightMigrateRequest = z.output<typeof MemoryHindsightMigrateRequestSchema>;
+
+export interface MemoryHindsightMigrateBank { bank: string; items: number; added: number; skipped: number; offset: number; done: boolean }
+export interface MemoryHindsightMigrateAnswer { from: 'hindsight'; to: 'pgvector'; dry_run: boolean; resumed: boolean; state_file: string; banks: MemoryHindsightMigrateBank[]; totals: { items: number; added: number; skipped: number } }
