@@ -119,6 +119,7 @@ describe('the hindsight engine degraded: its daemon down', () => {
       await waitFor(async () => JSON.stringify((await api(gw.url, '/api/events?limit=500')).json), { what: 'the boot probe to degrade the engine', until: (events) => events.includes('memory.engine.degraded') });
       expect((await api(gw.url, '/api/memory/engine')).json).toMatchObject({ engine: 'hindsight', reachable: false, state: 'degraded', pending: 0 });
       expect(existsSync(join(home.stateRoot, 'memory', 'pg'))).toBe(false);
+      expect((await api(gw.url, '/api/activity?action=memory.engine.degraded')).json.items).toHaveLength(1);
       for (let i = 0; i < 3; i++) {
         const added = await api(gw.url, '/api/memory/add', { method: 'POST', body: { text: `waiting note ${i} about the harbour` } });
         expect(added.status, added.text).toBe(200);

@@ -2,6 +2,7 @@
 // embeddings and the rerank through the dispatcher (model-calls.ts), the recall pipeline
 // (recall.ts), over the SQL store, opened on first use. Every write and delete is an activity
 // row and an event. Bank administration is in banks.ts.
+import { access } from 'node:fs/promises';
 import type { ResolvedConfig } from '../config/load.js';
 import type { ActivityInput } from '../activity/store.js';
 import type { EventInput } from '../protocol/events.js';
@@ -15,7 +16,7 @@ import { applyRerank, byPrecedence, DEFAULT_RECALL_TYPES, filterVisible, fuseBan
 import type { MemoryItemRow, MemoryStore } from './store.js';
 import type { MemoryViewer } from './types.js';
 import { addVia, deleteVia, listVia, searchVia } from './adapters/delegate.js';
-import { createEngineAdapter, isAdapterEngine } from './adapters/select.js';
+import { createEngineAdapter, isAdapterEngine, outboxMarkerPath } from './adapters/select.js';
 import type { MemoryEngineAdapter, PromoteAnswer } from './adapters/types.js';
 
 export interface MemoryDeps {
@@ -99,13 +100,18 @@ export class MemoryService {
 
   /**
    * At gateway boot, after listen: on the hindsight engine the adapter is made now, so its
-   * daemon is probed in the background (a refused loopback connect when there is none) and a
-   * daemon down at boot makes the engine degraded from the start, its re-probe timer running.
+   * daemon is probed in the background, and a daemon down at boot makes the engine degraded
+   * from the start, its re-probe timer running. Only when a daemon is configured
+   * ([memory].hindsight_url or SVC_HINDSIGHT_URL) or the outbox holds writes to replay: a
+   * gateway that never configured memory (the schema's default engine is hindsight) is not
+   * reported degraded for a daemon nobody asked for; it probes at the first memory use.
    * svc's own database is not opened by this: only a degraded write needs the outbox.
    */
-  bootProbe(): void {
-    const { enabled, engine } = this.settings;
+  async bootProbe(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+    const { enabled, engine, hindsight_url } = this.settings;
     if (!enabled || engine !== 'hindsight') return;
+    const configured = hindsight_url !== '' || Boolean(env.SVC_HINDSIGHT_URL) || (await access(outboxMarkerPath(this.deps.stateRoot ?? '.')).then(() => true, () => false));
+    if (!configured) return;
     try {
       this.adapter(); // its constructor runs the probe (adapters/hindsight-engine.ts, boot)
     } catch (error) {

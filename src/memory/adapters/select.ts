@@ -25,6 +25,9 @@ export interface AdapterSettings {
   hindsight_reprobe_interval_s: number;
 }
 
+/** The marker file that says the degraded hindsight engine's outbox holds writes (hindsight-engine.ts). */
+export const outboxMarkerPath = (stateRoot: string) => join(stateRoot, 'memory', 'hindsight-outbox.pending');
+
 /** The client of the daemon [memory] names (also svc memory migrate --from hindsight's, whatever the engine). */
 export function hindsightClient(settings: Pick<AdapterSettings, 'hindsight_url'>, env: NodeJS.ProcessEnv = process.env): HindsightClient {
   const probeS = Number(env.SVC_HINDSIGHT_PROBE_TIMEOUT_S);
@@ -42,6 +45,6 @@ export function createEngineAdapter(settings: AdapterSettings, deps: Omit<Engine
     reprobeIntervalS: () => settings.hindsight_reprobe_interval_s,
     // The outbox lives in svc's own store (migration 4), opened only when degraded writes need it.
     outbox: async () => new HindsightOutbox(((await deps.openStore()) as SqlMemoryStore).db),
-    markerPath: join(deps.stateRoot, 'memory', 'hindsight-outbox.pending'),
+    markerPath: outboxMarkerPath(deps.stateRoot),
   });
 }
