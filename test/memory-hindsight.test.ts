@@ -3,7 +3,10 @@
 // recall through the gateway's rerank pass on the built-in engine's tiny reranker; then the
 // degraded mode: the daemon down, writes acknowledged into the outbox (kept across a gateway
 // restart), the daemon started, promote (the route, then the re-probe), the writes replayed
-// in order.
+// in order. The daemon is probed at boot: a gateway whose daemon is down is degraded before
+// its first memory request.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, type Gateway, startGateway, tempHome } from './helpers/gateway.js';
 import { homeWithTinySlots } from './helpers/llama.js';
@@ -111,6 +114,12 @@ describe('the hindsight engine degraded: its daemon down', () => {
     let gw = await startGateway(home.home, { env: KEY_ENV });
     let daemon: DaemonFixture | undefined;
     try {
+      // Probed at boot, in the background: degraded before any memory request, and svc's own
+      // database not started for it (only a degraded write needs the outbox).
+      await waitFor(async () => JSON.stringify((await api(gw.url, '/api/events?limit=500')).json), { what: 'the boot probe to degrade the engine', until: (events) => events.includes('memory.engine.degraded') });
+      expect((await api(gw.url, '/api/memory/engine')).json).toMatchObject({ engine: 'hindsight', reachable: false, state: 'degraded', pending: 0 });
+      expect(existsSync(join(home.stateRoot, 'memory', 'pg'))).toBe(false);
+      expect((await api(gw.url, '/api/activity?action=memory.engine.degraded')).json.items).toHaveLength(1);
       for (let i = 0; i < 3; i++) {
         const added = await api(gw.url, '/api/memory/add', { method: 'POST', body: { text: `waiting note ${i} about the harbour` } });
         expect(added.status, added.text).toBe(200);

@@ -50,7 +50,7 @@ for (const mode of ['embedded', 'server'] as const) {
 
     it('reports the engine without starting the embedded process', async () => {
       const engine = await store.engine();
-      if (mode === 'embedded') expect(engine).toEqual({ kind: 'embedded', reachable: false, version: null, pid: null, rss_bytes: null, state: 'stopped' });
+      if (mode === 'embedded') expect(engine).toEqual({ kind: 'embedded', reachable: false, version: null, pid: null, rss_bytes: null, banks_total: null, state: 'stopped' });
       else expect(engine).toMatchObject({ kind: 'server', reachable: true, pid: null, rss_bytes: null });
       expect(events).toEqual([]);
     });
@@ -133,7 +133,7 @@ for (const mode of ['embedded', 'server'] as const) {
       });
       expect(plan).toContain(`memory_items_hnsw_${DIM}`);
       expect((await db.query("SELECT current_setting('hnsw.iterative_scan') AS v", [])).rows[0]!.v).toBe('relaxed_order');
-      expect((await db.query('SELECT version FROM schema_migrations ORDER BY version', [])).rows.map((r) => r.version)).toEqual([1, 2, 3, 4]);
+      expect((await db.query('SELECT version FROM schema_migrations ORDER BY version', [])).rows.map((r) => r.version)).toEqual([1, 2, 3, 4, 5]);
     });
 
     it('keeps the planner\'s statistics itself (PGlite runs no autovacuum): after the first search, and after writes of a tenth of the table', async () => {
@@ -195,6 +195,8 @@ for (const mode of ['embedded', 'server'] as const) {
 
       it('stops the database process after idle_timeout_s unused; the next use starts it again', async () => {
         idleS = 1;
+        // A use sets the idle timer with the new timeout (asking after the engine is none).
+        await store.stats('alpha');
         const pid = (await store.engine()).pid!;
         await waitFor(() => events.at(-1), { what: 'the idle stop', until: (e) => e?.to === 'stopped' && /idle/.test(events.at(-2)?.reason ?? '') });
         expect(() => process.kill(pid, 0)).toThrow();

@@ -1,6 +1,6 @@
 // The typed HTTP client every API-backed command uses. It knows routes and payloads, not
 // presentation: commands decide how to print.
-import type { MemoryAddAnswer, MemoryBankView, MemoryImportAnswer, MemoryItemsAnswer, MemoryReembedJob } from '../protocol/memory.js';
+import type { MemoryAddAnswer, MemoryBankView, MemoryImportAnswer, MemoryItemsAnswer, MemoryReembedJob, MemoryUnifyAnswer, MemoryHindsightMigrateAnswer } from '../protocol/memory.js';
 import type { CreateSlotPayload } from '../protocol/slots.js';
 import type { StatusPayload } from '../protocol/system.js';
 import { request as httpRequest } from 'node:http';
@@ -160,6 +160,8 @@ export class ApiClient {
   exportMemoryBank = (id: string, signal: AbortSignal) => this.open('GET', `/api/memory/banks/${encodeURIComponent(id)}/export`, signal);
   reembedMemoryBank = (id: string) => this.request<MemoryReembedJob>('POST', `/api/memory/banks/${encodeURIComponent(id)}/reembed`, {}, { timeoutMs: null });
   memoryReembedJob = (id: string) => this.request<MemoryReembedJob>('GET', `/api/memory/banks/${encodeURIComponent(id)}/reembed`);
+  unifyMemoryBanks = (body: Record<string, unknown>) => this.request<MemoryUnifyAnswer>('POST', '/api/memory/migrate/unify', body, { timeoutMs: null });
+  migrateFromHindsight = (body: Record<string, unknown>) => this.request<MemoryHindsightMigrateAnswer>('POST', '/api/memory/migrate/hindsight', body, { timeoutMs: null });
 
   /** POST …/import with JSON lines as they are (not a JSON body). */
   async importMemoryBank(id: string, lines: string, onConflict: string): Promise<MemoryImportAnswer> {

@@ -275,8 +275,14 @@ export function unknownCommand(program: Command, args: readonly string[]): { wor
       skipValue = true; // the one global option that takes a value
       continue;
     }
-    if (skipValue || word.startsWith('-')) {
+    if (skipValue) {
       skipValue = false;
+      continue;
+    }
+    if (word.startsWith('-')) {
+      // An option of this command that takes a value: the word after it is that value (svc memory migrate --from hindsight).
+      const option = word.includes('=') ? undefined : command.options.find((o) => o.long === word || o.short === word);
+      skipValue = Boolean(option && (option.required || option.optional));
       continue;
     }
     if (command.commands.length === 0) return undefined;

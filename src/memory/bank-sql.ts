@@ -97,6 +97,14 @@ export class SqlBankAdmin implements MemoryBankAdmin {
     }));
   }
 
+  /** Counts and the newest item's time, for a unify plan (unify.ts). */
+  async activity(bank: string): Promise<{ items: number; observations: number; last_at: string | null }> {
+    const { rows } = await this.db.query<{ items: string; observations: string; last_at: Date | null }>(
+      `SELECT count(*) AS items, count(*) FILTER (WHERE type = 'observation') AS observations, max(ts) AS last_at FROM memory_items WHERE bank = $1`, [bank]);
+    const row = rows[0]!;
+    return { items: Number(row.items), observations: Number(row.observations), last_at: row.last_at?.toISOString() ?? null };
+  }
+
   /**
    * An id is unique in the database, not per bank: an id another bank holds (a bank exported
    * and imported into another on the same database) takes a new one; `onConflict` decides for

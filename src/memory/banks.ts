@@ -9,6 +9,8 @@ import { MemoryBankTransfer } from './bank-transfer.js';
 import { checkBankId } from './identity.js';
 import { embed } from './model-calls.js';
 import { MemoryReembed } from './reembed.js';
+import { MemoryUnify } from './unify.js';
+import { MemoryHindsightMigrate } from './migrate-hindsight.js';
 import type { MemoryDeps, MemoryService } from './service.js';
 import { dimensionMismatch } from './store.js';
 import type { MemoryBankAdmin, MemoryStore } from './types.js';
@@ -20,11 +22,17 @@ export class MemoryBanks {
   readonly content: MemoryBankContent;
   readonly transfer: MemoryBankTransfer;
   readonly reembed: MemoryReembed;
+  /** Source banks copied into a target (svc memory migrate unify). */
+  readonly unify: MemoryUnify;
+  /** A Hindsight daemon's banks copied into the pgvector store (svc memory migrate --from hindsight). */
+  readonly fromHindsight: MemoryHindsightMigrate;
 
   constructor(private readonly service: MemoryService, private readonly deps: MemoryDeps) {
     this.content = new MemoryBankContent(this, deps);
     this.transfer = new MemoryBankTransfer(this, deps);
     this.reembed = new MemoryReembed(this, service, deps);
+    this.unify = new MemoryUnify(this, deps);
+    this.fromHindsight = new MemoryHindsightMigrate(this, service, deps);
   }
 
   store(): Promise<MemoryStore> {
@@ -156,12 +164,11 @@ export class MemoryBanks {
     const features = { search: true, recall: true, rerank: true, graph: true };
     // The embedded database starts on first use: asking after the engine does not start it.
     const opened = this.service.opened();
-    if (!opened) return { ...base, features, error: 'not opened yet (the store opens on the first memory request)' };
+    const embedded = this.deps.config().svc.memory.pgvector_url === '';
+    if (!opened) return { ...base, features, ...(embedded && { kind: 'embedded' as const, state: 'stopped' }), error: 'not opened yet (the store opens on the first memory request)' };
     try {
-      const store = await opened;
-      const report = await store.engine();
-      const banks = report.reachable ? (await store.banks()).length : null;
-      return { ...base, features, ...report, banks_total: banks };
+      // store.engine() neither starts the embedded database nor resets its idle timer.
+      return { ...base, features, ...(await (await opened).engine()) };
     } catch (error) {
       return { ...base, features, error: (error as Error).message };
     }

@@ -2,6 +2,7 @@
 // embeddings and the rerank through the dispatcher (model-calls.ts), the recall pipeline
 // (recall.ts), over the SQL store, opened on first use. Every write and delete is an activity
 // row and an event. Bank administration is in banks.ts.
+import { access } from 'node:fs/promises';
 import type { ResolvedConfig } from '../config/load.js';
 import type { ActivityInput } from '../activity/store.js';
 import type { EventInput } from '../protocol/events.js';
@@ -15,7 +16,7 @@ import { applyRerank, byPrecedence, DEFAULT_RECALL_TYPES, filterVisible, fuseBan
 import type { MemoryItemRow, MemoryStore } from './store.js';
 import type { MemoryViewer } from './types.js';
 import { addVia, deleteVia, listVia, searchVia } from './adapters/delegate.js';
-import { createEngineAdapter, isAdapterEngine } from './adapters/select.js';
+import { createEngineAdapter, isAdapterEngine, outboxMarkerPath } from './adapters/select.js';
 import type { MemoryEngineAdapter, PromoteAnswer } from './adapters/types.js';
 
 export interface MemoryDeps {
@@ -26,8 +27,10 @@ export interface MemoryDeps {
   publish: (event: EventInput) => void;
   record: (entry: ActivityInput) => void;
   log: (line: string) => void;
-  /** After each add: graph extraction queues the item (graph/service.ts). */
-  onAdded?: (item: { bank: string; id: string; text: string }) => void;
+  /** After each add, awaited before it is answered: graph extraction marks the item pending and queues it (graph/service.ts). */
+  onAdded?: (item: { bank: string; id: string; text: string }) => void | Promise<void>;
+  /** The store was opened (the first memory use): graph extraction queues what an earlier gateway left pending. */
+  onStoreOpened?: () => void;
   /** Recall with `graph: true`: items sharing entities with the hits (graph/service.ts). */
   expandRecall?: (identity: MemoryIdentity, hits: MemoryItem[], types: readonly string[]) => Promise<MemoryItem[]>;
   /** <state>: the hindsight engine's outbox marker lives in <state>/memory. */
@@ -71,7 +74,7 @@ export class MemoryService {
   private openStoreOnce(): Promise<MemoryStore> {
     if (!this.opening) {
       const opening = this.deps.openStore();
-      opening.catch(() => {
+      opening.then(() => this.deps.onStoreOpened?.(), () => {
         if (this.opening === opening) this.opening = undefined; // the next use tries again
       });
       this.opening = opening;
@@ -93,6 +96,27 @@ export class MemoryService {
       publish: this.deps.publish, record: this.deps.record, log: this.deps.log,
       stateRoot: this.deps.stateRoot ?? '.', openStore: () => this.openStoreOnce(),
     }));
+  }
+
+  /**
+   * At gateway boot, after listen: on the hindsight engine the adapter is made now, so its
+   * daemon is probed in the background, and a daemon down at boot makes the engine degraded
+   * from the start, its re-probe timer running. Only when a daemon is configured
+   * ([memory].hindsight_url or SVC_HINDSIGHT_URL) or the outbox holds writes to replay: a
+   * gateway that never configured memory (the schema's default engine is hindsight) is not
+   * reported degraded for a daemon nobody asked for; it probes at the first memory use.
+   * svc's own database is not opened by this: only a degraded write needs the outbox.
+   */
+  async bootProbe(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+    const { enabled, engine, hindsight_url } = this.settings;
+    if (!enabled || engine !== 'hindsight') return;
+    const configured = hindsight_url !== '' || Boolean(env.SVC_HINDSIGHT_URL) || (await access(outboxMarkerPath(this.deps.stateRoot ?? '.')).then(() => true, () => false));
+    if (!configured) return;
+    try {
+      this.adapter(); // its constructor runs the probe (adapters/hindsight-engine.ts, boot)
+    } catch (error) {
+      this.deps.log(`svc: memory engine hindsight not probed at boot: ${(error as Error).message}`);
+    }
   }
 
   /** POST /api/memory/promote: the degraded hindsight engine tries its daemon now. */
@@ -122,7 +146,7 @@ export class MemoryService {
     const added = await store.add(bank, { text: body.text, embedding, dataset: body.dataset, tags: allTags, metadata: body.metadata, document_id: body.document_id });
     this.deps.publish({ type: 'memory.added', source: `memory:${bank}`, message: `memory ${added.id} added to ${bank}`, data: { bank, id: added.id, agent: identity.agent, private: identity.private } });
     this.deps.record({ action: 'memory.add', actor, target: bank, details: { id: added.id, agent: identity.agent, private: identity.private, dataset: body.dataset ?? null } });
-    this.deps.onAdded?.({ bank, id: added.id, text: body.text });
+    await this.deps.onAdded?.({ bank, id: added.id, text: body.text });
     return added;
   }
 

@@ -34,6 +34,8 @@ export class SqlMemoryStore implements MemoryStore {
   private known = new Map<string, number>();
   private indexed = new Set<number>();
   private generation = -1;
+  /** What engine() saw the last time the database was open: reported while it is stopped. */
+  private lastSeen: { version: string | null; banks: number } | null = null;
 
   readonly admin: SqlBankAdmin;
 
@@ -167,13 +169,20 @@ export class SqlMemoryStore implements MemoryStore {
     return { items: Number(row?.items ?? 0), dimension: row?.dimension ?? null, bytes: Number(row?.bytes ?? 0) };
   }
 
+  /**
+   * The engine's report. The embedded database is asked only while it runs, and without
+   * resetting its idle timer (a dashboard polling this must not keep ~320 MB awake); otherwise
+   * the version and the bank count are those seen the last time it was open.
+   */
   async engine(): Promise<MemoryEngineInfo> {
     const state = this.db.state() ?? undefined;
-    // Asking about the embedded engine must not start it (~320 MB): stopped is reported as such.
-    if (state === 'stopped') return { kind: this.db.kind, reachable: false, version: null, pid: null, rss_bytes: null, state };
-    const version = await this.db.query<{ version: string }>("SELECT extversion AS version FROM pg_extension WHERE extname = 'vector'")
-      .then((r) => r.rows[0]?.version ?? null, () => undefined);
-    return { kind: this.db.kind, reachable: version !== undefined, version: version ?? null, pid: this.db.pid(), rss_bytes: await this.db.rssBytes(), ...(state && { state: this.db.state() ?? state }) };
+    const live = await this.db.peek<{ version: string | null; banks: string }>(
+      "SELECT (SELECT extversion FROM pg_extension WHERE extname = 'vector') AS version, (SELECT count(*) FROM memory_banks) AS banks");
+    if (live) this.lastSeen = { version: live.rows[0]?.version ?? null, banks: Number(live.rows[0]?.banks ?? 0) };
+    return {
+      kind: this.db.kind, reachable: live !== null, version: this.lastSeen?.version ?? null, pid: this.db.pid(), rss_bytes: await this.db.rssBytes(),
+      banks_total: this.lastSeen?.banks ?? null, ...(state && { state }),
+    };
   }
 
   rssBytes(): Promise<number | null> {

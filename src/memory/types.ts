@@ -9,8 +9,8 @@ export interface MemorySearchQuery { embedding: number[]; text: string; limit: n
 import type { MemoryEngineState } from '../protocol/events.js';
 import type { MemoryBankPutBody, MemoryBankView } from '../protocol/memory.js';
 
-/** `state`: the embedded process's (absent for a server); a stopped one is not started to answer. */
-export interface MemoryEngineInfo { kind: 'embedded' | 'server'; reachable: boolean; version: string | null; pid: number | null; rss_bytes: number | null; state?: MemoryEngineState }
+/** `state`: the embedded process's (absent for a server); a stopped one is not started to answer, and the version and banks_total are then the last seen. */
+export interface MemoryEngineInfo { kind: 'embedded' | 'server'; reachable: boolean; version: string | null; pid: number | null; rss_bytes: number | null; banks_total: number | null; state?: MemoryEngineState }
 
 export interface MemoryStore {
   ensureBank(bank: string, dimension: number): Promise<void>;
@@ -55,6 +55,8 @@ export interface MemoryBankAdmin {
   /** Items after `after` (an id, in id order), with their embeddings. */
   exportPage(bank: string, after: string | null, limit: number): Promise<MemoryExportRow[]>;
   importItem(bank: string, row: MemoryExportRow, onConflict: MemoryImportConflict): Promise<'added' | 'replaced' | 'skipped'>;
+  /** Item and observation counts and the newest item's time (a unify plan). */
+  activity(bank: string): Promise<{ items: number; observations: number; last_at: string | null }>;
   /** Deletes by dataset (every visible item in it, or only `ids` among them). */
   deleteInDataset(bank: string, dataset: string, ids: string[] | undefined, viewer?: MemoryViewer): Promise<number>;
   /** Items after `after` (an id) with their text, for a re-embedding. */

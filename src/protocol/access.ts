@@ -212,6 +212,9 @@ export const ROUTE_ACCESS_TABLE: Readonly<Record<string, RouteAccess>> = {
   // Peers and replica sets (docs/scaling.md).
   'GET /api/peers': 'read',
   'POST /api/peers/refresh': 'write',
+  // svc memory migrate unify (docs/memory.md "Unifying banks"): a write, as the bank admin routes (its dry-run changes nothing, but one body does both).
+  'POST /api/memory/migrate/unify': 'write',
+  'POST /api/memory/migrate/hindsight': 'write',
 
   // The dashboard's files and views (GET /* takes every path no other route has): open in
   // default mode like every read, behind the proxy's sign-in (or a read token) in auth mode.

@@ -188,6 +188,10 @@ export interface EventPayloads {
   'peer.state': PeerStateEventData;
   /** A replica's circuit breaker moved (closed, open, half-open). */
   'peer.breaker': PeerBreakerEventData;
+  /** `svc memory migrate unify --apply` (docs/memory.md "Unifying banks"): source banks copied into a target. */
+  'memory.unified': { target: string; sources: string[]; added: number; replaced: number; skipped: number };
+  /** `svc memory migrate --from hindsight --apply`: a Hindsight daemon's banks copied into the pgvector store. */
+  'memory.migrated': { from: string; banks: string[]; added: number; skipped: number };
 }
 
 /** The common part of every agent job event: which job, which agent, what it does. */
@@ -280,6 +284,8 @@ const EVENT_TYPE_SET: { [K in EventType]: true } = {
   'agent.upgraded': true,
   'peer.state': true,
   'peer.breaker': true,
+  'memory.unified': true,
+  'memory.migrated': true,
 };
 export const EVENT_TYPES = Object.keys(EVENT_TYPE_SET) as EventType[];
 

@@ -145,3 +145,60 @@ export interface MemoryEngineView {
   state?: string;
   pending?: number;
 }
+
+/**
+ * POST /api/memory/migrate/unify (docs/memory.md "Unifying banks"): copies the source banks'
+ * items into the target bank. A dry-run (the default) answers the plan and writes nothing.
+ */
+export const MemoryUnifyRequestSchema = z.strictObject({
+  sources: z.array(z.string().regex(BANK_ID_PATTERN)).min(1).max(64),
+  target: z.string().regex(BANK_ID_PATTERN).default('shared'),
+  apply: z.boolean().default(false),
+  /** Tags every copied item gets, besides a private bank's identity tags. */
+  add_tags: tags().default([]),
+  on_conflict: z.enum(MEMORY_IMPORT_CONFLICTS).default('skip'),
+  /** Leave items of type `observation` behind (they are derived, and the target may derive its own). */
+  skip_observations: z.boolean().default(false),
+});
+export type MemoryUnifyRequest = z.output<typeof MemoryUnifyRequestSchema>;
+
+/** One source bank of a unify: the plan (items, last activity, tags to add), and with `apply` what was done. */
+export interface MemoryUnifySource {
+  bank: string;
+  items: number;
+  observations: number;
+  last_activity: string | null;
+  dimension: number | null;
+  tags_to_add: string[];
+  added?: number;
+  replaced?: number;
+  skipped?: number;
+}
+export interface MemoryUnifyAnswer {
+  target: string;
+  dry_run: boolean;
+  on_conflict: (typeof MEMORY_IMPORT_CONFLICTS)[number];
+  skip_observations: boolean;
+  target_dimension: number | null;
+  sources: MemoryUnifySource[];
+  totals: { items: number; added: number; replaced: number; skipped: number };
+}
+
+/**
+ * POST /api/memory/migrate/hindsight (svc memory migrate --from hindsight; docs/memory.md
+ * "Moving from Hindsight"): a Hindsight daemon's banks copied into the pgvector store.
+ */
+export const MemoryHindsightMigrateRequestSchema = z.strictObject({
+  apply: z.boolean().default(false),
+  /** Only this agent's items: its private bank, and items tagged agent:<id>. */
+  agent: z.string().regex(AGENT_ID_PATTERN).optional(),
+  dataset: dataset().optional(),
+  /** Only items from this time on. */
+  since: isoTime().optional(),
+  /** Go on from the state file (banks done are passed over, a bank in progress goes on at its offset). */
+  resume: z.boolean().default(false),
+});
+export type MemoryHindsightMigrateRequest = z.output<typeof MemoryHindsightMigrateRequestSchema>;
+
+export interface MemoryHindsightMigrateBank { bank: string; items: number; added: number; skipped: number; offset: number; done: boolean }
+export interface MemoryHindsightMigrateAnswer { from: 'hindsight'; to: 'pgvector'; dry_run: boolean; resumed: boolean; state_file: string; banks: MemoryHindsightMigrateBank[]; totals: { items: number; added: number; skipped: number } }

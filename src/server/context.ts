@@ -172,6 +172,7 @@ export class ServerContext {
       record: (entry: ActivityInput) => this.record(entry),
       log: (line: string) => process.stderr.write(`${line}\n`),
       onAdded: (item: { bank: string; id: string; text: string }) => this.memoryGraph.onAdded(item),
+      onStoreOpened: () => void this.memoryGraph.resume(),
       expandRecall: (...args: Parameters<MemoryGraph['expand']>) => this.memoryGraph.expand(...args),
     };
     this.memory = new MemoryService(memoryDeps);

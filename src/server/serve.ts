@@ -90,6 +90,10 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
       // Rows the CLI left while no gateway ran come before this start, as they happened.
       if (ctx.activity) await foldInbox(paths.stateRoot, ctx.activity).catch((error: Error) => log(`svc: warning: activity rows the CLI left not recorded: ${error.message}`));
       ctx.record({ action: 'system.start', kind: 'event', details: { version: ctx.version, host: options.host, port } });
+      // The hindsight engine's boot probe, in the background, when a daemon is configured
+      // (docs/memory.md "Degraded mode"): after the activity log opened, so that a daemon down
+      // at boot is an activity row too.
+      void ctx.memory.bootProbe().catch(() => undefined);
       void loadUndici();
       await scanAtStart(ctx, log);
     } finally {

@@ -1,6 +1,5 @@
-// svc memory banks show|create|delete|export|import, svc memory reembed <bank> and
-// svc memory migrate (docs/cli.md, "svc memory"; docs/memory.md). All but migrate are thin over
-// /api/memory/banks; migrate reads the legacy index itself and needs no gateway.
+// svc memory banks show|create|delete|export|import and svc memory reembed <bank> (docs/cli.md,
+// "svc memory"; docs/memory.md): thin over /api/memory/banks. svc memory migrate is memory-migrate.ts.
 import { type Command, Option } from 'commander';
 import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -8,9 +7,9 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { MemoryBankView, MemoryReembedJob } from '../../protocol/memory.js';
-import { LEGACY_COGNEE_DIR, planLegacyMigration } from '../../setup/memory-migrate.js';
 import type { ApiClient } from '../client.js';
 import { CliExit, print, printJson, table } from '../output.js';
+import { registerMemoryMigrateCommands } from './memory-migrate.js';
 
 type Json = { json?: boolean };
 const json = () => new Option('--json', 'print JSON');
@@ -81,18 +80,5 @@ export function registerMemoryAdminCommands(memory: Command, banks: Command, cli
       if (job.state === 'done') print(`re-embedded ${job.done} memories: ${job.from_dimension ?? '-'} -> ${job.to_dimension} dimensions`);
     });
 
-  memory.command('migrate').description("a dry-run over the legacy Cognee index (hal0_memory_index.sqlite); needs no gateway")
-    .option('--cognee-dir <dir>', 'where the legacy Cognee store is', LEGACY_COGNEE_DIR)
-    .option('--no-dry-run', 'apply the migration (not implemented)')
-    .addOption(json())
-    .action(async (o: Json & { cogneeDir: string; dryRun: boolean }) => {
-      if (!o.dryRun) throw new CliExit(1, '--apply is not yet implemented; dry-run only.');
-      const plan = await planLegacyMigration(o.cogneeDir);
-      const { rows_total, rows_mapped, rows_unmapped, noop } = plan;
-      if (o.json) return printJson({ rows_total, rows_mapped, rows_unmapped, noop });
-      print('memory · migrate (dry-run)');
-      if (!plan.found) print(`  (no legacy index at ${plan.index})`);
-      const rows = [['Rows total', String(rows_total)], ['Rows mapped', String(rows_mapped)], ['Rows unmapped', String(rows_unmapped)], ['No-op', noop ? 'yes' : 'no']];
-      for (const [label, value] of rows) print(`  ${label!.padEnd(14)}${value}`);
-    });
+  registerMemoryMigrateCommands(memory, client);
 }

@@ -78,6 +78,13 @@ export class HindsightClient {
     return { items, next: done ? null : q.offset + consumed };
   }
 
+  /** One page of a bank's items as the daemon lists them, every agent's (svc memory migrate --from hindsight); `rows` how many it gave. */
+  async page(bank: string, offset: number, limit: number): Promise<{ items: MemoryItem[]; rows: number }> {
+    const path = bankPath(bank, `/memories/list?limit=${limit}&offset=${offset}`);
+    const rows = arrayField(await this.http.json('GET', path), 'items', path);
+    return { items: rows.map((raw) => itemOf(raw, bank, null, path)), rows: rows.length };
+  }
+
   /** Deletes the documents `who` may see (GET first: another agent's private one is passed over). */
   async delete(bank: string, ids: readonly string[], who: MemoryIdentity): Promise<number> {
     let deleted = 0;

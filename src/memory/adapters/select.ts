@@ -25,19 +25,26 @@ export interface AdapterSettings {
   hindsight_reprobe_interval_s: number;
 }
 
-export function createEngineAdapter(settings: AdapterSettings, deps: Omit<EngineDeps, 'reprobeIntervalS'> & { stateRoot: string; openStore: () => Promise<MemoryStore> }, env: NodeJS.ProcessEnv = process.env): MemoryEngineAdapter {
-  if (settings.engine === 'mem0') return new Mem0Engine(settings.mem0_url, env.SVC_MEM0_API_KEY || undefined);
+/** The marker file that says the degraded hindsight engine's outbox holds writes (hindsight-engine.ts). */
+export const outboxMarkerPath = (stateRoot: string) => join(stateRoot, 'memory', 'hindsight-outbox.pending');
+
+/** The client of the daemon [memory] names (also svc memory migrate --from hindsight's, whatever the engine). */
+export function hindsightClient(settings: Pick<AdapterSettings, 'hindsight_url'>, env: NodeJS.ProcessEnv = process.env): HindsightClient {
   const probeS = Number(env.SVC_HINDSIGHT_PROBE_TIMEOUT_S);
-  const client = new HindsightClient({
+  return new HindsightClient({
     baseUrl: settings.hindsight_url || env.SVC_HINDSIGHT_URL || HINDSIGHT_DEFAULT_URL,
     apiKey: env.SVC_HINDSIGHT_API_KEY || env.HINDSIGHT_API_TENANT_API_KEY || HINDSIGHT_DEFAULT_KEY,
     probeTimeoutMs: (Number.isFinite(probeS) && probeS > 0 ? probeS : 2) * 1000,
   });
-  return new HindsightEngine(client, {
+}
+
+export function createEngineAdapter(settings: AdapterSettings, deps: Omit<EngineDeps, 'reprobeIntervalS'> & { stateRoot: string; openStore: () => Promise<MemoryStore> }, env: NodeJS.ProcessEnv = process.env): MemoryEngineAdapter {
+  if (settings.engine === 'mem0') return new Mem0Engine(settings.mem0_url, env.SVC_MEM0_API_KEY || undefined);
+  return new HindsightEngine(hindsightClient(settings, env), {
     ...deps,
     reprobeIntervalS: () => settings.hindsight_reprobe_interval_s,
     // The outbox lives in svc's own store (migration 4), opened only when degraded writes need it.
     outbox: async () => new HindsightOutbox(((await deps.openStore()) as SqlMemoryStore).db),
-    markerPath: join(deps.stateRoot, 'memory', 'hindsight-outbox.pending'),
+    markerPath: outboxMarkerPath(deps.stateRoot),
   });
 }

@@ -22,6 +22,11 @@ export interface MemoryDatabase extends Queryable {
   rssBytes(): Promise<number | null>;
   /** The embedded process's state; null for a server. */
   state(): MemoryEngineState | null;
+  /**
+   * A query on a database that is open now, or null: the embedded process is neither started
+   * nor kept awake by it (its idle timer is not reset); a server is simply queried.
+   */
+  peek<R extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, params?: unknown[]): Promise<pg.QueryResult<R> | null>;
   close(): Promise<void>;
 }
 
@@ -95,6 +100,8 @@ export abstract class PooledDatabase implements MemoryDatabase {
       throw asMemoryError(error, this.where());
     }
   }
+
+  abstract peek<R extends pg.QueryResultRow>(sql: string, params?: unknown[]): Promise<pg.QueryResult<R> | null>;
 
   async transaction<T>(fn: (client: Queryable) => Promise<T>): Promise<T> {
     const pool = await this.pool();

@@ -36,6 +36,14 @@ export class EmbeddedDatabase extends PooledDatabase {
     return this.current.pool;
   }
 
+  /** Only on the pool of the process running now: no start, and the idle timer left alone (GET /api/memory/engine). */
+  async peek<R extends pg.QueryResultRow>(sql: string, params?: unknown[]): Promise<pg.QueryResult<R> | null> {
+    const current = this.current;
+    if (this.supervisor.state !== 'ready' || !current || current.generation !== this.supervisor.generation) return null;
+    const pool = await current.pool.catch(() => null);
+    return pool ? pool.query<R>(sql, params).catch(() => null) : null;
+  }
+
   pid(): number | null {
     return this.supervisor.pid;
   }
@@ -73,6 +81,10 @@ export class ServerDatabase extends PooledDatabase {
     this.opened ??= this.openPool({ ...serverConfig(this.url), max: this.max });
     this.opened.catch(() => (this.opened = null));
     return this.opened;
+  }
+
+  async peek<R extends pg.QueryResultRow>(sql: string, params?: unknown[]): Promise<pg.QueryResult<R> | null> {
+    return this.query<R>(sql, params).catch(() => null);
   }
 
   pid(): number | null {

@@ -117,6 +117,17 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 5,
+    name: 'graph extraction pending',
+    // An item queued for graph extraction is marked pending before its add is answered, so a
+    // gateway restarted before it was built queues it again (graph/service.ts, resume).
+    sql: `
+      ALTER TABLE memory_graph_extractions DROP CONSTRAINT IF EXISTS memory_graph_extractions_status_check;
+      ALTER TABLE memory_graph_extractions ADD CONSTRAINT memory_graph_extractions_status_check CHECK (status IN ('ok', 'failed', 'pending'));
+      CREATE INDEX IF NOT EXISTS memory_graph_extractions_pending ON memory_graph_extractions (status) WHERE status = 'pending';
+    `,
+  },
 ];
 
 const LOCK_KEY = 727_027; // one advisory lock: two gateways on one server migrate one at a time

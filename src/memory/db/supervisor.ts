@@ -54,7 +54,11 @@ export class PgSupervisor {
     // A use after a crash loop is a fresh try, as a slot's `load` after error is.
     if (this.state === 'error') this.crashes = [];
     this.starting ??= this.spawn().finally(() => (this.starting = null));
-    return this.starting;
+    const port = await this.starting;
+    // The idle time counts from the end of the start (a first start runs initdb, which can
+    // take longer than a short idle_timeout_s).
+    this.touch();
+    return port;
   }
 
   /** Resident memory of the process from /proc, or null when it is not running. */
@@ -92,7 +96,8 @@ export class PgSupervisor {
   private touch(): void {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     const ms = this.options.idleTimeoutMs();
-    this.idleTimer = ms > 0 ? setTimeout(() => void this.stop(`idle for ${Math.round(ms / 1000)} s`), ms) : null;
+    // A start under way is a use in progress: the timer is set again when it ends (acquire).
+    this.idleTimer = ms > 0 ? setTimeout(() => void (this.starting ? undefined : this.stop(`idle for ${Math.round(ms / 1000)} s`)), ms) : null;
     this.idleTimer?.unref();
   }
 

@@ -53,11 +53,30 @@ export async function markExtraction(db: Runner, job: Pick<ExtractionJob, 'bank'
     [job.id, status, attempts, error === null ? null : error.slice(0, 500)]);
 }
 
-/** Items with no extraction yet, or a failed one, oldest first, at most `limit`. */
+/**
+ * The item is queued: a pending row, written before its add is answered, so that a restart
+ * finds it (pendingItems). A failed one queued again by a retry is pending again; a built one stays.
+ */
+export async function markPending(db: Runner, job: Pick<ExtractionJob, 'bank' | 'id'>): Promise<void> {
+  await db.query(
+    `INSERT INTO memory_graph_extractions (item_id, bank, status, attempts, error)
+     SELECT id, bank, 'pending', 0, NULL FROM memory_items WHERE id = $1
+     ON CONFLICT (item_id) DO UPDATE SET status = 'pending', error = NULL, at = now() WHERE memory_graph_extractions.status = 'failed'`, [job.id]);
+}
+
+/** Items queued and not built when the last gateway stopped, in the order they were added. */
+export async function pendingItems(db: Runner, limit: number): Promise<ExtractionJob[]> {
+  const { rows } = await db.query<ExtractionJob>(
+    `SELECT i.bank, i.id, i.text FROM memory_graph_extractions x JOIN memory_items i ON i.id = x.item_id
+     WHERE x.status = 'pending' ORDER BY i.ts, i.id LIMIT $1`, [limit]);
+  return rows;
+}
+
+/** Items with no extraction yet, a failed or a pending one, oldest first, at most `limit`. */
 export async function itemsToExtract(db: Runner, limit: number): Promise<ExtractionJob[]> {
   const { rows } = await db.query<ExtractionJob>(
     `SELECT i.bank, i.id, i.text FROM memory_items i LEFT JOIN memory_graph_extractions x ON x.item_id = i.id
-     WHERE x.item_id IS NULL OR x.status = 'failed' ORDER BY i.ts, i.id LIMIT $1`, [limit]);
+     WHERE x.item_id IS NULL OR x.status IN ('failed', 'pending') ORDER BY i.ts, i.id LIMIT $1`, [limit]);
   return rows;
 }
 

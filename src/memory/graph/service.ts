@@ -15,7 +15,7 @@ import { agentTag, checkBankId, type MemoryIdentity, PRIVATE_TAG, visibleTo } fr
 import { toItem } from '../service.js';
 import { SqlMemoryStore, type MemoryStore } from '../store.js';
 import { type ChatDispatcher, extractGraph } from './extraction.js';
-import { type ExtractionJob, itemsToExtract, markExtraction, relatedItems, writeExtraction } from './graph-store.js';
+import { type ExtractionJob, itemsToExtract, markExtraction, markPending, pendingItems, relatedItems, writeExtraction } from './graph-store.js';
 import { ExtractionQueue, QUEUE_CAPACITY } from './queue.js';
 import { subgraph, type SubgraphQuery } from './subgraph.js';
 
@@ -35,6 +35,8 @@ export interface MemoryGraphDeps {
 
 export class MemoryGraph {
   private readonly queue: ExtractionQueue;
+  /** The pending items of an earlier gateway were queued again (resume). */
+  private resumed = false;
 
   constructor(private readonly deps: MemoryGraphDeps) {
     this.queue = new ExtractionQueue({
@@ -72,10 +74,38 @@ export class MemoryGraph {
     return store.db;
   }
 
-  /** MemoryService's add hook: queued when extraction is on (the daemon builds its own graph on hindsight). */
-  onAdded(job: ExtractionJob): void {
+  private get extracting(): boolean {
     const { memory } = this.deps.config().svc;
-    if (memory.graph.enabled && memory.engine === 'pgvector') this.queue.enqueue(job);
+    return memory.enabled && memory.graph.enabled && memory.engine === 'pgvector';
+  }
+
+  /**
+   * MemoryService's add hook, awaited before the add is answered: when extraction is on (the
+   * daemon builds its own graph on hindsight), the item is marked pending in the database,
+   * then queued. A mark that fails leaves the item to a retry; the add stands.
+   */
+  async onAdded(job: ExtractionJob): Promise<void> {
+    if (!this.extracting) return;
+    await markPending(await this.db(), job).catch((error: unknown) => this.deps.log(`svc: memory graph could not mark ${job.id} pending: ${(error as Error).message}`));
+    this.queue.enqueue(job);
+  }
+
+  /**
+   * The store was opened (the first memory use of this gateway): the items a previous gateway
+   * had queued and not built are queued again, in the order they were added.
+   */
+  async resume(): Promise<void> {
+    if (!this.extracting || this.resumed) return;
+    this.resumed = true;
+    try {
+      const items = await pendingItems(await this.db(), QUEUE_CAPACITY);
+      let queued = 0;
+      for (const item of items) if (this.queue.enqueue(item)) queued += 1;
+      if (queued > 0) this.deps.log(`svc: memory graph extraction resumed: ${queued} item(s) queued before the last stop`);
+    } catch (error) {
+      this.resumed = false; // the next opening tries again
+      this.deps.log(`svc: memory graph could not read its pending items: ${(error as Error).message}`);
+    }
   }
 
   private async extract(job: ExtractionJob, attempt: number, signal: AbortSignal): Promise<boolean> {

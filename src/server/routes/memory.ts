@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { identityFromHeaders } from '../../memory/identity.js';
 import {
   MEMORY_LIST_DEFAULT_LIMIT, MemoryAddRequestSchema, MemoryDeleteRequestSchema, MemoryRecallRequestSchema, MemorySearchRequestSchema,
+  MemoryUnifyRequestSchema, MemoryHindsightMigrateRequestSchema,
 } from '../../protocol/memory.js';
 import { parseRequest } from '../../protocol/validate.js';
 import type { ServerContext } from '../context.js';
@@ -73,9 +74,13 @@ export function registerMemoryRoutes(app: FastifyInstance, ctx: ServerContext): 
 
   app.get('/api/memory/engine', async () => ctx.memoryBanks.engine());
 
+  // svc memory migrate unify: source banks copied into a target; a dry-run unless `apply`.
+  app.post('/api/memory/migrate/unify', async (request) => ctx.memoryBanks.unify.run(parseRequest(MemoryUnifyRequestSchema, objectBody(request)), actorOf(request)));
+  // svc memory migrate --from hindsight: the daemon's banks into the pgvector store; a dry-run unless `apply`.
+  app.post('/api/memory/migrate/hindsight', async (request) => ctx.memoryBanks.fromHindsight.run(parseRequest(MemoryHindsightMigrateRequestSchema, objectBody(request)), actorOf(request)));
+
   // The hindsight engine (docs/memory.md): promote out of degraded mode, and the per-bank
-  // passthrough. Its daemon is probed at the first memory use, not at boot: a gateway whose
-  // memory is never used never reaches for the daemon.
+  // passthrough. Its daemon is probed at boot, in the background (serve.ts, bootProbe).
   app.post('/api/memory/promote', async () => ctx.memory.promote());
 
   const passthrough = async (request: FastifyRequest, reply: FastifyReply) => {

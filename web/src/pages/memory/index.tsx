@@ -26,7 +26,7 @@ function EngineCard() {
           <dt>Engine</dt>
           <dd data-testid="engine-name">{view.engine}{view.kind && <span className="muted"> ({view.kind})</span>}</dd>
           <dt>State</dt>
-          <dd data-testid="engine-state">{!view.enabled ? 'off' : view.reachable ? 'reachable' : 'not reachable'}</dd>
+          <dd data-testid="engine-state">{!view.enabled ? 'off' : view.reachable ? 'reachable' : view.state === 'stopped' ? 'stopped (starts on the next memory request)' : 'not reachable'}</dd>
           {view.version && (<><dt>pgvector</dt><dd>{view.version}</dd></>)}
           {view.pid !== null && (<><dt>Process</dt><dd>pid {view.pid}{view.rss_bytes !== null && `, ${Math.round(view.rss_bytes / 1048576)} MiB`}</dd></>)}
           <dt>Banks</dt>

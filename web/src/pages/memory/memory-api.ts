@@ -10,6 +10,10 @@ export const DASHBOARD_AGENT = 'dashboard';
 export const banksQuery = queryOptions({
   queryKey: ['memory', 'banks'],
   queryFn: ({ signal }) => getJson<{ banks: MemoryBankView[]; count: number }>('/api/memory/banks', signal),
+  // Listing banks opens the embedded database (and resets its idle timer): asked on the page's
+  // first view and after a change (the forms invalidate it), not again on each window focus.
+  staleTime: 5 * 60_000,
+  refetchOnWindowFocus: false,
 });
 export const engineQuery = queryOptions({
   queryKey: ['memory', 'engine'],
