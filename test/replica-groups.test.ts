@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, REPO_ROOT, runSvc, startGateway, tempHome, type Gateway } from './helpers/gateway.js';
 import { freePort } from './helpers/ports.js';
+import { homeWithTinySlots } from './helpers/llama.js';
 import { waitFor } from './helpers/wait.js';
 
 const fixtures: ChildProcess[] = [];
@@ -213,4 +214,37 @@ describe('/v1/images/generations with peers', () => {
     // Without the peer the model is no curated one and no slot's: refused as before.
     expect((await api(b.url, '/v1/images/generations', { method: 'POST', body: { model: 'img/y', prompt: 'a cat' } })).json.error.code).toBe('image.model_not_curated');
   }, 30_000);
+});
+
+describe('a group with a local slot member', () => {
+  let local: Gateway | undefined;
+  afterAll(async () => {
+    await local?.stop();
+  });
+
+  it('answers from the built-in engine\'s slot when the remote member fails, named slot:<name>', async () => {
+    const home = await homeWithTinySlots([{ name: 'chat', provider: 'builtin' }]);
+    home.write('upstreams.toml', `[upstreams.a]\nbase_url = "http://127.0.0.1:${port.a}/v1"\nkind = "vllm"\n`);
+    home.write('peers.toml', '[health]\ninterval_s = 3600\n\n[models."mixed"]\nreplicas = [ { target = "slot:chat" }, { target = "upstream:a", model = "org/a" } ]\n');
+    local = await startGateway(home.home);
+    await waitFor(async () => (await api(local!.url, '/api/peers')).json.peers, { what: 'upstream a checked', until: (p: Array<{ state: string }>) => p.length === 1 && p[0]!.state === 'up' });
+    const ask = () => api(local!.url, '/v1/chat/completions', { method: 'POST', body: { model: 'mixed', messages: [{ role: 'user', content: 'hi' }], max_tokens: 4 } });
+    // The slot is not loaded and a is: a is asked first.
+    const first = await ask();
+    expect(first.status, first.text).toBe(200);
+    expect(first.headers.get('x-svc-target')).toBe('upstream:a');
+    // a answers 503: the request is retried on the slot, which the built-in engine loads and answers.
+    await mode('a', { fail: 503 });
+    try {
+      const second = await ask();
+      expect(second.status, second.text).toBe(200);
+      expect(second.headers.get('x-svc-target')).toBe('slot:chat');
+      expect(typeof second.json.choices[0].message.content).toBe('string');
+      expect(second.json.choices[0].message.content).not.toBe('from a');
+      const row = (await api(local.url, '/api/activity?action=dispatch.replica')).json.items[0];
+      expect(row).toMatchObject({ target: 'slot:chat', outcome: 'ok', details: { model: 'mixed', retried_from: 'upstream:a' } });
+    } finally {
+      await mode('a', { fail: null });
+    }
+  }, 120_000);
 });
