@@ -8,7 +8,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, REPO_ROOT, runSvc, startGateway, tempHome, type Gateway } from './helpers/gateway.js';
-import { freePort } from './helpers/ports.js';
+import { freePort, freeSlotPort } from './helpers/ports.js';
 import { homeWithTinySlots } from './helpers/llama.js';
 import { waitFor } from './helpers/wait.js';
 
@@ -214,6 +214,45 @@ describe('/v1/images/generations with peers', () => {
     // Without the peer the model is no curated one and no slot's: refused as before.
     expect((await api(b.url, '/v1/images/generations', { method: 'POST', body: { model: 'img/y', prompt: 'a cat' } })).json.error.code).toBe('image.model_not_curated');
   }, 30_000);
+});
+
+describe('an image model served by a local ComfyUI slot and a peer', () => {
+  const gateways: Gateway[] = [];
+  afterAll(async () => {
+    for (const g of gateways) await g.stop();
+  });
+
+  /** A gateway with the image slot `img` (the ComfyUI fixture, `knobs` its flags) and `peer` as its peer. */
+  async function withImageSlot(peer: Gateway, knobs: string): Promise<Gateway> {
+    const home = tempHome({ 'peers.toml': `[health]\ninterval_s = 3600\n\n[peers.b]\nurl = "${peer.url}"\n` });
+    const extra = knobs ? `[server]\nextra_args = ${JSON.stringify(knobs)}\n` : '';
+    home.write('slots/img.toml', `[slot]\nname = "img"\ntype = "image"\nprovider = "comfyui"\nprofile = "comfyui"\ndevice = "cpu"\nport = ${await freeSlotPort()}\n[model]\ndefault = "sdxl-turbo"\n${extra}`);
+    const gateway = await startGateway(home.home, { env: { SVC_COMFYUI: `${JSON.stringify(process.execPath)} ${JSON.stringify(join(REPO_ROOT, 'test/fixtures/comfyui-engine.mjs'))}` } });
+    gateways.push(gateway);
+    await waitFor(async () => (await api(gateway.url, '/api/peers')).json.peers[0], { what: 'peer b checked, with sdxl-turbo', until: (p) => p?.state === 'up' && p.models.includes('sdxl-turbo') });
+    // Loaded here too: both replicas loaded and idle, the local slot wins the tie.
+    await api(gateway.url, '/api/slots/img/start', { method: 'POST' });
+    await waitFor(async () => (await api(gateway.url, '/api/slots/img')).json.state, { what: 'img ready', until: (state) => state === 'ready' });
+    return gateway;
+  }
+
+  it('is a replica set: the loaded local slot answers, and one failing before its answer is passed over for the peer', async () => {
+    const b = await startGateway(tempHome({ 'upstreams.toml': `[upstreams.c]\nbase_url = "http://127.0.0.1:${await vllm('c2', 'sdxl-turbo')}/v1"\n` }).home);
+    gateways.push(b);
+    const body = { model: 'sdxl-turbo', prompt: 'a red fox', size: '64x64', steps: 1, response_format: 'b64_json' };
+    const good = await withImageSlot(b, '');
+    const local = await api(good.url, '/v1/images/generations', { method: 'POST', body });
+    expect(local.status, local.text).toBe(200);
+    expect(local.headers.get('x-svc-target')).toBe('slot:img');
+    expect(local.json._hal0).toMatchObject({ model: 'sdxl-turbo', upstream: { slot: 'img' } });
+    const failing = await withImageSlot(b, '--fail-execution');
+    const passed = await api(failing.url, '/v1/images/generations', { method: 'POST', body });
+    expect(passed.status, passed.text).toBe(200);
+    expect(passed.headers.get('x-svc-target')).toBe('peer:b');
+    expect(passed.json.data[0]).toMatchObject({ revised_prompt: 'from c2' });
+    const row = (await api(failing.url, '/api/activity?action=dispatch.replica')).json.items[0];
+    expect(row).toMatchObject({ target: 'peer:b', outcome: 'ok', details: { model: 'sdxl-turbo', retried_from: 'slot:img' } });
+  }, 90_000);
 });
 
 describe('a group with a local slot member', () => {

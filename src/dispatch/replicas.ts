@@ -75,23 +75,33 @@ function remoteCandidate(peers: PeerDirectory, replica: RemoteReplica, model: st
 
 const serves = (forwarded: Forwarded, c: Candidate) => forwarded.serves?.(c.send) ?? true;
 
+/** What a local resolution throws when this gateway does not serve the model (images: no curated model, no image slot). */
+const NOT_SERVED_HERE = new Set(['model.not_found', 'image.model_not_curated', 'dispatch.no_route']);
+
+/** Forward to a target, or let the route's own handler answer from one of this gateway's slots (images). */
+function sendTo(dispatcher: ReplicaDispatcher, target: ForwardTarget, forwarded: Forwarded, client: ClientExchange, outcome?: ForwardOutcome): Promise<void> {
+  if (target.kind === 'slot' && forwarded.local) return forwarded.local.serveSlot(target, client);
+  return dispatcher.forward(target, forwarded, client, outcome);
+}
+
 /** A model several targets serve (by model id): the implicit replica set. */
 export async function dispatchToReplicas(dispatcher: ReplicaDispatcher, deps: ReplicaDeps, model: string, route: V1Route, forwarded: Forwarded, client: ClientExchange): Promise<void> {
   const { peers } = deps;
   let local: DispatchTarget | undefined;
   let notFound: unknown;
   try {
-    local = await dispatcher.resolve(model, route);
+    local = await (forwarded.local ? forwarded.local.resolve() : dispatcher.resolve(model, route));
   } catch (error) {
-    if (!(error instanceof SvcError) || error.code !== 'model.not_found') throw error;
+    if (!(error instanceof SvcError) || !NOT_SERVED_HERE.has(error.code)) throw error;
     notFound = error;
   }
   // Remote replicas are matched by the model id the local resolution found (svc/* names and
   // slot names become it), else by the name asked for.
-  const id = local?.model ?? model;
+  const id = local?.model || model;
   const remote = peers.replicasServing(id).filter((r) => (local === undefined || r.id !== localId(local)) && serves(forwarded, remoteCandidate(peers, r, id)));
   if (remote.length === 0) {
     if (local === undefined) throw notFound;
+    if (forwarded.local) return sendTo(dispatcher, local, forwarded, client);
     return dispatcher.dispatchLocal(model, route, forwarded, client);
   }
   // A vllm or llama-server upstream resolution found is one of the directory's, with its load.
@@ -156,7 +166,7 @@ async function replicaLoop(dispatcher: ReplicaDispatcher, deps: ReplicaDeps, id:
     const release = pick.remote ? peers.begin(pick.id) : undefined;
     const outcome: ForwardOutcome = { holdServerErrors: true };
     try {
-      await dispatcher.forward(pick.send, forwarded, client, outcome);
+      await sendTo(dispatcher, pick.send, forwarded, client, outcome);
       if (outcome.serverError) {
         // Nothing went to the client: the answer is kept, and another replica asked.
         const reason = `answered ${outcome.serverError.status}: ${outcome.serverError.envelope.error.message}`;

@@ -111,4 +111,13 @@ export interface Forwarded {
   fromPeer?: boolean;
   /** Whether a replica can take this request (e.g. /v1/responses passed through); absent = every replica. */
   serves?: (target: ForwardTarget) => boolean;
+  /**
+   * A route that drives its own slots (images: a ComfyUI workflow, not an OpenAI request): how
+   * this gateway's target is found (instead of resolve) and how one of its slots answers
+   * (instead of forward). Replicas elsewhere are still forwarded to. Used with peers only.
+   */
+  local?: {
+    resolve(): Promise<DispatchTarget>;
+    serveSlot(target: Extract<DispatchTarget, { kind: 'slot' }>, client: ClientExchange): Promise<void>;
+  };
 }

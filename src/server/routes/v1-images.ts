@@ -9,13 +9,13 @@
 //   GPU arbiter puts the GPU in image mode, the slot is made ready, the workflow is submitted
 //   and polled, and every PNG is cached; the answer lists `url`s into the cache (or
 //   `b64_json`), plus a `_hal0` block saying what ran.
-// - With peers, a model only peers serve (or a replica group's id) is forwarded to one of
-//   them, and a remote upstream's model is balanced with them (a replica set,
-//   docs/scaling.md); a local image slot is not one.
+// - With peers, an image model is a replica set (docs/scaling.md): this gateway's image slot,
+//   its upstreams and the peers serving the model, or a replica group's members; a slot that
+//   fails before answering is passed over for another replica.
 // Both are src/dispatch/images/generate.ts's; here the body is read and the answer relayed.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { generateOnSlot, imageTarget } from '../../dispatch/images/generate.js';
-import type { Forwarded } from '../../dispatch/types.js';
+import type { ClientExchange, Forwarded } from '../../dispatch/types.js';
 import { cameFromPeer } from '../../peers/hop.js';
 import { RequestError } from '../../protocol/errors.js';
 import { objectBody } from '../request.js';
@@ -37,24 +37,28 @@ async function generate(ctx: ServerContext, request: FastifyRequest, reply: Fast
   if (typeof requested !== 'string' || requested === '') {
     throw new RequestError('request.invalid', '`model` must be a non-empty string', { problems: [{ path: 'model', message: 'expected a curated image model, an image slot, or svc/image' }] });
   }
-  // With peers (docs/scaling.md), a model no local slot serves goes to a peer that serves it,
-  // and a remote upstream's model is balanced with the peers serving it: ordinary replicas.
-  // A local image slot (ComfyUI, driven by svc itself) is never one of them.
-  const replicas = ctx.peers.active && !cameFromPeer(request.headers);
-  const forwarded = (fromPeer: boolean): Forwarded => ({
-    upstreamPath: '/images/generations', contentType: 'application/json', stream: false, fromPeer,
-    serves: (t) => t.kind !== 'slot', body: (model) => JSON.stringify({ ...body, model }),
-  });
-  const target = await imageTarget(ctx.dispatcher, requested).catch((error: unknown) => {
-    if (replicas && (ctx.peers.replicasServing(requested).length > 0 || ctx.peers.groupMembers(requested, false))) return undefined;
-    throw error;
-  });
-  if (target === undefined) return dispatchOn(reply, false, (client) => ctx.dispatcher.dispatch(requested, 'images', forwarded(false), client));
-  if (target.kind === 'upstream') {
-    if (replicas) return dispatchOn(reply, false, (client) => ctx.dispatcher.dispatch(target.model, 'images', forwarded(false), client));
-    return dispatchOn(reply, false, (client) => ctx.dispatcher.forward(target, forwarded(true), client));
-  }
   const gone = new AbortController();
   reply.raw.once('close', () => reply.raw.writableEnded || gone.abort());
+  const forwarded: Forwarded = { upstreamPath: '/images/generations', contentType: 'application/json', stream: false, body: (model) => JSON.stringify({ ...body, model }) };
+  // With peers (docs/scaling.md) an image model is a replica set like any other: this
+  // gateway's image slot (driven here, a ComfyUI workflow), its upstreams and the peers that
+  // serve it; a group id's members. A request from a peer stays here.
+  if (ctx.peers.active && !cameFromPeer(request.headers)) {
+    const local: Forwarded['local'] = {
+      resolve: () => imageTarget(ctx.dispatcher, requested),
+      serveSlot: async (slot, client) => sendJson(client, await generateOnSlot(ctx, slot, requested, body, client, gone)),
+    };
+    return dispatchOn(reply, false, (client) => ctx.dispatcher.dispatch(requested, 'images', { ...forwarded, local }, client));
+  }
+  const target = await imageTarget(ctx.dispatcher, requested);
+  if (target.kind === 'upstream') return dispatchOn(reply, false, (client) => ctx.dispatcher.forward(target, forwarded, client));
   return generateOnSlot(ctx, target, requested, body, clientOf(reply), gone);
+}
+
+/** A slot's generation as the answer, once the replica choice (which set X-Svc-Target) is made. */
+function sendJson(client: ClientExchange, answer: unknown): void {
+  client.takeOver();
+  const bytes = JSON.stringify(answer);
+  client.res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(bytes) });
+  client.res.end(bytes);
 }
