@@ -113,6 +113,24 @@ describe('memory graph extraction on pgvector', () => {
     expect((await post('/api/memory/graph/retry', {})).json).toEqual({ queued: 0, skipped: 0, banks: [] });
   }, 300_000);
 
+  it('queues memories copied in bulk (an import, a unify) for extraction, as it does added ones', async () => {
+    const exported = await api(gw.url, '/api/memory/banks/shared/export');
+    expect(exported.status).toBe(200);
+    const line = exported.text.split('\n').find((l) => l.includes('Eiffel'))!;
+    expect((await api(gw.url, '/api/memory/banks/notes', { method: 'PUT', body: {} })).status).toBe(200);
+    const imported = await api(gw.url, '/api/memory/banks/notes/import?on_conflict=new-id', { method: 'POST', raw: `${line}\n`, headers: { 'content-type': 'application/x-ndjson' } });
+    expect(imported.status, imported.text).toBe(200);
+    expect(imported.json).toMatchObject({ bank: 'notes', added: 1, graph_queued: 1 });
+    expect(await settled(5)).toMatchObject({ builds_ok: 5, errors: 0 });
+    const unified = await post('/api/memory/migrate/unify', { sources: ['notes'], target: 'archive', apply: true });
+    expect(unified.status, unified.text).toBe(200);
+    expect(unified.json).toMatchObject({ dry_run: false, totals: { added: 1 }, graph_queued: 1 });
+    expect(await settled(6)).toMatchObject({ builds_ok: 6, errors: 0 });
+    // Nothing copied is left unbuilt; a dry-run queues nothing and says nothing of the graph.
+    expect((await post('/api/memory/graph/retry', {})).json).toMatchObject({ queued: 0 });
+    expect((await post('/api/memory/migrate/unify', { sources: ['notes'], target: 'archive' })).json.graph_queued).toBeUndefined();
+  }, 300_000);
+
   it('answers subgraphs of entities and of memories, top and ego, well-formed', async () => {
     const entities = await api(gw.url, '/api/memory/banks/shared/graph/subgraph?kind=entities&mode=top&limit=500');
     expect(entities.status, entities.text).toBe(200);

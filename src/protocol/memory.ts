@@ -118,7 +118,8 @@ export interface MemoryBankView {
   updated_at: string; name: string | null; description: string | null; config: Record<string, unknown>;
 }
 export interface MemoryDocumentView { document_id: string; items: number; first_at: string; last_at: string }
-export interface MemoryImportAnswer { bank: string; added: number; replaced: number; skipped: number; on_conflict: (typeof MEMORY_IMPORT_CONFLICTS)[number] }
+/** `graph_queued`: how many items the copy queued for graph extraction (absent while extraction is off). */
+export interface MemoryImportAnswer { bank: string; added: number; replaced: number; skipped: number; on_conflict: (typeof MEMORY_IMPORT_CONFLICTS)[number]; graph_queued?: number }
 
 /** A re-embedding of a bank with the current embedding model (POST /api/memory/banks/<id>/reembed). */
 export interface MemoryReembedJob {
@@ -182,6 +183,8 @@ export interface MemoryUnifyAnswer {
   target_dimension: number | null;
   sources: MemoryUnifySource[];
   totals: { items: number; added: number; replaced: number; skipped: number };
+  /** How many items the copy queued for graph extraction (absent while extraction is off, or on a dry-run). */
+  graph_queued?: number;
 }
 
 /**
@@ -201,4 +204,4 @@ export const MemoryHindsightMigrateRequestSchema = z.strictObject({
 export type MemoryHindsightMigrateRequest = z.output<typeof MemoryHindsightMigrateRequestSchema>;
 
 export interface MemoryHindsightMigrateBank { bank: string; items: number; added: number; skipped: number; offset: number; done: boolean }
-export interface MemoryHindsightMigrateAnswer { from: 'hindsight'; to: 'pgvector'; dry_run: boolean; resumed: boolean; state_file: string; banks: MemoryHindsightMigrateBank[]; totals: { items: number; added: number; skipped: number } }
+export interface MemoryHindsightMigrateAnswer { from: 'hindsight'; to: 'pgvector'; dry_run: boolean; resumed: boolean; state_file: string; banks: MemoryHindsightMigrateBank[]; totals: { items: number; added: number; skipped: number }; graph_queued?: number }

@@ -119,6 +119,16 @@ export class MemoryGraph {
     return true;
   }
 
+  /**
+   * Items copied in bulk (an import, a unify, a migration from hindsight) are not added one by
+   * one through onAdded: once the copy is done, queue every item with no extraction yet, as a
+   * retry does. How many were queued; undefined while extraction is off.
+   */
+  async queueCopied(actor: string): Promise<number | undefined> {
+    if (!this.extracting) return undefined;
+    return (await this.retry(actor)).queued;
+  }
+
   /** Queues every item with no extraction yet or a failed one (as many as the queue holds). */
   async retry(actor: string): Promise<MemoryGraphRetryAnswer> {
     if (!this.settings.enabled) throw new SvcError('memory.graph_disabled', 'graph extraction is off: turn it on first (svc memory graph enable --slot <name>, or PUT /api/memory/graph {"enabled": true})', { field: 'memory.graph.enabled' });

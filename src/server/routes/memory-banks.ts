@@ -78,7 +78,9 @@ export function registerMemoryBankRoutes(app: FastifyInstance, ctx: ServerContex
     scope.addContentTypeParser(NDJSON, { parseAs: 'string' }, (_request, body, done) => done(null, body));
     scope.post('/api/memory/banks/:id/import', async (request) => {
       const body = typeof request.body === 'string' ? request.body : queryProblem('body', `expected JSON lines with Content-Type: ${NDJSON}`);
-      return banks.transfer.importLines(bankParam(request), body, conflictQuery(request), actorOf(request));
+      const answer = await banks.transfer.importLines(bankParam(request), body, conflictQuery(request), actorOf(request));
+      if (answer.added + answer.replaced > 0) answer.graph_queued = await ctx.memoryGraph.queueCopied(actorOf(request));
+      return answer;
     });
   });
 

@@ -75,9 +75,17 @@ export function registerMemoryRoutes(app: FastifyInstance, ctx: ServerContext): 
   app.get('/api/memory/engine', async () => ctx.memoryBanks.engine());
 
   // svc memory migrate unify: source banks copied into a target; a dry-run unless `apply`.
-  app.post('/api/memory/migrate/unify', async (request) => ctx.memoryBanks.unify.run(parseRequest(MemoryUnifyRequestSchema, objectBody(request)), actorOf(request)));
+  app.post('/api/memory/migrate/unify', async (request) => {
+    const answer = await ctx.memoryBanks.unify.run(parseRequest(MemoryUnifyRequestSchema, objectBody(request)), actorOf(request));
+    if (!answer.dry_run && answer.totals.added + answer.totals.replaced > 0) answer.graph_queued = await ctx.memoryGraph.queueCopied(actorOf(request));
+    return answer;
+  });
   // svc memory migrate --from hindsight: the daemon's banks into the pgvector store; a dry-run unless `apply`.
-  app.post('/api/memory/migrate/hindsight', async (request) => ctx.memoryBanks.fromHindsight.run(parseRequest(MemoryHindsightMigrateRequestSchema, objectBody(request)), actorOf(request)));
+  app.post('/api/memory/migrate/hindsight', async (request) => {
+    const answer = await ctx.memoryBanks.fromHindsight.run(parseRequest(MemoryHindsightMigrateRequestSchema, objectBody(request)), actorOf(request));
+    if (!answer.dry_run && answer.totals.added > 0) answer.graph_queued = await ctx.memoryGraph.queueCopied(actorOf(request));
+    return answer;
+  });
 
   // The hindsight engine (docs/memory.md): promote out of degraded mode, and the per-bank
   // passthrough. Its daemon is probed at boot, in the background (serve.ts, bootProbe).
