@@ -3,6 +3,7 @@
 //
 //   npm run build && node bench/memory.mjs [--items 10000] [--dim 384] [--queries 200]
 //   node bench/memory.mjs --bulk --items 100000 [--batch 500] [--queries 100]
+//   [--vectors embedding-like|uniform] with either (bench/lib/vectors.mjs)
 //   node bench/memory.mjs --gateway-rss
 //
 // Prints one JSON line. The default writes item by item through the store (as the add route
@@ -16,13 +17,13 @@ import { measureGatewayMemoryRss, measureMemoryBulk } from './lib/memory-scale.m
 const { values } = parseArgs({
   options: {
     items: { type: 'string', default: '10000' }, dim: { type: 'string', default: '384' }, queries: { type: 'string' }, batch: { type: 'string', default: '500' },
-    bulk: { type: 'boolean', default: false }, 'gateway-rss': { type: 'boolean', default: false },
+    bulk: { type: 'boolean', default: false }, 'gateway-rss': { type: 'boolean', default: false }, vectors: { type: 'string', default: 'embedding-like' },
   },
 });
 const log = (line) => process.stderr.write(`${line}\n`);
 const result = values['gateway-rss']
   ? await measureGatewayMemoryRss()
   : values.bulk
-    ? await measureMemoryBulk({ items: Number(values.items), dim: Number(values.dim), queries: Number(values.queries ?? 100), batch: Number(values.batch), log })
-    : await measureMemory({ items: Number(values.items), dim: Number(values.dim), queries: Number(values.queries ?? 200) });
+    ? await measureMemoryBulk({ items: Number(values.items), dim: Number(values.dim), queries: Number(values.queries ?? 100), batch: Number(values.batch), vectors: values.vectors, log })
+    : await measureMemory({ items: Number(values.items), dim: Number(values.dim), queries: Number(values.queries ?? 200), vectors: values.vectors });
 console.log(JSON.stringify(result));

@@ -1,6 +1,6 @@
 // The memory store at scale, and the gateway's memory around it (docs/memory.md, "Figures"):
 //
-// - measureMemoryBulk: N items (384-dim random unit vectors) written straight into the store
+// - measureMemoryBulk: N items (384-dim, bench/lib/vectors.mjs) written straight into the store
 //   in batches (one INSERT of `batch` rows through unnest: the HTTP path embeds each text with
 //   a model first, which at 100k items measures the model, not the store), then the HNSW index
 //   built once (ingest = load + build); then hybrid search p50/p99 and recall@10 of
@@ -14,19 +14,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
+import { vectorSource } from './vectors.mjs';
 import { REPO_ROOT, rssMb, startGateway } from './processes.mjs';
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 const round = (n, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function unitVector(dim) {
-  const v = Array.from({ length: dim }, () => Math.random() * 2 - 1);
-  const norm = Math.hypot(...v);
-  return v.map((x) => x / norm);
-}
 
-export async function measureMemoryBulk({ items = 100_000, dim = 384, queries = 100, batch = 500, log = () => {} } = {}) {
+export async function measureMemoryBulk({ items = 100_000, dim = 384, queries = 100, batch = 500, vectors: kind = 'embedding-like', log = () => {} } = {}) {
+  const nextVector = vectorSource(dim, kind);
   const { openMemoryStore } = await import(pathToFileURL(join(REPO_ROOT, 'dist/memory/open-store.js')).href);
   const state = mkdtempSync(join(tmpdir(), 'svc-bench-memory-bulk-'));
   const store = openMemoryStore({ stateRoot: state, pgvectorUrl: '', idleTimeoutS: () => 0 });
@@ -42,7 +39,7 @@ export async function measureMemoryBulk({ items = 100_000, dim = 384, queries = 
       const vectors = [];
       for (let i = start; i < start + n; i++) {
         texts.push(`item ${i} word${i % 1000} topic${i % 37}`);
-        vectors.push(`[${unitVector(dim).join(',')}]`);
+        vectors.push(`[${nextVector().join(',')}]`);
       }
       await store.db.query(
         `INSERT INTO memory_items (id, bank, text, dim, embedding)
@@ -60,7 +57,7 @@ export async function measureMemoryBulk({ items = 100_000, dim = 384, queries = 
     const latencies = [];
     let hits = 0;
     for (let q = 0; q < queries; q++) {
-      const embedding = unitVector(dim);
+      const embedding = nextVector();
       const start = performance.now();
       const found = await store.search('bench', { embedding, text: `word${q} topic${q % 37}`, limit: 10 });
       latencies.push(performance.now() - start);
@@ -73,7 +70,7 @@ export async function measureMemoryBulk({ items = 100_000, dim = 384, queries = 
     latencies.sort((a, b) => a - b);
     const engine = await store.engine();
     return {
-      items, dim, queries, batch,
+      items, dim, queries, batch, vectors: kind,
       load_s: Math.round(loadS),
       index_build_s: Math.round(ingestS - loadS),
       ingest_s: Math.round(ingestS),

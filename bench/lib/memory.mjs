@@ -1,25 +1,22 @@
 // The memory store on the embedded pgvector engine (docs/memory.md): ingest rate, hybrid
 // search latency (p50/p99), recall@10 of the HNSW index against an exact scan of the same
 // data, and the database process's resident memory. Runs the built store (dist/memory) with
-// its database process under the supervisor, in a temporary state directory, 384-dim random
-// unit vectors (the worst case for an approximate index: no clusters to exploit).
+// its database process under the supervisor, in a temporary state directory, 384-dim vectors
+// of bench/lib/vectors.mjs (embedding-like by default; uniform is the index's worst case).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
+import { vectorSource } from './vectors.mjs';
 import { REPO_ROOT } from './processes.mjs';
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 const round = (n, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 
-function unitVector(dim) {
-  const v = Array.from({ length: dim }, () => Math.random() * 2 - 1);
-  const norm = Math.hypot(...v);
-  return v.map((x) => x / norm);
-}
 
-export async function measureMemory({ items = 10_000, dim = 384, queries = 200, concurrency = 8 } = {}) {
+export async function measureMemory({ items = 10_000, dim = 384, queries = 200, concurrency = 8, vectors: kind = 'embedding-like' } = {}) {
+  const nextVector = vectorSource(dim, kind);
   const { openMemoryStore } = await import(pathToFileURL(join(REPO_ROOT, 'dist/memory/open-store.js')).href);
   const state = mkdtempSync(join(tmpdir(), 'svc-bench-memory-'));
   const store = openMemoryStore({ stateRoot: state, pgvectorUrl: '', idleTimeoutS: () => 0 });
@@ -33,7 +30,7 @@ export async function measureMemory({ items = 10_000, dim = 384, queries = 200, 
     await Promise.all(Array.from({ length: concurrency }, async () => {
       while (next < items) {
         const i = next++;
-        const embedding = unitVector(dim);
+        const embedding = nextVector();
         vectors[i] = embedding;
         await store.add('bench', { text: `item ${i} word${i % 1000} topic${i % 37}`, embedding });
       }
@@ -44,7 +41,7 @@ export async function measureMemory({ items = 10_000, dim = 384, queries = 200, 
     const latencies = [];
     let hits = 0;
     for (let q = 0; q < queries; q++) {
-      const embedding = unitVector(dim);
+      const embedding = nextVector();
       const start = performance.now();
       const found = await store.search('bench', { embedding, text: `word${q} topic${q % 37}`, limit: 10 });
       latencies.push(performance.now() - start);
@@ -58,7 +55,7 @@ export async function measureMemory({ items = 10_000, dim = 384, queries = 200, 
     latencies.sort((a, b) => a - b);
     const engine = await store.engine();
     return {
-      items, dim, queries,
+      items, dim, queries, vectors: kind,
       first_open_ms: Math.round(firstOpenMs),
       ingest_per_s: Math.round(items / ingestS),
       search_p50_ms: round(percentile(latencies, 0.5)),
