@@ -23,7 +23,7 @@ export function vectorSource(dim, kind = 'embedding-like', rank = 16, noise = 0.
   const basis = Array.from({ length: rank }, () => Array.from({ length: dim }, gaussian));
   return () => {
     const z = Array.from({ length: rank }, gaussian);
-    const v = Array.from({ length: dim }, (_, d) => noise * gaussian() * Math.sqrt(rank));
+    const v = Array.from({ length: dim }, () => noise * gaussian() * Math.sqrt(rank));
     for (let r = 0; r < rank; r++) for (let d = 0; d < dim; d++) v[d] += z[r] * basis[r][d];
     return unit(v);
   };
