@@ -210,7 +210,9 @@ describe('/v1/images/generations with peers', () => {
     const answer = await api(a.url, '/v1/images/generations', { method: 'POST', body: { model: 'img/x', prompt: 'a cat' } });
     expect(answer.status, answer.text).toBe(200);
     expect(answer.headers.get('x-svc-target')).toBe('peer:b');
-    expect(answer.json.data[0]).toMatchObject({ revised_prompt: 'from c', b64_json: expect.stringMatching(/^iVBOR/) });
+    // Asked for the default url: the peer was asked for b64_json and the PNG cached here.
+    expect(answer.json.data[0]).toMatchObject({ revised_prompt: 'from c', url: expect.stringMatching(/^\/api\/images\/cache\//) });
+    expect((await fetch(`${a.url}${answer.json.data[0].url}`)).status).toBe(200);
     // Without the peer the model is no curated one and no slot's: refused as before.
     expect((await api(b.url, '/v1/images/generations', { method: 'POST', body: { model: 'img/y', prompt: 'a cat' } })).json.error.code).toBe('image.model_not_curated');
   }, 30_000);
@@ -223,13 +225,13 @@ describe('an image model served by a local ComfyUI slot and a peer', () => {
   });
 
   /** A gateway with the image slot `img` (the ComfyUI fixture, `knobs` its flags) and `peer` as its peer. */
-  async function withImageSlot(peer: Gateway, knobs: string): Promise<Gateway> {
-    const home = tempHome({ 'peers.toml': `[health]\ninterval_s = 3600\n\n[peers.b]\nurl = "${peer.url}"\n` });
+  async function withImageSlot(peer: Gateway | null, knobs: string): Promise<Gateway> {
+    const home = tempHome(peer ? { 'peers.toml': `[health]\ninterval_s = 3600\n\n[peers.b]\nurl = "${peer.url}"\n` } : {});
     const extra = knobs ? `[server]\nextra_args = ${JSON.stringify(knobs)}\n` : '';
     home.write('slots/img.toml', `[slot]\nname = "img"\ntype = "image"\nprovider = "comfyui"\nprofile = "comfyui"\ndevice = "cpu"\nport = ${await freeSlotPort()}\n[model]\ndefault = "sdxl-turbo"\n${extra}`);
     const gateway = await startGateway(home.home, { env: { SVC_COMFYUI: `${JSON.stringify(process.execPath)} ${JSON.stringify(join(REPO_ROOT, 'test/fixtures/comfyui-engine.mjs'))}` } });
     gateways.push(gateway);
-    await waitFor(async () => (await api(gateway.url, '/api/peers')).json.peers[0], { what: 'peer b checked, with sdxl-turbo', until: (p) => p?.state === 'up' && p.models.includes('sdxl-turbo') });
+    if (peer) await waitFor(async () => (await api(gateway.url, '/api/peers')).json.peers[0], { what: 'peer b checked, with sdxl-turbo', until: (p) => p?.state === 'up' && p.models.includes('sdxl-turbo') });
     // Loaded here too: both replicas loaded and idle, the local slot wins the tie.
     await api(gateway.url, '/api/slots/img/start', { method: 'POST' });
     await waitFor(async () => (await api(gateway.url, '/api/slots/img')).json.state, { what: 'img ready', until: (state) => state === 'ready' });
@@ -252,6 +254,25 @@ describe('an image model served by a local ComfyUI slot and a peer', () => {
     expect(passed.json.data[0]).toMatchObject({ revised_prompt: 'from c2' });
     const row = (await api(failing.url, '/api/activity?action=dispatch.replica')).json.items[0];
     expect(row).toMatchObject({ target: 'peer:b', outcome: 'ok', details: { model: 'sdxl-turbo', retried_from: 'slot:img' } });
+  }, 90_000);
+
+  it('answers a url (the default format) for an image a peer made: the PNG is in this gateway\'s cache', async () => {
+    const maker = await withImageSlot(null, '');
+    const front = await startGateway(tempHome({ 'peers.toml': `[health]\ninterval_s = 3600\n\n[peers.maker]\nurl = "${maker.url}"\n` }).home);
+    gateways.push(front);
+    await waitFor(async () => (await api(front.url, '/api/peers')).json.peers[0], { what: 'peer maker checked, with sdxl-turbo', until: (p) => p?.state === 'up' && p.models.includes('sdxl-turbo') });
+    const answer = await api(front.url, '/v1/images/generations', { method: 'POST', body: { model: 'sdxl-turbo', prompt: 'a red fox', size: '64x64', steps: 1 } });
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.headers.get('x-svc-target')).toBe('peer:maker');
+    expect(answer.json._hal0).toMatchObject({ model: 'sdxl-turbo', upstream: { slot: 'img' } });
+    const url = answer.json.data[0].url as string;
+    expect(url).toMatch(/^\/api\/images\/cache\/[0-9a-f-]{36}\.png$/);
+    expect(answer.json.data[0].b64_json).toBeUndefined();
+    // Served by the front gateway itself, a real PNG.
+    const png = await fetch(`${front.url}${url}`);
+    expect(png.status).toBe(200);
+    expect(png.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await png.arrayBuffer()).subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
   }, 90_000);
 });
 

@@ -187,6 +187,16 @@ export class Dispatcher {
         client.takeOver();
         return sendErrorAnswer(res, answer, forwarded.stream, client.timing);
       }
+      const rewrite = forwarded.rewriteAnswer?.(target);
+      if (rewrite) {
+        // A JSON answer the route changes before the client sees it (images from a peer): read whole.
+        const bytes = JSON.stringify(await rewrite(await upstream.body.json()));
+        client.takeOver();
+        res.writeHead(upstream.statusCode, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(bytes) });
+        res.end(bytes);
+        tap?.end('ok');
+        return;
+      }
       client.takeOver();
       if (!res.headersSent) relayHead(res, upstream, client.timing);
       await relayBody(res, upstream.body, tap);

@@ -112,6 +112,12 @@ export interface Forwarded {
   /** Whether a replica can take this request (e.g. /v1/responses passed through); absent = every replica. */
   serves?: (target: ForwardTarget) => boolean;
   /**
+   * For a target whose 2xx JSON answer the route must change before the client sees it (an
+   * image a peer made, moved into this gateway's cache), the change; the answer is then read
+   * whole instead of streamed. Absent, or undefined for a target: relayed as it comes.
+   */
+  rewriteAnswer?: (target: ForwardTarget) => ((answer: unknown) => Promise<unknown>) | undefined;
+  /**
    * A route that drives its own slots (images: a ComfyUI workflow, not an OpenAI request): how
    * this gateway's target is found (instead of resolve) and how one of its slots answers
    * (instead of forward). Replicas elsewhere are still forwarded to. Used with peers only.

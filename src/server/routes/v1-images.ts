@@ -14,6 +14,7 @@
 //   fails before answering is passed over for another replica.
 // Both are src/dispatch/images/generate.ts's; here the body is read and the answer relayed.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ImageCache } from '../../dispatch/images/cache.js';
 import { generateOnSlot, imageTarget } from '../../dispatch/images/generate.js';
 import type { ClientExchange, Forwarded } from '../../dispatch/types.js';
 import { cameFromPeer } from '../../peers/hop.js';
@@ -27,7 +28,7 @@ export function registerV1ImageRoutes(app: FastifyInstance, ctx: ServerContext):
   app.get<{ Params: { name: string } }>('/api/images/cache/:name', async (request, reply) => {
     const png = await ctx.images.read(request.params.name);
     // A cached name never gets other bytes: the uuid is new for every image.
-    return reply.header('content-type', 'image/png').header('cache-control', 'private, max-age=31536000, immutable').send(png);
+    return reply.header('content-type', 'image/png').header('x-content-type-options', 'nosniff').header('cache-control', 'private, max-age=31536000, immutable').send(png);
   });
 }
 
@@ -39,7 +40,14 @@ async function generate(ctx: ServerContext, request: FastifyRequest, reply: Fast
   }
   const gone = new AbortController();
   reply.raw.once('close', () => reply.raw.writableEnded || gone.abort());
-  const forwarded: Forwarded = { upstreamPath: '/images/generations', contentType: 'application/json', stream: false, body: (model) => JSON.stringify({ ...body, model }) };
+  // A peer's url would name its own cache, which the client may not reach: a peer is asked for
+  // b64_json and its images are cached here (the answer's urls are this gateway's).
+  const wantsUrl = (body.response_format ?? 'url') === 'url';
+  const forwarded: Forwarded = {
+    upstreamPath: '/images/generations', contentType: 'application/json', stream: false,
+    body: (model, target) => JSON.stringify({ ...body, model, ...(wantsUrl && target.kind === 'peer' && { response_format: 'b64_json' }) }),
+    rewriteAnswer: (target) => (wantsUrl && target.kind === 'peer' ? (answer) => cacheImages(ctx, answer) : undefined),
+  };
   // With peers (docs/scaling.md) an image model is a replica set like any other: this
   // gateway's image slot (driven here, a ComfyUI workflow), its upstreams and the peers that
   // serve it; a group id's members. A request from a peer stays here.
@@ -53,6 +61,30 @@ async function generate(ctx: ServerContext, request: FastifyRequest, reply: Fast
   const target = await imageTarget(ctx.dispatcher, requested);
   if (target.kind === 'upstream') return dispatchOn(reply, false, (client) => ctx.dispatcher.forward(target, forwarded, client));
   return generateOnSlot(ctx, target, requested, body, clientOf(reply), gone);
+}
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** An images answer with b64_json entries, each PNG put in this gateway's cache and answered as its url. */
+async function cacheImages(ctx: ServerContext, answer: unknown): Promise<unknown> {
+  const data = (answer as { data?: unknown } | null)?.data;
+  if (!Array.isArray(data)) return answer;
+  const cached = [];
+  for (const item of data as Array<Record<string, unknown>>) {
+    if (typeof item?.b64_json !== 'string') {
+      cached.push(item);
+      continue;
+    }
+    const png = Buffer.from(item.b64_json, 'base64');
+    // Only a PNG is served from this gateway's origin; anything else stays the peer's b64_json.
+    if (!png.subarray(0, PNG_SIGNATURE.length).equals(PNG_SIGNATURE)) {
+      cached.push(item);
+      continue;
+    }
+    const { b64_json: _b64, ...rest } = item;
+    cached.push({ ...rest, url: ImageCache.url(await ctx.images.store(png)) });
+  }
+  return { ...(answer as object), data: cached };
 }
 
 /** A slot's generation as the answer, once the replica choice (which set X-Svc-Target) is made. */
