@@ -1,7 +1,7 @@
 // What a slot's engine really computes on (issue 10, item 1.5): the built-in engine says it in
 // GET /v1/models meta.runtime, and the gateway shows it in the slot view; a gpu-* device on a
 // host without a GPU is a warning in the view and one activity row, not a silent "ready".
-// (The llama-server side, parsed from its log, is in test/slot-api.test.ts.)
+// (The llama-server side, parsed from its log, is in test/slot-api-llama.test.ts.)
 import { afterEach, describe, expect, it } from 'vitest';
 import { api, runSvc, useTempGateways, type Gateway } from './helpers/gateway.js';
 import { homeWithTinySlots } from './helpers/llama.js';
