@@ -14,11 +14,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
+import { round, searchFigures } from './memory-search.mjs';
 import { vectorSource } from './vectors.mjs';
 import { REPO_ROOT, rssMb, startGateway } from './processes.mjs';
 
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
-const round = (n, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 
@@ -54,32 +53,13 @@ export async function measureMemoryBulk({ items = 100_000, dim = 384, queries = 
     await store.statistics.settled();
     const ingestS = (performance.now() - ingestStart) / 1000;
     log(`  indexed after ${Math.round(ingestS)} s`);
-    const latencies = [];
-    let hits = 0;
-    for (let q = 0; q < queries; q++) {
-      const embedding = nextVector();
-      const start = performance.now();
-      const found = await store.search('bench', { embedding, text: `word${q} topic${q % 37}`, limit: 10 });
-      latencies.push(performance.now() - start);
-      if (found.length === 0) throw new Error('a search found nothing');
-      const approx = await store.search('bench', { embedding, text: '', limit: 10 });
-      const exact = await store.db.query('SELECT id FROM memory_items WHERE bank = $1 ORDER BY embedding <=> $2::vector LIMIT 10', ['bench', `[${embedding.join(',')}]`]);
-      const truth = new Set(exact.rows.map((r) => r.id));
-      hits += approx.filter((r) => truth.has(r.id)).length;
-    }
-    latencies.sort((a, b) => a - b);
-    const engine = await store.engine();
     return {
       items, dim, queries, batch, vectors: kind,
       load_s: Math.round(loadS),
       index_build_s: Math.round(ingestS - loadS),
       ingest_s: Math.round(ingestS),
       ingest_per_s: Math.round(items / ingestS),
-      search_p50_ms: round(percentile(latencies, 0.5)),
-      search_p99_ms: round(percentile(latencies, 0.99)),
-      recall_at_10: round(hits / (queries * 10), 3),
-      db_rss_mb: engine.rss_bytes === null ? null : Math.round(engine.rss_bytes / 1024 / 1024),
-      bytes_on_disk_mb: Math.round((await store.stats('bench')).bytes / 1024 / 1024),
+      ...(await searchFigures(store, nextVector, queries)),
     };
   } finally {
     await store.close();
