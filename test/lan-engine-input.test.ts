@@ -112,6 +112,68 @@ describe.skipIf(skip)(`engine input from the LAN ${skip ?? ''}`, () => {
     expect(JSON.stringify(rows)).toContain(lan.clientAddress);
   });
 
+  // The issue's attacks through [server].env (issue 36 item 1): each a way to give llama-server a
+  // flag (LLAMA_ARG_*), to run code in an engine (LD_PRELOAD, NODE_OPTIONS, PYTHONWARNINGS with
+  // BROWSER), or an allowlisted name carrying something else than a device list.
+  const ENV_ATTACKS: Array<Record<string, string>> = [
+    { LLAMA_ARG_LOG_FILE: '/tmp/svc-walk-victim' },
+    { LLAMA_ARG_CHAT_TEMPLATE_FILE: '/etc/shadow', LLAMA_ARG_VERBOSITY: '10' },
+    { PYTHONWARNINGS: 'ignore::antigravity.x', BROWSER: 'id' },
+    { LLAMA_ARG_RPC: '10.0.0.9:50052' },
+    { LLAMA_ARG_MODEL_URL: 'http://10.0.0.9/m.gguf' },
+    { LD_PRELOAD: '/tmp/x.so' },
+    { NODE_OPTIONS: '--require /tmp/x.js' },
+    { CUDA_VISIBLE_DEVICES: '0 --log-file /tmp/x' },
+    { OMP_NUM_THREADS: '$(id)' },
+  ];
+  const envKeys = (slot: string, env: Record<string, string>) => Object.keys(env).map((name) => `slots.${slot} server.env.${name}`).sort();
+
+  it('keeps every engine variable but device lists and thread counts to the host, on create, edit and file', async () => {
+    const slot = { name: 'envslot', model: 'tiny', device: 'cpu', provider: 'llama-server' };
+    for (const env of ENV_ATTACKS) {
+      const what = JSON.stringify(env);
+      for (const [method, path, body, target] of [
+        ['POST', '/api/slots', { ...slot, env }, 'envslot'], ['POST', '/api/slots', { ...slot, file: { server: { env } } }, 'envslot'],
+        ['PUT', '/api/slots/chat', { env }, 'chat'], ['PUT', '/api/slots/chat', { file: { server: { env } } }, 'chat'],
+      ] as const) {
+        const before = file('slots/chat.toml');
+        const answer = await fromLan(method, path, body);
+        expect(refused(answer), `${method} ${path} ${what}`).toEqual([403, 'config.host_only']);
+        expect([...answer.json.error.details.keys].sort(), what).toEqual(envKeys(target, env));
+        expect(file('slots/envslot.toml'), what).toBeNull();
+        expect(file('slots/chat.toml'), what).toBe(before);
+      }
+    }
+  });
+
+  it('takes device lists and thread counts from the LAN, anything from the host, and a LAN edit that keeps what the host set', async () => {
+    const devices = { CUDA_VISIBLE_DEVICES: '0,1', HIP_VISIBLE_DEVICES: 'GPU-4a5b6c7d8e9f0a1b', GGML_VK_VISIBLE_DEVICES: '1', OMP_NUM_THREADS: '4' };
+    const lanMade = await fromLan('POST', '/api/slots', { name: 'devslot', model: 'tiny', device: 'cpu', provider: 'llama-server', env: devices });
+    expect(lanMade.status, lanMade.text).toBe(201);
+    expect(file('slots/devslot.toml')).toContain('GPU-4a5b6c7d8e9f0a1b');
+    const hostile = Object.assign({}, ...ENV_ATTACKS) as Record<string, string>;
+    const hostMade = await fromHost('POST', '/api/slots', { name: 'hostenv', model: 'tiny', device: 'cpu', provider: 'llama-server', env: hostile });
+    expect(hostMade.status, hostMade.text).toBe(201);
+    expect(file('slots/hostenv.toml')).toContain('LLAMA_ARG_LOG_FILE');
+    // Keeping every name and value the host set, and changing what the LAN may change, passes.
+    const kept = await fromLan('PUT', '/api/slots/hostenv', { env: { ...hostile, OMP_NUM_THREADS: '2' }, ctx_size: 1024 });
+    expect(kept.status, kept.text).toBe(200);
+    const unrelated = await fromLan('PUT', '/api/slots/hostenv', { file: { slot: { load_timeout_s: 300 } } });
+    expect(unrelated.status, unrelated.text).toBe(200);
+    // A new value for a name the host set does not; nor does moving the slot to an engine that reads the variables differently.
+    const written = file('slots/hostenv.toml');
+    expect(refused(await fromLan('PUT', '/api/slots/hostenv', { env: { ...hostile, LLAMA_ARG_LOG_FILE: '/tmp/other' } }))).toEqual([403, 'config.host_only']);
+    const moved = await fromLan('PUT', '/api/slots/hostenv', { provider: 'builtin' });
+    expect(refused(moved)).toEqual([403, 'config.host_only']);
+    expect(moved.json.error.details.keys).toContain('slots.hostenv server.env.NODE_OPTIONS');
+    expect(file('slots/hostenv.toml')).toBe(written);
+    // Removing passes.
+    const { LLAMA_ARG_LOG_FILE: _gone, ...fewer } = { ...hostile, OMP_NUM_THREADS: '2' };
+    const removed = await fromLan('PUT', '/api/slots/hostenv', { env: fewer });
+    expect(removed.status, removed.text).toBe(200);
+    expect(file('slots/hostenv.toml')).not.toContain('LLAMA_ARG_LOG_FILE');
+  });
+
   it('keeps the API\'s own host-only settings to the host', async () => {
     for (const patch of [{ api: { max_body_mb: 4096 } }, { api: { public_hostnames: ['attacker.example'] } }, { api: { allowed_origins: ['http://attacker.example'] } }]) {
       expect(refused(await fromLan('PUT', '/api/settings', patch)), JSON.stringify(patch)).toEqual([403, 'config.host_only']);

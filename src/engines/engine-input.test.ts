@@ -44,10 +44,18 @@ describe('llama-server flags from the LAN', () => {
     expect(hostOnlySlotChanges(undefined, slot(null, { profile, provider: 'comfyui' }))).toEqual(['flags --log-file /var/log/p', 'flags --temp 0.7']);
   });
 
-  it('keeps loader variables to the host, and lets a kept one stay', () => {
-    expect(hostOnlySlotChanges(undefined, slot(null, { env: { LD_PRELOAD: '/x.so', CUDA_VISIBLE_DEVICES: '0' } }))).toEqual(['server.env.LD_PRELOAD']);
+  it('keeps every variable but the device and thread allowlist to the host, and lets a kept one stay', () => {
+    expect(hostOnlySlotChanges(undefined, slot(null, { env: { LD_PRELOAD: '/x.so', CUDA_VISIBLE_DEVICES: '0', LLAMA_ARG_RPC: '10.0.0.9:50052' } }))).toEqual(['server.env.LD_PRELOAD', 'server.env.LLAMA_ARG_RPC']);
+    expect(hostOnlySlotChanges(undefined, slot(null, { env: { CUDA_VISIBLE_DEVICES: '0;id' } }))).toEqual(['server.env.CUDA_VISIBLE_DEVICES']);
     expect(hostOnlySlotChanges(slot(null, { env: { PATH: '/opt/bin' } }), slot(null, { env: { PATH: '/opt/bin' } }))).toEqual([]);
     expect(hostOnlySlotChanges(slot(null, { env: { PATH: '/opt/bin' } }), slot(null, { env: { PATH: '/tmp' } }))).toEqual(['server.env.PATH']);
+    expect(hostOnlySlotChanges(slot(null, { env: { PATH: '/opt/bin' } }), slot(null, { env: null }))).toEqual([]);
+  });
+
+  it('judges the host\'s variables again when the slot moves to another engine', () => {
+    const env = { PYTHONWARNINGS: 'ignore' };
+    expect(hostOnlySlotChanges(slot(null, { env }), slot('-t 2', { env }))).toEqual([]);
+    expect(hostOnlySlotChanges(slot(null, { env }), slot(null, { env, provider: 'comfyui' }))).toEqual(['server.env.PYTHONWARNINGS']);
   });
 });
 

@@ -3,7 +3,7 @@
 // what reaches an engine's command line or environment: the provider that reads the flags,
 // the profile's flags and image, [server].extra_args and [server].env. Pure: the routes ask
 // it, then ask the host authority (server/host-authority.ts) only when it found something.
-import { loaderEnvIn } from '../protocol/host-only.js';
+import { hostOnlyEnvIn } from '../protocol/host-only.js';
 import type { Profile } from '../config/schema/profiles.js';
 import { profileServes } from '../config/profiles.js';
 import { tokenize } from '../lib/shell-words.js';
@@ -59,10 +59,13 @@ function slotArgs(dialect: FlagDialect, input: SlotEngineInput): EngineArg[] {
 
 /**
  * What a change of a slot's engine input adds that is host-only, each as "<where> <arg>":
- * host-only flags (flag and value) read the way the slot's engine reads them, and loader
- * variables of its environment. A profile's flags count as approved when the profile is
- * written for this slot's engine (they were judged in that dialect when it was saved);
- * on another engine they are judged afresh (`--temp` is ComfyUI's `--temp-directory`).
+ * host-only flags (flag and value) read the way the slot's engine reads them, and the names
+ * of its environment outside the LAN allowlist (protocol/host-only.ts LAN_ENV). A profile's
+ * flags count as approved when the profile is written for this slot's engine (they were
+ * judged in that dialect when it was saved); on another engine they are judged afresh
+ * (`--temp` is ComfyUI's `--temp-directory`). The environment the host set counts as approved
+ * on the same engine only: what a variable does depends on the program that reads it
+ * (PYTHONWARNINGS means nothing to llama-server and imports a module in a Python engine).
  */
 export function hostOnlySlotChanges(before: SlotEngineInput | undefined, after: SlotEngineInput): string[] {
   const dialect = dialectFor(after.provider);
@@ -71,7 +74,8 @@ export function hostOnlySlotChanges(before: SlotEngineInput | undefined, after: 
     ...(after.profile && profileDialect(after.profile) === dialect ? readEngineArgs(dialect, words(after.profile.flags)) : []),
   ];
   const flags = addedHostOnly(approved, slotArgs(dialect, after)).map((arg) => `flags ${showArg(arg)}`);
-  const env = loaderEnvIn(after.env).filter((name) => before?.env?.[name] !== after.env![name]).map((name) => `server.env.${name}`);
+  const kept = before?.provider === after.provider ? before.env : null;
+  const env = hostOnlyEnvIn(after.env, kept).map((name) => `server.env.${name}`);
   return [...new Set([...flags, ...env])];
 }
 

@@ -30,20 +30,61 @@ export const HOST_ONLY_SETTINGS: Readonly<Record<string, string>> = {
 /** POST /api/models: the file a new registry entry points at. */
 export const HOST_ONLY_MODEL_PATH = 'path';
 
-/**
- * Environment variables of an engine ([server].env of a slot) that change how a program
- * loads or where it reads code from. Any other variable stays settable.
- */
-const LOADER_ENV = [
-  /^LD_/, /^DYLD_/, /^MALLOC_/, /^GCONV_PATH$/, /^LOCPATH$/, /^HOSTALIASES$/, /^RESOLV_HOST_CONF$/,
-  /^PATH$/, /^IFS$/, /^SHELL$/, /^BASH_ENV$/, /^ENV$/, /^BASH_FUNC_/,
-  /^NODE_OPTIONS$/, /^NODE_PATH$/, /^PYTHONPATH$/, /^PYTHONHOME$/, /^PYTHONSTARTUP$/, /^PYTHONUSERBASE$/,
-  /^PERL5LIB$/, /^PERL5OPT$/, /^PERLLIB$/, /^RUBYOPT$/, /^RUBYLIB$/, /^LUA_C?PATH/, /^JAVA_TOOL_OPTIONS$/, /^_JAVA_OPTIONS$/,
-  /^GGML_BACKEND_PATH$/, /^OPENSSL_CONF$/, /^OPENSSL_MODULES$/, /^SSL_CERT_(FILE|DIR)$/,
-];
+/** A GPU list as the runtimes read it: indexes, or GPU ids ("GPU-<hex>", "MIG-<hex>"), comma-separated; "" hides every GPU. */
+const GPU_LIST = /^(?:(?:\d{1,3}|(?:GPU|MIG)-[0-9A-Fa-f-]{8,64})(?:,(?:\d{1,3}|(?:GPU|MIG)-[0-9A-Fa-f-]{8,64}))*)?$/;
+/** Vulkan devices are indexes only. */
+const INDEX_LIST = /^(?:\d{1,3}(?:,\d{1,3})*)?$/;
+/** A thread count: 1-9999. */
+const COUNT = /^[1-9]\d{0,3}$/;
 
-export function isLoaderEnv(name: string): boolean {
-  return LOADER_ENV.some((pattern) => pattern.test(name));
+export interface LanEnvRule {
+  /** The whole value a LAN client may give the name. */
+  readonly value: RegExp;
+  /** That grammar in words (for messages and docs). */
+  readonly rule: string;
+}
+
+/**
+ * The [server].env names a client without host authority may set (docs/auth.md, "Engine
+ * input"), each only with a plain device list or number. Every other name is host-only:
+ * an engine's environment is another way to give it flags (llama-server reads every flag
+ * from LLAMA_ARG_*, so LLAMA_ARG_LOG_FILE writes a file and LLAMA_ARG_RPC sends the model to
+ * a host), to load code (LD_PRELOAD, NODE_OPTIONS, PYTHONWARNINGS naming a module), or to run
+ * a program (BROWSER). So this is an allowlist: a name a runtime adds later is the host's too.
+ */
+export const LAN_ENV: Readonly<Record<string, LanEnvRule>> = {
+  // Which GPUs the CUDA runtime shows the engine (it renumbers them from 0); nothing else.
+  CUDA_VISIBLE_DEVICES: { value: GPU_LIST, rule: 'GPU indexes or GPU-/MIG- ids, comma-separated' },
+  // The order CUDA numbers GPUs in, so that the indexes above mean what nvidia-smi shows.
+  CUDA_DEVICE_ORDER: { value: /^(?:FASTEST_FIRST|PCI_BUS_ID)$/, rule: 'FASTEST_FIRST or PCI_BUS_ID' },
+  // Which GPUs HIP (ROCm's runtime) and, beneath it, ROCr show the engine; the same as [slot].gpu_index sets.
+  HIP_VISIBLE_DEVICES: { value: GPU_LIST, rule: 'GPU indexes or GPU- ids, comma-separated' },
+  ROCR_VISIBLE_DEVICES: { value: GPU_LIST, rule: 'GPU indexes or GPU- ids, comma-separated' },
+  // Which Vulkan devices llama.cpp's Vulkan backend uses, by index.
+  GGML_VK_VISIBLE_DEVICES: { value: INDEX_LIST, rule: 'device indexes, comma-separated' },
+  // The GPU architecture ROCm assumes (10.3.0 runs a gfx1031 card with gfx1030 kernels); it picks among kernels installed on the host, it loads nothing new.
+  HSA_OVERRIDE_GFX_VERSION: { value: /^\d{1,2}\.\d{1,2}\.\d{1,2}$/, rule: 'a version such as 10.3.0' },
+  // Thread counts of the CPU math libraries (OpenMP in llama.cpp and PyTorch, OpenBLAS, MKL): as -t, only how many.
+  OMP_NUM_THREADS: { value: COUNT, rule: 'a number of threads, 1-9999' },
+  OPENBLAS_NUM_THREADS: { value: COUNT, rule: 'a number of threads, 1-9999' },
+  MKL_NUM_THREADS: { value: COUNT, rule: 'a number of threads, 1-9999' },
+};
+
+/** Whether a client without host authority may give an engine `name=value`. */
+export function lanSettableEnv(name: string, value: string): boolean {
+  const rule = Object.hasOwn(LAN_ENV, name) ? LAN_ENV[name] : undefined;
+  return rule !== undefined && rule.value.test(value);
+}
+
+/**
+ * The names of an engine environment `after` that need host authority, compared as flags are:
+ * a name outside the allowlist or a value outside its grammar, unless `kept` (what the host
+ * set before) has the same name with the same value. Removing a name never needs it.
+ */
+export function hostOnlyEnvIn(after: Readonly<Record<string, string>> | null | undefined, kept?: Readonly<Record<string, string>> | null): string[] {
+  return Object.entries(after ?? {})
+    .filter(([name, value]) => !lanSettableEnv(name, value) && !(kept && Object.hasOwn(kept, name) && kept[name] === value))
+    .map(([name]) => name);
 }
 
 /**
@@ -71,11 +112,6 @@ export function ownedFlagsIn(args: readonly string[]): string[] {
 
 export function ownedFlagsMessage(flags: readonly string[]): string {
   return `${flags.join(', ')}: where an engine listens is svc's own (the slot's port, on 127.0.0.1 or [slots].publish_host); remove ${flags.length > 1 ? 'them' : 'it'}`;
-}
-
-/** The loader variables among an engine environment's names. */
-export function loaderEnvIn(env: Readonly<Record<string, string>> | null | undefined): string[] {
-  return Object.keys(env ?? {}).filter(isLoaderEnv);
 }
 
 /** The host-only settings whose value differs between two versions of svc.toml. */

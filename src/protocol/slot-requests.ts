@@ -53,7 +53,7 @@ export const CreateSlotRequestSchema = z.strictObject({
   profile: maybe(text()),
   /** Engine flags applied last; host-only flags need this host or an admin (docs/auth.md). */
   extra_args: extraArgs(),
-  /** Extra engine environment; loader variables (LD_*, PATH, ...) need this host or an admin. */
+  /** Extra engine environment; a name beyond the device and thread allowlist (protocol/host-only.ts LAN_ENV) needs this host or an admin. */
   env: engineEnv(),
   /** Any other key of the slot file (workers, timeouts, [model].path, [npu], [image], …), merged last. */
   file: SlotFilePatchSchema.optional(),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../api-error.js';
-import { fieldOfPath, loaderEnvProblem, placeError, placeProblems } from './form-problems.js';
+import { fieldOfPath, hostOnlyEnvProblem, placeError, placeProblems } from './form-problems.js';
 
 describe('slot form problems', () => {
   it('maps request paths and slot-file paths to fields', () => {
@@ -34,8 +34,9 @@ describe('slot form problems', () => {
     expect(placeError(new Error('x'), 'slots/x.toml')).toEqual({ fields: {}, unplaced: [] });
   });
 
-  it('names loader variables only for a caller without host authority', () => {
-    expect(loaderEnvProblem({ LD_PRELOAD: 'x', A: '1' }, false)).toBe('LD_PRELOAD: loader variables need this host or an admin token');
-    expect(loaderEnvProblem({ LD_PRELOAD: 'x' }, true)).toBeUndefined();
+  it('names host-only variables only for a caller without host authority', () => {
+    expect(hostOnlyEnvProblem({ LD_PRELOAD: 'x', CUDA_VISIBLE_DEVICES: '1', LLAMA_ARG_RPC: 'h:1' }, null, false)).toBe('LD_PRELOAD, LLAMA_ARG_RPC: only device lists (CUDA_VISIBLE_DEVICES, …) and thread counts (OMP_NUM_THREADS, …) may be set without this host or an admin token');
+    expect(hostOnlyEnvProblem({ LD_PRELOAD: 'x', OMP_NUM_THREADS: '2' }, { LD_PRELOAD: 'x' }, false)).toBeUndefined();
+    expect(hostOnlyEnvProblem({ LD_PRELOAD: 'x' }, null, true)).toBeUndefined();
   });
 });

@@ -4,7 +4,7 @@
 // paths of a request.invalid (file.slot.name, file.slot.workerz) the same way, and
 // a few codes that are about one field (model.not_found). What names no field is shown at
 // the top. Problems in another file (the full reload found a broken file) stay at the top too.
-import { isLoaderEnv } from '../../../../src/protocol/host-only.js';
+import { hostOnlyEnvIn } from '../../../../src/protocol/host-only.js';
 import { ApiError } from '../../api-error.js';
 import { fileControls } from './file-fields.js';
 import type { SlotFormField } from './form-values.js';
@@ -87,9 +87,13 @@ export function placeError(error: unknown, slotFile: string): PlacedProblems {
   return { fields: placed.fields, unplaced: [...unplaced, ...placed.unplaced] };
 }
 
-/** Loader variables a caller without host authority may not set (the server refuses them with config.host_only). */
-export function loaderEnvProblem(env: Readonly<Record<string, string>>, hostAuthority: boolean): string | undefined {
+/**
+ * Variables a caller without host authority may not set (the server refuses them with
+ * config.host_only): every name but the device and thread allowlist, and an allowlisted name
+ * with another value than a device list or number, unless `kept` (the file's) has it as it is.
+ */
+export function hostOnlyEnvProblem(env: Readonly<Record<string, string>>, kept: Readonly<Record<string, string>> | null, hostAuthority: boolean): string | undefined {
   if (hostAuthority) return undefined;
-  const loaders = Object.keys(env).filter(isLoaderEnv);
-  return loaders.length === 0 ? undefined : `${loaders.join(', ')}: loader variables need this host or an admin token`;
+  const names = hostOnlyEnvIn(env, kept);
+  return names.length === 0 ? undefined : `${names.join(', ')}: only device lists (CUDA_VISIBLE_DEVICES, …) and thread counts (OMP_NUM_THREADS, …) may be set without this host or an admin token`;
 }

@@ -4,7 +4,7 @@
 // their fields after a submit (and what names no field at the top).
 import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { loaderEnvIn } from '../../../../src/protocol/host-only.js';
+import { hostOnlyEnvIn } from '../../../../src/protocol/host-only.js';
 import { CREATE_PROVIDERS, DEVICES, SLOT_TYPES } from '../../../../src/protocol/vocabulary.js';
 import { useAccess } from '../../access.js';
 import { ErrorNote } from '../../components/error-note.js';
@@ -63,8 +63,8 @@ export function SlotForm({ initial, start, fileStart, slotFile, submitLabel, onS
       setBusy(false);
     }
   };
-  // Loader variables already in the file are host-only: such a caller may not rewrite the map.
-  const loaderLocked = !access.hostAuthority && initial !== null && loaderEnvIn(parseEnv(initial.env).env).length > 0;
+  // Variables the host set beyond the device and thread allowlist: such a caller may keep or remove them, not rewrite them, so the map is left alone.
+  const envLocked = !access.hostAuthority && initial !== null && hostOnlyEnvIn(parseEnv(initial.env).env).length > 0;
   return (
     <form className="slot-form" onSubmit={submit} noValidate data-testid="slot-form">
       {error !== null && <ErrorNote error={error} />}
@@ -120,8 +120,8 @@ export function SlotForm({ initial, start, fileStart, slotFile, submitLabel, onS
         <Field label="Extra engine arguments" problem={form.problem('extra_args')} hint={access.hostAuthority ? 'applied last; where the engine listens (--host, --port) is svc\'s own' : 'flags that read host files or load code (--log-file, -m, --lora, …) need this host or an admin token'} path="extra_args">
           <input {...text('extra_args')} autoComplete="off" className="wide" />
         </Field>
-        <Field label="Engine environment" problem={loaderLocked ? undefined : form.problem('env')} hint={loaderLocked ? 'read-only: it holds loader variables (LD_*, PATH, …), which only this host or an admin token may change' : 'one NAME=value a line'} path="env">
-          <textarea {...text('env')} rows={3} readOnly={loaderLocked} className="wide" />
+        <Field label="Engine environment" problem={envLocked ? undefined : form.problem('env')} hint={envLocked ? 'read-only: it holds variables beyond device lists and thread counts, which only this host or an admin token may change' : access.hostAuthority ? 'one NAME=value a line' : 'one NAME=value a line; without this host or an admin token only device lists (CUDA_VISIBLE_DEVICES, …) and thread counts (OMP_NUM_THREADS, …)'} path="env">
+          <textarea {...text('env')} rows={3} readOnly={envLocked} className="wide" />
         </Field>
         <label className="check">
           <input type="checkbox" checked={form.values.enabled} onChange={(event) => form.set('enabled', event.target.checked)} data-testid="field-enabled" /> enabled (started at gateway start and on demand)

@@ -7,7 +7,7 @@ import { useMemo, useState } from 'react';
 import { CreateSlotRequestSchema, EditSlotRequestSchema, type SlotFilePatch } from '../../../../src/protocol/slot-requests.js';
 import { problemsOfIssues } from '../../field-problems.js';
 import { fileControls, filePatchOf, fileProblem } from './file-fields.js';
-import { loaderEnvProblem, placeError, placeProblems, type FormFieldKey, type PlacedProblems } from './form-problems.js';
+import { hostOnlyEnvProblem, placeError, placeProblems, type FormFieldKey, type PlacedProblems } from './form-problems.js';
 import { createBody, editBody, parseEnv, type SlotFormField, type SlotFormValues } from './form-values.js';
 
 export const FILE_CONTROLS = fileControls();
@@ -44,11 +44,11 @@ function bodyOf(values: SlotFormValues, initial: SlotFormValues | null, fileStar
   return { ...body, ...(file && { file }) };
 }
 
-function browserProblems(body: unknown, editing: boolean, values: SlotFormValues, fileValues: Readonly<Record<string, string>>, hostAuthority: boolean): PlacedProblems {
-  const parsed = editing ? EditSlotRequestSchema.safeParse(body) : CreateSlotRequestSchema.safeParse(body);
+function browserProblems(body: unknown, initial: SlotFormValues | null, values: SlotFormValues, fileValues: Readonly<Record<string, string>>, hostAuthority: boolean): PlacedProblems {
+  const parsed = initial !== null ? EditSlotRequestSchema.safeParse(body) : CreateSlotRequestSchema.safeParse(body);
   const placed = placeProblems(parsed.success ? {} : problemsOfIssues(parsed.error.issues));
   const env = parseEnv(values.env);
-  const envProblem = env.problems[0] ?? loaderEnvProblem(env.env, hostAuthority);
+  const envProblem = env.problems[0] ?? hostOnlyEnvProblem(env.env, initial && parseEnv(initial.env).env, hostAuthority);
   if (envProblem !== undefined) placed.fields.env ??= envProblem;
   for (const control of FILE_CONTROLS) {
     const problem = fileProblem(control, fileValues[control.path] ?? '');
@@ -65,7 +65,7 @@ export function useSlotForm(start: SlotFormValues, initial: SlotFormValues | nul
   const [submitted, setSubmitted] = useState(false);
   const [server, setServer] = useState<PlacedProblems>({ fields: {}, unplaced: [] });
   const body = useMemo(() => bodyOf(values, initial, fileStart, fileValues), [values, initial, fileStart, fileValues]);
-  const browser = useMemo(() => browserProblems(body, initial !== null, values, fileValues, hostAuthority), [body, initial, values, fileValues, hostAuthority]);
+  const browser = useMemo(() => browserProblems(body, initial, values, fileValues, hostAuthority), [body, initial, values, fileValues, hostAuthority]);
   const edited = (field: FormFieldKey) => {
     setTouched((old) => new Set(old).add(field));
     setServer((old) => ({ ...old, fields: { ...old.fields, [field]: undefined } }));
