@@ -221,8 +221,10 @@ describe('svc model pull', () => {
   it('a direct URL needs an allowed host', async () => {
     const { gw } = await gateway();
     const url = `${hf.cdnUrl}/blobs/${hf.sha256(TINY)}`;
-    await pull(gw, 'direct', { ref: url });
-    expect(await settled(gw, 'direct')).toMatchObject({ state: 'failed', error: { code: 'model.pull_host_not_allowed' } });
+    // Refused before a job exists.
+    const refused = await api(gw.url, '/api/models/direct/pull', { method: 'POST', body: { ref: url } });
+    expect([refused.status, refused.json.error.code]).toEqual([403, 'model.pull_host_not_allowed']);
+    expect((await api(gw.url, '/api/models/direct/pull/status')).status).toBe(404);
     const allowed = await gateway({}, `[models]\npull_allowed_hosts = ["${new URL(hf.cdnUrl).host}"]\n`);
     await pull(allowed.gw, 'direct', { ref: url });
     expect(await settled(allowed.gw, 'direct')).toMatchObject({ state: 'done', sha256: hf.sha256(TINY) });

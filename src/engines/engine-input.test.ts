@@ -59,6 +59,15 @@ describe('llama-server flags from the LAN', () => {
   });
 });
 
+describe('profile changes from the LAN', () => {
+  it('judges the host\'s flags again when the profile moves to another engine', () => {
+    const warm = { device_class: 'cpu' as const, intent: 'chat', image: '', flags: '--temp 0.7' };
+    expect(hostOnlyProfileChanges('warm', warm, { ...warm, flags: '--temp 0.7 -t 2' }, new Set())).toEqual([]);
+    // ComfyUI reads --temp as --temp-directory: the host never approved a directory.
+    expect(hostOnlyProfileChanges('warm', warm, { ...warm, device_class: 'img' }, new Set())).toEqual(['profiles.warm.flags --temp 0.7']);
+  });
+});
+
 describe('ComfyUI flags from the LAN', () => {
   it.each([
     ['--output-directory /tmp/o'], ['--user-directory /tmp/u'], ['--extra-model-paths-config /tmp/e.yaml'], ['--output /tmp/o'], ['--front-end-version x@latest'],

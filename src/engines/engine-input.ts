@@ -83,10 +83,12 @@ export function hostOnlySlotChanges(before: SlotEngineInput | undefined, after: 
  * What a profile change adds that is host-only, each as "profiles.<name>.<field> ...":
  * host-only flags judged in the profile's own dialect, and an image that no profile (seed or
  * user) already uses: choosing what a container runtime pulls and runs is the host's call.
+ * The flags the host set count as approved in the dialect they were written for only: moving
+ * a profile to another engine (its class or a TTS intent) judges them afresh, as a slot does.
  */
 export function hostOnlyProfileChanges(name: string, before: Pick<Profile, 'device_class' | 'flags' | 'intent' | 'image'> | undefined, after: Pick<Profile, 'device_class' | 'flags' | 'intent' | 'image'>, knownImages: ReadonlySet<string>): string[] {
   const dialect = profileDialect(after);
-  const approved = before ? readEngineArgs(dialect, words(before.flags)) : [];
+  const approved = before && profileDialect(before) === dialect ? readEngineArgs(dialect, words(before.flags)) : [];
   const flags = addedHostOnly(approved, readEngineArgs(dialect, words(after.flags))).map((arg) => `profiles.${name}.flags ${showArg(arg)}`);
   const image = after.image !== '' && after.image !== before?.image && !knownImages.has(after.image) ? [`profiles.${name}.image ${after.image}`] : [];
   return [...flags, ...image];

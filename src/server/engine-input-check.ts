@@ -5,6 +5,7 @@ import { resolveProfile } from '../config/profiles.js';
 import type { SlotFile } from '../config/schema/slot.js';
 import { hostOnlySlotChanges, type SlotEngineInput } from '../engines/engine-input.js';
 import { chatTemplateIsPath } from '../engines/llama-server/argv.js';
+import { MODEL_ID_PATTERN } from '../protocol/model-ids.js';
 import type { SlotChangeCheck } from '../slots/slot-config.js';
 import type { FastifyRequest } from 'fastify';
 import type { ServerContext } from './context.js';
@@ -27,6 +28,13 @@ function namedFiles(file: SlotFile): Record<string, string | null> {
   return { 'model.path': file.model.path, 'slot.chat_template': template !== null && chatTemplateIsPath(template) ? template : null };
 }
 
+/**
+ * [model].default outside the model id grammar. An engine that names its model by id gets the
+ * id on its command line (`flm serve <id>`), so "--flag" there would be a flag no dialect
+ * judged; every id svc writes (registry ids, engine model ids) has the grammar.
+ */
+export const unlikeAModelId = (id: string) => id !== '' && !MODEL_ID_PATTERN.test(id);
+
 /** The host-only keys a change of slot `name` adds, as "slots.<name> <where> <arg>". */
 export function slotHostOnlyKeys(ctx: ServerContext, name: string, before: SlotFile | undefined, after: SlotFile): string[] {
   const engine = hostOnlySlotChanges(before && slotEngineInput(ctx, before), slotEngineInput(ctx, after));
@@ -34,13 +42,15 @@ export function slotHostOnlyKeys(ctx: ServerContext, name: string, before: SlotF
   const files = Object.entries(namedFiles(after)).filter(([key, value]) => value !== null && value !== was[key]).map(([key, value]) => `${key} ${value}`);
   // An RPC worker receives the model's weights and runs its layers: adding one names a host the model is sent to.
   const workers = after.slot.rpc_workers.filter((worker) => !(before?.slot.rpc_workers ?? []).includes(worker)).map((worker) => `slot.rpc_workers ${worker}`);
-  return [...engine, ...files, ...workers].map((key) => `slots.${name} ${key}`);
+  const { default: id } = after.model;
+  const model = unlikeAModelId(id) && id !== before?.model.default ? [`model.default ${id}`] : [];
+  return [...engine, ...files, ...workers, ...model].map((key) => `slots.${name} ${key}`);
 }
 
 /** The check a slot-file change over HTTP passes (slots/slot-config.ts SlotChangeCheck). */
 export function slotChangeCheck(ctx: ServerContext, request: FastifyRequest, action: string, name: string): SlotChangeCheck {
   return async (before, after) => {
     const keys = slotHostOnlyKeys(ctx, name, before, after);
-    await requireHostAuthority(ctx, request, action, name, keys, `slot ${name} would get engine input that names a file, a host or code`);
+    await requireHostAuthority(ctx, request, action, name, keys, `slot ${name} would get engine input that names a file, a host or code, or an environment variable beyond device lists and thread counts`);
   };
 }

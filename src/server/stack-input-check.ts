@@ -10,6 +10,7 @@ import { SEED_PROFILES } from '../config/profiles.js';
 import { hostOnlyProfileChanges, hostOnlySlotChanges, type SlotEngineInput } from '../engines/engine-input.js';
 import { deviceOfProfile, effectiveRows, typeForRow } from '../stacks/rows.js';
 import type { ServerContext } from './context.js';
+import { unlikeAModelId } from './engine-input-check.js';
 
 /** The engines a row may end up on: its own provider, else those apply could choose for its type and device. */
 function candidateProviders(ctx: ServerContext, row: StackSlotRow, profile: Profile | undefined): string[] {
@@ -31,6 +32,11 @@ export function stackHostOnlyKeys(ctx: ServerContext, slug: string, before: Stac
   for (const row of after.slots) {
     const profile = row.profile ? catalogue[row.profile] : undefined;
     const old = before?.slots.find((r) => r.slot === row.slot);
+    // Apply writes the row's models as [model].default (engine-input-check.ts unlikeAModelId).
+    const oldModels = old ? [old.model, ...old.capabilities.map((c) => c.model)] : [];
+    for (const model of [row.model, ...row.capabilities.map((c) => c.model)]) {
+      if (unlikeAModelId(model) && !oldModels.includes(model)) keys.push(`stacks.${slug}.slots.${row.slot} model ${model}`);
+    }
     for (const provider of candidateProviders(ctx, row, profile)) {
       const input = (r: StackSlotRow): SlotEngineInput => ({ provider, profile: (r.profile ? catalogue[r.profile] : undefined) ?? null, extraArgs: r.server_extra_args, env: null });
       keys.push(...hostOnlySlotChanges(old && input(old), input(row)).map((key) => `stacks.${slug}.slots.${row.slot} ${key}`));

@@ -45,6 +45,11 @@ export class Hub {
     return host === this.endpointHost || this.settings.allowedHosts.some((allowed) => allowed.toLowerCase() === host.toLowerCase() || allowed.toLowerCase() === new URL(url).hostname.toLowerCase());
   }
 
+  /** Throw model.pull_host_not_allowed unless a pull may fetch `url` directly. */
+  checkDirect(url: string): void {
+    if (!this.allows(url)) throw hostNotAllowed(url);
+  }
+
   resolveUrl(repo: string, revision: string, path: string): string {
     return `${this.settings.endpoint}/${repo}/resolve/${encodeURIComponent(revision)}/${encodePath(path)}`;
   }

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { ModelError, SvcError } from '../../protocol/errors.js';
 import type { Hub } from '../hf/hub.js';
+import { parsePullRef } from '../../protocol/pull-ref.js';
 import type { PullFileProgress, PullJobPayload, PullPlanPayload, PullState } from '../../protocol/pulls.js';
 import { TERMINAL_PULL_STATES } from '../../protocol/pulls.js';
 import { downloadFile } from './download.js';
@@ -102,6 +103,9 @@ export class PullManager {
 
   /** Start a pull, or return the one already queued or running for this model. */
   start(modelId: string, ref: string, options: { force: boolean; context?: number }): { job: PullJobPayload; existing: boolean } {
+    // A direct URL of a host that is not allowed is refused before a job exists: nothing is recorded.
+    const parsed = parsePullRef(ref);
+    if ('kind' in parsed && parsed.kind === 'url') this.deps.hub().checkDirect(parsed.url);
     const current = this.jobs.get(modelId);
     if (current && !TERMINAL_PULL_STATES.includes(current.job.state)) return { job: current.job, existing: true };
     const job: PullJobPayload = {

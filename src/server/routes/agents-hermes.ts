@@ -16,7 +16,7 @@ import { hermesLoans } from '../hermes-loans.js';
 import { requireHostAuthority } from '../host-authority.js';
 import { actorOf, objectBody } from '../request.js';
 
-const ProvisionBodySchema = z.strictObject({
+export const ProvisionBodySchema = z.strictObject({
   repair: z.boolean().default(false),
   skip_phases: z.array(z.string()).default([]),
   dry_run: z.boolean().default(false),

@@ -12,7 +12,7 @@ import type { ServerContext } from '../context.js';
 import { actorOf, objectBody } from '../request.js';
 import { provisionedAgent } from './agents-hermes.js';
 
-const ActivateBodySchema = z.strictObject({
+export const ActivateBodySchema = z.strictObject({
   // The nudge goes to the agent on this host only: a URL elsewhere would make svc post to any host.
   reload_url: z.url({ protocol: /^https?$/ }).refine((url) => isLoopbackAddress(new URL(url).hostname.replace(/^\[|\]$/g, '')) || new URL(url).hostname === 'localhost', 'must be a loopback URL (127.0.0.1, ::1 or localhost)').optional(),
 });
