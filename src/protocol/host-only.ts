@@ -40,7 +40,7 @@ const COUNT = /^[1-9]\d{0,3}$/;
 export interface LanEnvRule {
   /** The whole value a LAN client may give the name. */
   readonly value: RegExp;
-  /** That grammar in words (for messages and docs). */
+  /** That grammar in words (the dashboard says it as you type). */
   readonly rule: string;
 }
 

@@ -38,5 +38,6 @@ describe('slot form problems', () => {
     expect(hostOnlyEnvProblem({ LD_PRELOAD: 'x', CUDA_VISIBLE_DEVICES: '1', LLAMA_ARG_RPC: 'h:1' }, null, false)).toBe('LD_PRELOAD, LLAMA_ARG_RPC: only device lists (CUDA_VISIBLE_DEVICES, …) and thread counts (OMP_NUM_THREADS, …) may be set without this host or an admin token');
     expect(hostOnlyEnvProblem({ LD_PRELOAD: 'x', OMP_NUM_THREADS: '2' }, { LD_PRELOAD: 'x' }, false)).toBeUndefined();
     expect(hostOnlyEnvProblem({ LD_PRELOAD: 'x' }, null, true)).toBeUndefined();
+    expect(hostOnlyEnvProblem({ OMP_NUM_THREADS: 'all' }, null, false)).toBe('OMP_NUM_THREADS: expected a number of threads, 1-9999 (any other value needs this host or an admin token)');
   });
 });

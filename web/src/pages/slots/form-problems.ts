@@ -4,7 +4,7 @@
 // paths of a request.invalid (file.slot.name, file.slot.workerz) the same way, and
 // a few codes that are about one field (model.not_found). What names no field is shown at
 // the top. Problems in another file (the full reload found a broken file) stay at the top too.
-import { hostOnlyEnvIn } from '../../../../src/protocol/host-only.js';
+import { hostOnlyEnvIn, LAN_ENV } from '../../../../src/protocol/host-only.js';
 import { ApiError } from '../../api-error.js';
 import { fileControls } from './file-fields.js';
 import type { SlotFormField } from './form-values.js';
@@ -95,5 +95,7 @@ export function placeError(error: unknown, slotFile: string): PlacedProblems {
 export function hostOnlyEnvProblem(env: Readonly<Record<string, string>>, kept: Readonly<Record<string, string>> | null, hostAuthority: boolean): string | undefined {
   if (hostAuthority) return undefined;
   const names = hostOnlyEnvIn(env, kept);
+  const badValue = names.find((name) => Object.hasOwn(LAN_ENV, name));
+  if (badValue !== undefined) return `${badValue}: expected ${LAN_ENV[badValue]!.rule} (any other value needs this host or an admin token)`;
   return names.length === 0 ? undefined : `${names.join(', ')}: only device lists (CUDA_VISIBLE_DEVICES, …) and thread counts (OMP_NUM_THREADS, …) may be set without this host or an admin token`;
 }
