@@ -77,7 +77,6 @@ const LABEL = 'a label shown in lists; no engine reads it';
 
 /** Fields of walked schemas that cannot reach an engine, by schema. */
 export const UNREACHABLE: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  'protocol/slot-requests:EditSlotRequestSchema': {},
   'config/schema/slot:SlotFileSchema': {
     'slot.idle_timeout_s': 'the supervisor\'s idle timer',
     'slot.load_timeout_s': 'the supervisor\'s start timer',
@@ -113,7 +112,6 @@ export const UNREACHABLE: Readonly<Record<string, Readonly<Record<string, string
   },
   'protocol/pulls:PullRequestSchema': { force: 'pull again what is there', context: 'the context the fit check assumes', dry_run: 'the plan only' },
   'protocol/slot-requests:SwapSlotRequestSchema': { persist: 'whether the swap is written as [model].default, a registry id' },
-  'protocol/models:RegisterModelRequestSchema': {},
   // svc.toml: keys that are neither host-only (those are walked) nor reach an engine.
   'config/schema/svc-toml:SvcTomlSchema': {
     'meta.schema_version': 'the file\'s layout version',
