@@ -27,6 +27,7 @@ const CHANGES: Record<string, unknown> = {
   'api.public_hostnames': ['svc.lan'],
   'api.allowed_origins': ['http://localhost:3000'],
   'mcp.registry_url': 'http://127.0.0.1:9/registry',
+  'mcp.allowed_hosts': ['10.0.0.5'],
   'memory.pgvector_url': 'postgres://svc@127.0.0.1:9/memory',
   'memory.hindsight_url': 'http://127.0.0.1:9/',
   'memory.mem0_url': 'http://127.0.0.1:9/',

@@ -136,7 +136,7 @@ describe('tool servers over /api/mcp', () => {
 });
 
 describe.skipIf(lanSkip)(`running a program on the host is host-only ${lanSkip ?? ''}`, () => {
-  it('refuses a LAN client in default mode a stdio install and a stdio env change, but not a URL server', async () => {
+  it('refuses a LAN client in default mode a stdio install, a stdio env change and a URL into this host', async () => {
     const h = home();
     const gw = await gateway(h, { args: ['--host', '0.0.0.0'] });
     const lan = await openLan();
@@ -156,8 +156,10 @@ describe.skipIf(lanSkip)(`running a program on the host is host-only ${lanSkip ?
       const rows = (await api(gw.url, '/api/activity?action=mcp.install&outcome=error')).json.items;
       expect(rows[0].details).toMatchObject({ code: 'config.host_only', client: lan.clientAddress });
 
-      const remote = await install({ url: 'http://127.0.0.1:9/mcp', id: 'remote', enabled: false });
-      expect(remote.status, remote.text).toBe(201);
+      // A URL server makes svc connect out: into this host it is the host's alone (lan-tool-urls.test.ts has the rest).
+      const loopback = await install({ url: 'http://127.0.0.1:9/mcp', id: 'remote', enabled: false });
+      expect([loopback.status, loopback.json.error.details.keys]).toEqual([403, ['url']]);
+      expect((await api(gw.url, '/api/mcp/install', { method: 'POST', body: { url: 'http://127.0.0.1:9/mcp', id: 'remote', enabled: false } })).status).toBe(201);
 
       // Installed from this host, a stdio server's env stays this host's to change.
       const fixture = `${process.execPath} ${join(REPO_ROOT, 'test/fixtures/mcp-fixture-server.mjs')}`;
@@ -166,7 +168,8 @@ describe.skipIf(lanSkip)(`running a program on the host is host-only ${lanSkip ?
       expect(env.status).toBe(403);
       expect(env.json.error.details.keys).toEqual(['env']);
       expect((await lan.request(`${url}/api/mcp/fixture/tools`, { method: 'PATCH', body: { gated: ['add'] } })).status).toBe(200);
-      expect((await lan.request(`${url}/api/mcp/remote/config`, { method: 'PATCH', body: { url: 'http://127.0.0.1:10/mcp' } })).status).toBe(200);
+      expect((await lan.request(`${url}/api/mcp/remote/config`, { method: 'PATCH', body: { enabled: false } })).status).toBe(200);
+      expect((await lan.request(`${url}/api/mcp/remote/config`, { method: 'PATCH', body: { url: 'http://127.0.0.1:10/mcp' } })).status).toBe(403);
     } finally {
       lan.close();
     }

@@ -73,13 +73,14 @@ export async function listPersonas(home: string): Promise<{ personas: PersonaSum
   return { personas, active };
 }
 
-/** The nudge: POST reload.env, 2 s; never throws. */
+/** The nudge: POST reload.env, 2 s; never throws. A redirect is not followed, and only the status of the answer is told. */
 export async function nudgeReload(url: string): Promise<{ ok: boolean; error: string | null; url: string }> {
   try {
     const response = await fetch(url, {
       method: 'POST', headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'reload.env', params: {} }),
       signal: AbortSignal.timeout(NUDGE_TIMEOUT_MS),
+      redirect: 'manual',
     });
     await response.arrayBuffer().catch(() => undefined);
     return response.ok ? { ok: true, error: null, url } : { ok: false, error: `HTTP ${response.status}`, url };

@@ -6,6 +6,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { type RouteAccess, scopeGrants } from '../protocol/access.js';
 import { AuthError, type SvcError } from '../protocol/errors.js';
 import { isLoopbackAddress } from '../lib/addresses.js';
+import { type ConnectionEnds, isHostClient } from '../lib/own-sockets.js';
 import { ANONYMOUS, type Identity, scopeOf } from './identity.js';
 import { type ProxySecret, proxyIdentity } from './proxy-identity.js';
 import { bearerOf } from './token-format.js';
@@ -16,6 +17,11 @@ export interface GuardRequest {
   readonly headers: IncomingHttpHeaders;
   /** The TCP peer's address (socket.remoteAddress). */
   readonly peer: string | undefined;
+  /**
+   * The connection itself (the request's socket), so that the gateway's own requests to
+   * itself are not taken for the host's (lib/own-sockets.ts). Absent: the peer alone decides.
+   */
+  readonly connection?: ConnectionEnds;
 }
 
 export type Decision = Identity | SvcError;
@@ -59,7 +65,7 @@ export class AuthGuard {
    * the LAN could otherwise mint an admin token and use it to set host-only keys.
    */
   private hostAdmin(request: GuardRequest): Decision | Promise<Decision> {
-    if (isLoopbackAddress(request.peer)) return ANONYMOUS;
+    if (request.connection ? isHostClient(request.connection) : isLoopbackAddress(request.peer)) return ANONYMOUS;
     const identity = this.identify(request, true);
     return identity instanceof Promise ? identity.then((found) => permit(found, 'token-admin')) : permit(identity, 'token-admin');
   }

@@ -1,16 +1,21 @@
 // One connection to one tool server through the official SDK: the transport its record names
 // (a child process over stdio, or streamable HTTP / SSE), the handshake, and what the server
 // lists (tools, resources, prompts), read again when it says its tool list changed. Nothing of
-// the protocol is written here; the supervisor (supervisor.ts) owns the lifecycle.
+// the protocol is written here; the supervisor (supervisor.ts) owns the lifecycle. A remote
+// server is fetched through remote-fetch.ts (its connections checked, no redirect followed
+// off its origin) and its failures are told in svc's words (remote-failure.ts), never its body.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ToolListChangedNotificationSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { McpError, ToolListChangedNotificationSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { VERSION } from '../lib/version.js';
 import type { McpServerRecord } from '../protocol/mcp.js';
 import type { LineRing } from './line-ring.js';
+import { remoteFetch, type RemoteFetch } from './remote-fetch.js';
+import { remoteFailure } from './remote-failure.js';
+import type { TargetGuard } from './url-guard.js';
 
 export interface ListedTool {
   name: string;
@@ -30,14 +35,18 @@ export interface SessionEvents {
 export class ClientSession {
   readonly client: Client;
   private readonly transport: Transport;
+  /** A remote server's fetch (null for stdio). */
+  private readonly remote: RemoteFetch | null;
   private closing = false;
   tools: ListedTool[] = [];
   resources = 0;
   prompts = 0;
 
-  constructor(record: McpServerRecord, env: Record<string, string>, stderr: LineRing, private readonly events: SessionEvents) {
+  /** `guard`: the check of every connection to a remote server's URL (url-guard.ts), null for none. */
+  constructor(record: McpServerRecord, env: Record<string, string>, stderr: LineRing, private readonly events: SessionEvents, guard: TargetGuard | null = null) {
     this.client = new Client({ name: 'svc', version: VERSION }, { capabilities: {} });
-    this.transport = makeTransport(record, env, stderr);
+    this.remote = record.transport === 'stdio' ? null : remoteFetch(guard);
+    this.transport = makeTransport(record, env, stderr, this.remote);
     this.client.onclose = () => {
       if (!this.closing) this.events.onClosed();
     };
@@ -58,6 +67,10 @@ export class ClientSession {
 
   /** Spawn or connect, shake hands, read the lists. Rejects when any of it fails. */
   async open(timeoutMs: number): Promise<void> {
+    await this.told(() => this.handshake(timeoutMs));
+  }
+
+  private async handshake(timeoutMs: number): Promise<void> {
     await this.client.connect(this.transport, { timeout: timeoutMs });
     const caps = this.client.getServerCapabilities() ?? {};
     if (caps.tools) {
@@ -72,13 +85,37 @@ export class ClientSession {
   }
 
   async ping(timeoutMs: number): Promise<void> {
-    await this.client.ping({ timeout: timeoutMs });
+    await this.told(() => this.client.ping({ timeout: timeoutMs }));
+  }
+
+  /**
+   * One tool call. A JSON-RPC error (the server's own, or the SDK's timeout) is the answer to
+   * the call, as a tool's result is; a failure to reach a remote server is told in svc's words.
+   */
+  callTool(name: string, args: Record<string, unknown>, signal: AbortSignal | undefined, timeoutMs: number): Promise<unknown> {
+    const call = () => this.client.callTool({ name, arguments: args }, undefined, { signal, timeout: timeoutMs });
+    return this.remote ? call().catch((error: unknown) => {
+      throw error instanceof McpError ? error : new Error(remoteFailure(error));
+    }) : call();
   }
 
   /** Close the transport: stdin closed, then SIGTERM, then SIGKILL (the SDK's own sequence). */
   async close(): Promise<void> {
     this.closing = true;
     await this.client.close().catch(() => undefined);
+    await this.remote?.close().catch(() => undefined);
+  }
+
+  /** A remote server's failures as svc's own short reason (remote-failure.ts); a stdio server's as they are. */
+  private async told<T>(run: () => Promise<T>): Promise<T> {
+    if (!this.remote) return run();
+    try {
+      return await run();
+    } catch (error) {
+      // No cause: the SDK's error quotes the answer's body, which must not travel on.
+      // eslint-disable-next-line preserve-caught-error
+      throw new Error(remoteFailure(error));
+    }
   }
 
   private async readTools(timeoutMs: number): Promise<void> {
@@ -116,9 +153,9 @@ export function toListedTool(tool: Tool): ListedTool {
   };
 }
 
-function makeTransport(record: McpServerRecord, env: Record<string, string>, stderr: LineRing): Transport {
-  if (record.transport === 'streamable-http') return new StreamableHTTPClientTransport(new URL(record.url));
-  if (record.transport === 'sse') return new SSEClientTransport(new URL(record.url));
+function makeTransport(record: McpServerRecord, env: Record<string, string>, stderr: LineRing, remote: RemoteFetch | null): Transport {
+  if (record.transport === 'streamable-http') return new StreamableHTTPClientTransport(new URL(record.url), { fetch: remote!.fetch });
+  if (record.transport === 'sse') return new SSEClientTransport(new URL(record.url), { fetch: remote!.fetch });
   const transport = new StdioClientTransport({ command: record.command, args: record.args, env, stderr: 'pipe' });
   transport.stderr?.on('data', (chunk: Buffer) => stderr.write(chunk));
   return transport;

@@ -35,7 +35,7 @@ export function toolServerHandles(x: McpInternals, lifecycle: McpLifecycle): Too
       run: async (tool, args, signal, timeoutMs) => {
         const session = sup.session;
         if (!session || sup.state !== 'ready') throw new SvcError('mcp.unavailable', `tool server ${sup.record.id} is ${sup.state}`, { id: sup.record.id, state: sup.state, last_error: sup.lastError });
-        const raw = await session.client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: timeoutMs });
+        const raw = await session.callTool(tool, args, signal, timeoutMs);
         return toToolResult(raw as { content?: unknown; isError?: unknown });
       },
     });

@@ -5,7 +5,7 @@ import { SvcError } from '../protocol/errors.js';
 import type { McpLogsPayload, McpServerRecord, McpServerView, McpTestPayload } from '../protocol/mcp.js';
 import { LineRing } from './line-ring.js';
 import { missingSecrets } from './records.js';
-import type { McpInternals } from './service-types.js';
+import { connectionGuard, type McpInternals } from './service-types.js';
 import type { ServerSupervisor } from './supervisor.js';
 import { bundledPath, installedView, listedOf, toolViews } from './views.js';
 
@@ -65,7 +65,7 @@ export class McpLifecycle {
     const base = { server_id: id, transport: sup.record.transport, ms: 0 };
     const running = sup.state === 'ready' ? sup.session : null;
     const { ClientSession } = await import('./client-session.js');
-    const session = running ?? new ClientSession(sup.record, await this.environment(sup.record).catch(() => ({})), new LineRing(50), { onClosed: () => undefined, onToolsChanged: () => undefined });
+    const session = running ?? new ClientSession(sup.record, await this.environment(sup.record).catch(() => ({})), new LineRing(50), { onClosed: () => undefined, onToolsChanged: () => undefined }, connectionGuard(this.x.deps, sup.record));
     try {
       if (!running) await session.open(30_000);
       else await session.ping(10_000);

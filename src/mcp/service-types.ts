@@ -8,6 +8,7 @@ import type { EventInput } from '../protocol/events.js';
 import type { McpServerRecord, ToolPolicyLists } from '../protocol/mcp.js';
 import type { ServerSupervisor } from './supervisor.js';
 import type { BundledTool } from './tool-host.js';
+import { guardFor, type Listener, type TargetGuard } from './url-guard.js';
 
 export type McpSettings = SvcToml['mcp'];
 
@@ -26,6 +27,14 @@ export interface McpServiceDeps {
   /** First restart delay after a crash (tests shorten it). */
   backoffBaseMs?: number;
   log?(line: string): void;
+  /** Where the gateway listens: a URL on a listed host never connects there (url-guard.ts). */
+  listeners?(): readonly Listener[];
+}
+
+/** The check of every connection to a remote record's URL, or null (stdio, or a host not in [mcp].allowed_hosts). */
+export function connectionGuard(deps: McpServiceDeps, record: McpServerRecord): TargetGuard | null {
+  if (record.transport === 'stdio') return null;
+  return guardFor(record.url, deps.settings().allowed_hosts, () => deps.listeners?.() ?? []);
 }
 
 /** What the helpers (lifecycle, records, catalog) share with the service. */

@@ -6,7 +6,7 @@ import { SerialQueue } from '../lib/serial-queue.js';
 import { VERSION } from '../lib/version.js';
 import { SvcError } from '../protocol/errors.js';
 import type { EventInput } from '../protocol/events.js';
-import type { McpInternals, McpServiceDeps } from './service-types.js';
+import { connectionGuard, type McpInternals, type McpServiceDeps } from './service-types.js';
 import type { ApprovalEntry, ApprovalEventData, McpServerRecord, McpServerView, ToolPolicyLists } from '../protocol/mcp.js';
 import { BUNDLED_MCP_IDS } from '../protocol/mcp.js';
 import { ApprovalQueue } from './approvals.js';
@@ -180,6 +180,7 @@ export class McpService implements ToolHost {
           this.deps.record({ action: 'mcp.state', kind: 'event', target: change.server, outcome: change.to === 'error' ? 'error' : 'ok', message: `${change.from} -> ${change.to}: ${change.reason}`, details: { ...change } });
         }
       },
+      guard: (r) => connectionGuard(this.deps, r),
       onToolsChanged: (server) => this.deps.publish({ type: 'mcp.updated', source: `mcp:${server}`, message: `tool server ${server}: its tool list changed`, data: { server, keys: ['tools'] } }),
     });
     this.internals.servers.set(record.id, sup);

@@ -6,6 +6,7 @@ import type { McpServerRecord, McpState } from '../protocol/mcp.js';
 import { decideRestart } from '../slots/restart-policy.js';
 import type { ClientSession } from './client-session.js';
 import { LineRing } from './line-ring.js';
+import type { TargetGuard } from './url-guard.js';
 import { moveAllowed } from './state-machine.js';
 
 export interface SupervisorSettings {
@@ -24,6 +25,8 @@ export interface SupervisorHooks {
   environment(record: McpServerRecord): Promise<Record<string, string>>;
   onState(change: { server: string; from: McpState; to: McpState; reason: string; pid: number | null }): void;
   onToolsChanged(server: string): void;
+  /** The check of each connection a remote server's transport makes (url-guard.ts), null for none. */
+  guard(record: McpServerRecord): TargetGuard | null;
 }
 
 export class ServerSupervisor {
@@ -96,7 +99,7 @@ export class ServerSupervisor {
       session = new ClientSession(this.record, env, this.stderr, {
         onClosed: () => this.lost(generation, 'the server exited'),
         onToolsChanged: () => this.hooks.onToolsChanged(this.record.id),
-      });
+      }, this.hooks.guard(this.record));
       this.session = session;
       this.stderr.note(`starting (${reason})`);
       await session.open(this.hooks.settings().startTimeoutMs);

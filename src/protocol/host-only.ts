@@ -21,6 +21,7 @@ export const HOST_ONLY_SETTINGS: Readonly<Record<string, string>> = {
   'api.max_body_mb': 'how much memory one request may make the gateway hold',
   'api.public_hostnames': 'names a web page may reach the API by: a name of an attacker\'s would let a page rebind it',
   'mcp.registry_url': 'a host svc fetches the tool server catalog from',
+  'mcp.allowed_hosts': 'hosts a LAN client may point a tool server at: another one could point svc at a service on the host\'s network',
   'memory.pgvector_url': 'a database server svc connects to and sends memory to',
   'memory.hindsight_url': 'a memory daemon svc connects to and sends memory to',
   'memory.mem0_url': 'a memory server svc connects to and sends memory to',

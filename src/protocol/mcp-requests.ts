@@ -75,3 +75,16 @@ export function hostOnlyConfigKeys(transport: string, patch: McpConfigPatchBody)
   if (transport !== 'stdio') return [];
   return (['env', 'args', 'secrets'] as const).filter((key) => patch[key] !== undefined);
 }
+
+/**
+ * The URLs an install or a config patch would make svc connect to, each with the field that
+ * names it: a client without host authority may set them only to a host in
+ * [mcp].allowed_hosts (docs/auth.md, "Tool server URLs").
+ */
+export function toolUrlFields(body: McpInstallBody | McpConfigPatchBody): Array<{ key: string; url: string }> {
+  const fields: Array<{ key: string; url: string }> = [];
+  if (body.url !== undefined) fields.push({ key: 'url', url: body.url });
+  if ('spec' in body && body.spec !== undefined && isUrl(body.spec)) fields.push({ key: 'spec', url: body.spec.trim() });
+  if ('manifest' in body && typeof body.manifest?.url === 'string') fields.push({ key: 'manifest.url', url: body.manifest.url });
+  return fields;
+}

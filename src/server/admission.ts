@@ -29,6 +29,6 @@ export class Admission {
     if (this.closing) return new SystemError('system.shutting_down', 'svc is shutting down and takes no new requests.', { retry_after_s: 1 });
     const refused = browserRefusal({ method: req.method ?? 'GET', headers: req.headers, localAddress: req.socket.localAddress }, this.browserRules());
     if (refused) return refused;
-    return this.guard.check({ access, headers: req.headers, peer: req.socket.remoteAddress });
+    return this.guard.check({ access, headers: req.headers, peer: req.socket.remoteAddress, connection: req.socket });
   }
 }

@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { type RouteAccess, routeAccess } from '../protocol/access.js';
 import type { Decision } from '../auth/guard.js';
 import { RequestError, SvcError } from '../protocol/errors.js';
+import { trackOwnSockets } from '../lib/own-sockets.js';
 import { Admission } from './admission.js';
 import { browserRulesOf } from './browser-rules.js';
 import type { ServerContext } from './context.js';
@@ -88,6 +89,8 @@ function decodedPath(path: string): string {
 const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 
 export function buildApp(ctx: ServerContext): FastifyInstance {
+  // Before anything connects: the gateway's requests to itself must never pass for the host's.
+  trackOwnSockets();
   const admission = new Admission(ctx.auth.guard, () => browserRulesOf(ctx.config));
   const bodyLimit = ctx.config.svc.api.max_body_mb * MiB;
   const front = new FrontDoor(admission, bodyLimit);

@@ -152,6 +152,7 @@ export class ServerContext {
       readApiEnv: () => readEnvFile(paths.apiEnv),
       writes: this.configWrites,
       log: (line) => process.stderr.write(`${line}\n`),
+      listeners: () => [this.listening],
     });
     const memoryDeps = {
       config: () => this.current,

@@ -3,7 +3,7 @@
 // client on this host or an admin may set them, so a LAN client in default mode cannot turn
 // svc into a shell. Every route that takes engine input or a host-only setting asks here.
 import type { FastifyRequest } from 'fastify';
-import { isLoopbackAddress } from '../lib/addresses.js';
+import { isHostClient } from '../lib/own-sockets.js';
 import { scopeOf } from '../auth/identity.js';
 import { ConfigError } from '../protocol/errors.js';
 import type { ServerContext } from './context.js';
@@ -11,12 +11,14 @@ import { actorOf, identityOf } from './request.js';
 
 /**
  * True for an admin (an admin token, or the proxy's user in auth mode) and, in default mode,
- * for a loopback client. In auth mode loopback proves nothing: the proxy connects from
+ * for a client on this host: a loopback peer that is not the gateway's own outbound request
+ * (a tool server URL or a reload nudge that names the gateway's port is judged as a LAN
+ * client, lib/own-sockets.ts). In auth mode loopback proves nothing: the proxy connects from
  * loopback on behalf of everyone.
  */
 export async function hostAuthority(ctx: ServerContext, request: FastifyRequest): Promise<boolean> {
   if (ctx.config.env.authEnabled) return scopeOf(identityOf(request)) === 'admin';
-  if (isLoopbackAddress(request.socket.remoteAddress)) return true;
+  if (isHostClient(request.socket)) return true;
   // Default mode checks no credentials on the way in; an admin token proves itself here.
   const identity = await ctx.auth.guard.identify({ headers: request.headers, peer: request.socket.remoteAddress });
   return 'kind' in identity && scopeOf(identity) === 'admin';

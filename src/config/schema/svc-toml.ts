@@ -281,6 +281,10 @@ export const mcpSection = section({
     description: 'The MCP Registry whose servers `svc mcp catalog refresh` adds to the catalog (GET <url>/v0/servers).',
     apply: 'live',
   }),
+  allowed_hosts: key(z.array(z.string().regex(/^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/, { message: 'expected a host name, an IP address ([v6] in brackets) or either with :port' })).default([]), {
+    description: 'Hosts (host or host:port) a client off this host may point a tool server URL at. Any other URL needs this host or an admin token; loopback, link-local, unspecified addresses and svc\'s own listeners are refused to such a client even when listed, and a listed name is never connected to one of them.',
+    apply: 'live',
+  }),
   restart_max: key(count(1).default(5), {
     description: 'Crashes of a stdio tool server within restart_window_s after which the supervisor stops restarting it and leaves it in state error.',
     apply: 'live',

@@ -9,11 +9,13 @@ import { activatePersona, checkPersonaId, DEFAULT_RELOAD_URL, listPersonas, Pers
 import { isLoopbackAddress } from '../../lib/addresses.js';
 import { parseRequest } from '../../protocol/validate.js';
 import type { ServerContext } from '../context.js';
+import { requireHostAuthority } from '../host-authority.js';
 import { actorOf, objectBody } from '../request.js';
 import { provisionedAgent } from './agents-hermes.js';
 
 export const ActivateBodySchema = z.strictObject({
-  // The nudge goes to the agent on this host only: a URL elsewhere would make svc post to any host.
+  // The nudge goes to the agent on this host only: a URL elsewhere would make svc post to any
+  // host. A loopback URL reaches this host's services, so choosing one is the host's alone.
   reload_url: z.url({ protocol: /^https?$/ }).refine((url) => isLoopbackAddress(new URL(url).hostname.replace(/^\[|\]$/g, '')) || new URL(url).hostname === 'localhost', 'must be a loopback URL (127.0.0.1, ::1 or localhost)').optional(),
 });
 
@@ -38,6 +40,7 @@ export function registerPersonaRoutes(app: FastifyInstance, ctx: ServerContext):
   app.post('/api/agents/:id/personas/:pid/activate', async (request) => {
     const { agent, home, persona } = target(ctx, request);
     const body = parseRequest(ActivateBodySchema, request.body === undefined || request.body === null ? {} : objectBody(request));
+    await requireHostAuthority(ctx, request, 'agent.persona.activate', `${agent}/${persona}`, body.reload_url === undefined ? [] : ['reload_url'], 'a reload URL makes svc post to a service on this host');
     const result = await activatePersona(home, persona, body.reload_url ?? DEFAULT_RELOAD_URL);
     ctx.events.publish({ type: 'agent.persona_activated', source: `agent:${agent}`, severity: result.hot_reload.ok ? 'info' : 'warn', message: `persona ${persona} active for ${agent}${result.hot_reload.ok ? '' : ` (reload nudge failed: ${result.hot_reload.error})`}`, data: { agent, persona, hot_reload_ok: result.hot_reload.ok } });
     ctx.record({ action: 'agent.persona.activate', actor: actorOf(request), target: `${agent}/${persona}`, details: { hot_reload: result.hot_reload } });

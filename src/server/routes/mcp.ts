@@ -1,10 +1,11 @@
 // /api/mcp/*: tool servers (docs/api.md, "Tool servers (MCP)"). Handlers are thin: the tool
 // server service (src/mcp/service.ts, ctx.mcp) installs, supervises and reconfigures; here
-// bodies are checked, the host-only powers (running a program on this host) go through the
-// one host-only policy, and the tool calls are served as server-sent events.
+// bodies are checked, the host-only powers (running a program on this host, a URL off
+// [mcp].allowed_hosts) go through the one host-only policy, and the tool calls are served as
+// server-sent events.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
-  DEFAULT_MCP_LOG_LINES, hostOnlyConfigKeys, hostOnlyInstallKeys, McpConfigPatchSchema, McpInstallRequestSchema, McpToolsPatchSchema,
+  DEFAULT_MCP_LOG_LINES, hostOnlyConfigKeys, hostOnlyInstallKeys, McpConfigPatchSchema, McpInstallRequestSchema, McpToolsPatchSchema, toolUrlFields,
 } from '../../protocol/mcp-requests.js';
 import { checkMcpId } from '../../mcp/records.js';
 import type { McpInstallRequest } from '../../protocol/mcp.js';
@@ -12,6 +13,7 @@ import { parseRequest } from '../../protocol/validate.js';
 import type { ServerContext } from '../context.js';
 import { requireHostAuthority } from '../host-authority.js';
 import { streamToolEvents } from '../mcp-streams.js';
+import { requireToolUrlAuthority } from '../tool-url-authority.js';
 import { actorOf, objectBody, queryProblem, queryValue } from '../request.js';
 
 /** The id of the path; one that could name a path outside the servers folder is 400 mcp.invalid_id before any lookup. */
@@ -41,6 +43,7 @@ export function registerMcpRoutes(app: FastifyInstance, ctx: ServerContext): voi
     const body = parseRequest(McpInstallRequestSchema, objectBody(request));
     const target = body.id ?? body.spec ?? body.url ?? 'manifest';
     await requireHostAuthority(ctx, request, 'mcp.install', target, hostOnlyInstallKeys(body), 'installing a tool server that runs a program on this host');
+    await requireToolUrlAuthority(ctx, request, 'mcp.install', target, toolUrlFields(body));
     const view = await ctx.mcp.install(body as McpInstallRequest, actorOf(request));
     reply.code(201);
     return view;
@@ -53,6 +56,7 @@ export function registerMcpRoutes(app: FastifyInstance, ctx: ServerContext): voi
     const patch = parseRequest(McpConfigPatchSchema, objectBody(request));
     const current = await ctx.mcp.get(id);
     await requireHostAuthority(ctx, request, 'mcp.config', id, hostOnlyConfigKeys(current.transport, patch), "changing what a tool server's program runs with");
+    await requireToolUrlAuthority(ctx, request, 'mcp.config', id, toolUrlFields(patch));
     return ctx.mcp.patchConfig(id, patch, actorOf(request));
   });
 
