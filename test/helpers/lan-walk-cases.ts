@@ -6,8 +6,9 @@
 //
 // The gateway the walk runs has: slot `chat` (builtin, cpu, model `tiny`); from the host,
 // profile `warm` (cpu, `--temp 0.7`), stacks `base` (a clean row) and `filer` (a row with
-// `--slot-save-path`), tool servers `tool` (stdio) and `remote` (http), both disabled, and a
-// hermes persona `walker` (its file, as provisioning writes it).
+// `--slot-save-path`), tool servers `tool` (stdio) and `remote` (http), both disabled, a
+// hermes persona `walker` (its file, as provisioning writes it), and `[mcp].allowed_hosts`
+// naming 10.0.0.9:9, so that a tool-server URL there is judged on its other fields.
 
 export type Expect =
   /** config.host_only, `key` among details.keys (exactly, or as a prefix when it ends with "…"). */
@@ -22,8 +23,6 @@ export interface HttpCase {
   path: string;
   body?: unknown;
   expect: Expect;
-  /** The issue item whose fix this case needs, when it is not on this branch yet (see the walk's own test). */
-  pending?: string;
 }
 
 /** A call of a svc-admin tool (/mcp/admin/mcp): a refusal is a tool error, with nothing written. */
@@ -190,7 +189,7 @@ export function walkCases(w: WalkContext): Record<string, Record<string, HttpCas
     'protocol/stacks:SnapshotStackRequestSchema': { slug: post('/api/stacks/snapshot', { slug: '../walks' }, BAD) },
     'protocol/mcp-requests:McpInstallRequestSchema': {
       spec: post('/api/mcp/install', { spec: 'sh -c id' }, host('spec')),
-      url: { ...post('/api/mcp/install', { url: loopback, id: 'walkurl', enabled: false }, host('url')), pending: 'issue 36 item 2' },
+      url: post('/api/mcp/install', { url: loopback, id: 'walkurl', enabled: false }, host('url')),
       'manifest.*': post('/api/mcp/install', { manifest: { id: 'walkm', transport: 'stdio', command: '/bin/sh' } }, host('manifest.command')),
       id: post('/api/mcp/install', { url: 'http://10.0.0.9:9/mcp', id: '../walk' }, BAD),
     },
@@ -200,7 +199,7 @@ export function walkCases(w: WalkContext): Record<string, Record<string, HttpCas
       transport: post('/api/mcp/install', { manifest: { id: 'walkm', transport: 'stdio' } }, host('manifest.transport')),
       command: post('/api/mcp/install', { manifest: { id: 'walkm', transport: 'stdio', command: 'sh -c id' } }, host('manifest.command')),
       'args[]': post('/api/mcp/install', { manifest: { id: 'walkm', transport: 'stdio', command: 'node', args: ['-e', 'process.exit()'] } }, host('manifest.args')),
-      url: { ...post('/api/mcp/install', { manifest: { id: 'walkm', transport: 'streamable-http', url: loopback } }, host('manifest.url')), pending: 'issue 36 item 2' },
+      url: post('/api/mcp/install', { manifest: { id: 'walkm', transport: 'streamable-http', url: loopback } }, host('manifest.url')),
       'env.*': post('/api/mcp/install', { manifest: { id: 'walkm', transport: 'stdio', command: 'node', env: { NODE_OPTIONS: '--require /tmp/x.js' } } }, host('manifest.env')),
       'secrets.*': post('/api/mcp/install', { manifest: { id: 'walkm', transport: 'stdio', command: 'node', secrets: { TOKEN: 'SVC_HF_TOKEN' } } }, host('manifest.secrets')),
     },
@@ -208,7 +207,7 @@ export function walkCases(w: WalkContext): Record<string, Record<string, HttpCas
       'env.*': patch('/api/mcp/tool/config', { env: { LD_PRELOAD: '/tmp/x.so' } }, host('env')),
       'secrets.*': patch('/api/mcp/tool/config', { secrets: { TOKEN: 'SVC_HF_TOKEN' } }, host('secrets')),
       'args[]': patch('/api/mcp/tool/config', { args: ['-e', 'process.exit()'] }, host('args')),
-      url: { ...patch('/api/mcp/remote/config', { url: loopback }, host('url')), pending: 'issue 36 item 2' },
+      url: patch('/api/mcp/remote/config', { url: loopback }, host('url')),
     },
     'protocol/agents:AgentInstallRequestSchema': {
       name: agentInstall({ name: '../pi' }, BAD), switch: agentInstall({ switch: true }), version: agentInstall({ version: '--registry=http://10.0.0.9' }, BAD),
@@ -221,7 +220,7 @@ export function walkCases(w: WalkContext): Record<string, Record<string, HttpCas
       offline: provision({ offline: true }), adopt: provision({ adopt: true }), version: provision({ version: '0.1.0' }),
     },
     'server/routes/agents-personas:ActivateBodySchema': {
-      reload_url: { ...post('/api/agents/hermes/personas/walker/activate', { reload_url: loopback }, host('reload_url')), pending: 'issue 36 item 2' },
+      reload_url: post('/api/agents/hermes/personas/walker/activate', { reload_url: loopback }, host('reload_url')),
     },
     'protocol/install:InstallApplyRequestSchema': {
       storage_dir: post('/api/install/apply', { storage_dir: '/tmp/svc-walk' }, host('storage_dir')),
@@ -273,6 +272,7 @@ export function walkCases(w: WalkContext): Record<string, Record<string, HttpCas
       'engines.comfyui': settings('engines', 'comfyui', 'sh -c id'),
       'engines.runtime': settings('engines', 'runtime', 'docker'),
       'mcp.registry_url': settings('mcp', 'registry_url', loopback),
+      'mcp.allowed_hosts[]': settings('mcp', 'allowed_hosts', ['127.0.0.1']),
     },
   };
 }
