@@ -9,7 +9,7 @@ import type { ResolvedConfig } from '../config/load.js';
 import type { SvcPaths } from '../config/paths.js';
 import { SerialQueue } from '../lib/serial-queue.js';
 import { Dispatcher } from '../dispatch/dispatcher.js';
-import { ImageCache } from '../dispatch/images/cache.js';
+import { IMAGE_CACHE_MAX_BYTES, IMAGE_CACHE_MAX_FILES, ImageCache } from '../dispatch/images/cache.js';
 import { SlotMetrics } from '../dispatch/metrics.js';
 import { UpstreamDirectory } from '../dispatch/upstreams.js';
 import { PeerDirectory } from '../peers/directory.js';
@@ -134,7 +134,7 @@ export class ServerContext {
         this.record({ action: 'gpu.mode', kind: 'event', target: view.image_slot ?? 'gpu', message: reason, details: { ...view } });
       },
     });
-    this.images = new ImageCache(join(paths.stateRoot, 'images', 'cache'));
+    this.images = new ImageCache(join(paths.stateRoot, 'images', 'cache'), IMAGE_CACHE_MAX_FILES, IMAGE_CACHE_MAX_BYTES, (prune) => this.storePruned('images', prune));
     this.slotConfig = new SlotConfigService(this, this.supervisor, engines);
     this.peers = new PeerDirectory({
       config: () => this.current,
