@@ -163,7 +163,7 @@ export const memorySection = section({
     description: 'Most memories one bank of svc\'s own store (pgvector) holds; an add or import past it is refused with 507 memory.bank_full, nothing is deleted.',
     apply: 'live',
   }),
-  max_banks: key(count(1).default(1_000), {
+  max_banks: key(count(1).default(100), {
     description: 'Most banks svc\'s own store (pgvector) holds; a write that would make one more is refused with 507 memory.too_many_banks.',
     apply: 'live',
   }),
