@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ActivityQuery, ActivityRow, SortKey, SortOrder } from './query.js';
-import type { ActivityOptions } from './store.js';
+import { ROW_DETAILS_MAX_BYTES, ROW_MESSAGE_MAX_CHARS } from './row-size.js';
+import type { ActivityOptions, ActivityPrune } from './store.js';
 import { ActivityLog } from './store.js';
 
-const DEFAULTS: ActivityOptions = { enabled: true, retentionDays: 30, maxRows: 50_000 };
+const DEFAULTS: ActivityOptions = { enabled: true, retentionDays: 30, maxRows: 50_000, maxBytes: 64 * 1024 * 1024 };
 const opened: ActivityLog[] = [];
 
 function dbPath(): string {
@@ -15,8 +16,8 @@ function dbPath(): string {
   return join(mkdtempSync(join(tmpdir(), 'svc-activity-')), 'state', 'activity.db');
 }
 
-function openLog(path = dbPath(), options: Partial<ActivityOptions> = {}): ActivityLog {
-  const log = ActivityLog.open(path, { ...DEFAULTS, ...options });
+function openLog(path = dbPath(), options: Partial<ActivityOptions> = {}, onPrune?: (prune: ActivityPrune) => void): ActivityLog {
+  const log = ActivityLog.open(path, { ...DEFAULTS, ...options }, onPrune);
   opened.push(log);
   return log;
 }
@@ -151,7 +152,7 @@ describe('ActivityLog', () => {
     const log = openLog(dbPath(), { maxRows: null, retentionDays: 100_000 });
     for (let i = 0; i < 10; i += 1) log.record({ action: `a${i}`, ts: at(10 - i) });
     expect(log.prune()).toBe(0);
-    log.setOptions({ enabled: true, retentionDays: 100_000, maxRows: 4 });
+    log.setOptions({ ...DEFAULTS, retentionDays: 100_000, maxRows: 4 });
     expect(log.prune()).toBe(6);
     // Oldest by timestamp, not by insertion: a0 was inserted first but is the newest.
     expect(allRows(log).map((r) => r.action)).toEqual(['a0', 'a1', 'a2', 'a3']);
@@ -188,5 +189,45 @@ describe('ActivityLog', () => {
     db.pragma('user_version = 99');
     db.close();
     expect(() => ActivityLog.open(path, DEFAULTS)).toThrow(/schema version 99.*newer svc/);
+  });
+});
+
+describe('the bounds of the activity log', () => {
+  it('past max_mb removes the oldest rows until a tenth of it is free, with max_rows off too', () => {
+    const prunes: ActivityPrune[] = [];
+    const log = openLog(dbPath(), { maxRows: null, retentionDays: 100_000, maxBytes: 20_000 }, (p) => prunes.push(p));
+    const note = 'x'.repeat(900); // about 1 KB a row
+    let written = 0;
+    while (prunes.length === 0 && written < 100) log.record({ action: `a${written}`, message: note, ts: at(written++) });
+    expect(written).toBeGreaterThan(15); // 20 kB of rows of about 1 kB: the cap, not sooner
+    expect(prunes).toEqual([{ reason: 'max_bytes', removed: expect.any(Number), ...log.size() }]);
+    expect(log.size().bytes).toBeLessThanOrEqual(18_000);
+    const kept = allRows(log, { sort: 'ts', order: 'asc' }).map((r) => r.action);
+    expect(kept.at(-1)).toBe(`a${written - 1}`);
+    expect(kept[0]).toBe(`a${written - kept.length}`); // the oldest went, none other
+    expect(prunes[0]!.removed).toBe(written - kept.length);
+  });
+
+  it('reports retention and row-cap prunes, and counts the rows an earlier gateway left', () => {
+    const path = dbPath();
+    const first = openLog(path, { maxRows: null, retentionDays: 7 });
+    first.record({ action: 'old', ts: new Date(Date.now() - 30 * 24 * 3600 * 1000) });
+    for (let i = 0; i < 6; i += 1) first.record({ action: `a${i}` });
+    const before = first.size();
+    first.close();
+    const prunes: ActivityPrune[] = [];
+    const log = openLog(path, { maxRows: 4, retentionDays: 7 }, (p) => prunes.push(p));
+    expect(prunes.map((p) => [p.reason, p.removed])).toEqual([['expired', 1], ['max_rows', 2]]);
+    expect(log.size().rows).toBe(4);
+    expect(log.size().bytes).toBeLessThan(before.bytes);
+  });
+
+  it('keeps a row\'s huge details as a note of their size and keys, and cuts a huge message', () => {
+    const log = openLog();
+    log.record({ action: 'settings.update', message: 'm'.repeat(ROW_MESSAGE_MAX_CHARS + 10), details: { value: 'v'.repeat(ROW_DETAILS_MAX_BYTES), keys: ['a'] } });
+    const [row] = allRows(log);
+    expect(row!.details).toEqual({ truncated: true, bytes: expect.any(Number), keys: ['value', 'keys'], note: expect.stringContaining('not kept') });
+    expect(row!.message).toHaveLength(ROW_MESSAGE_MAX_CHARS + 1);
+    expect(log.size().bytes).toBeLessThan(ROW_MESSAGE_MAX_CHARS * 2 + 1024);
   });
 });

@@ -1,12 +1,21 @@
 // The activity log: one SQLite table recording config-mutating actions and system state
 // changes. It is a record, not a delivery channel: a failed write is reported on stderr
 // and otherwise ignored, because no action should fail just because it was not logged.
+//
+// Bounds (docs/troubleshooting.md, "Bounded stores"): rows older than retention_days and the
+// oldest beyond max_rows go every PRUNE_EVERY_INSERTS inserts and at open; the log's size is
+// kept in memory (counted once at open), so each insert checks [activity].max_mb for free and
+// one past it prunes the oldest until a tenth of the cap is free (lib/prune-oldest.ts). Each
+// prune is reported (onPrune: a `store.pruned` event). One row is bounded too (row-size.ts).
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { type Held, oldestBeyond } from '../lib/prune-oldest.js';
+import type { PruneReason } from '../protocol/events.js';
 import { migrate } from './migrations.js';
 import { buildActivitySql, toActivityPage } from './query.js';
 import { redactSecrets } from './redact.js';
+import { detailsText, messageText, ROW_SIZE_SQL, rowSize } from './row-size.js';
 import type { ActivityKind, ActivityOutcome, ActivityPage, ActivityQuery, StoredActivityRow } from './types.js';
 
 export interface ActivityOptions {
@@ -14,6 +23,16 @@ export interface ActivityOptions {
   retentionDays: number;
   /** Row cap; null disables it. */
   maxRows: number | null;
+  /** Size cap of all rows together, bytes as row-size.ts counts them. */
+  maxBytes: number;
+}
+
+export interface ActivityPrune {
+  reason: PruneReason;
+  removed: number;
+  /** What the log holds after it. */
+  rows: number;
+  bytes: number;
 }
 
 export interface ActivityInput {
@@ -37,6 +56,9 @@ export class ActivityLog {
   private readonly insertRow: Database.Statement;
   private readonly deleteOlderThan: Database.Statement;
   private readonly deleteBeyondNewest: Database.Statement;
+  private readonly deleteOne: Database.Statement;
+  private readonly oldestFirst: Database.Statement;
+  private readonly held: Held = { rows: 0, bytes: 0 };
   // Listing SQL varies only with which filters are present, so the set of texts is small.
   private readonly listStatements = new Map<string, Database.Statement>();
   private insertsSincePrune = 0;
@@ -44,22 +66,29 @@ export class ActivityLog {
   private constructor(
     private readonly db: Database.Database,
     private options: ActivityOptions,
+    private readonly onPrune: (prune: ActivityPrune) => void,
   ) {
     this.insertRow = db.prepare(
       `INSERT INTO activity (ts, kind, action, target, actor, outcome, message, details, request_id)
        VALUES (@ts, @kind, @action, @target, @actor, @outcome, @message, @details, @requestId)`,
     );
-    this.deleteOlderThan = db.prepare('DELETE FROM activity WHERE ts < ?');
+    // Each delete answers the sizes of the rows it removed, so the size kept in memory stays exact.
+    this.deleteOlderThan = db.prepare(`DELETE FROM activity WHERE ts < ? RETURNING ${ROW_SIZE_SQL}`).pluck();
     this.deleteBeyondNewest = db.prepare(
-      'DELETE FROM activity WHERE id IN (SELECT id FROM activity ORDER BY ts DESC, id DESC LIMIT -1 OFFSET ?)',
-    );
+      `DELETE FROM activity WHERE id IN (SELECT id FROM activity ORDER BY ts DESC, id DESC LIMIT -1 OFFSET ?) RETURNING ${ROW_SIZE_SQL}`,
+    ).pluck();
+    this.deleteOne = db.prepare(`DELETE FROM activity WHERE id = ? RETURNING ${ROW_SIZE_SQL}`).pluck();
+    this.oldestFirst = db.prepare(`SELECT id, ${ROW_SIZE_SQL} AS bytes FROM activity ORDER BY ts, id`);
+    const totals = db.prepare(`SELECT count(*) AS rows, coalesce(sum(${ROW_SIZE_SQL}), 0) AS bytes FROM activity`).get() as Held;
+    this.held.rows = totals.rows;
+    this.held.bytes = totals.bytes;
   }
 
   /**
    * Opens (creating if needed) the database at `dbPath` and brings its schema up to date.
    * Throws when the file cannot be opened or was written by a newer svc.
    */
-  static open(dbPath: string, options: ActivityOptions): ActivityLog {
+  static open(dbPath: string, options: ActivityOptions, onPrune: (prune: ActivityPrune) => void = () => undefined): ActivityLog {
     mkdirSync(dirname(dbPath), { recursive: true });
     const db = new Database(dbPath);
     try {
@@ -69,7 +98,7 @@ export class ActivityLog {
       db.pragma('synchronous = NORMAL');
       db.pragma('busy_timeout = 5000');
       migrate(db, dbPath);
-      const log = new ActivityLog(db, { ...options });
+      const log = new ActivityLog(db, { ...options }, onPrune);
       // The insert counter restarts with the process; pruning here bounds the table even
       // when no single run records enough rows to trigger it.
       log.pruneQuietly();
@@ -90,26 +119,51 @@ export class ActivityLog {
     if (!this.options.enabled) return undefined;
     let id: number;
     try {
-      id = Number(this.insertRow.run(toInsertParams(entry)).lastInsertRowid);
+      const params = toInsertParams(entry);
+      id = Number(this.insertRow.run(params).lastInsertRowid);
+      this.held.rows += 1;
+      this.held.bytes += rowSize(params);
     } catch (error) {
       reportWriteFailure(error);
       return undefined;
     }
     this.insertsSincePrune += 1;
-    if (this.insertsSincePrune >= PRUNE_EVERY_INSERTS) this.pruneQuietly();
+    if (this.insertsSincePrune >= PRUNE_EVERY_INSERTS || this.held.bytes > this.options.maxBytes) this.pruneQuietly();
     return id;
   }
 
-  /** Deletes rows older than retentionDays and the oldest beyond maxRows; returns how many went. */
+  /** Rows and bytes held now. */
+  size(): Held {
+    return { ...this.held };
+  }
+
+  /**
+   * Deletes rows older than retentionDays, the oldest beyond maxRows, and past maxBytes the
+   * oldest until a tenth of it is free; returns how many went.
+   */
   prune(now: Date = new Date()): number {
     this.insertsSincePrune = 0;
     const cutoff = new Date(now.getTime() - this.options.retentionDays * DAY_MS).toISOString();
-    const { maxRows } = this.options;
-    return this.db.transaction(() => {
-      let deleted = this.deleteOlderThan.run(cutoff).changes;
-      if (maxRows !== null) deleted += this.deleteBeyondNewest.run(maxRows).changes;
-      return deleted;
+    const { maxRows, maxBytes } = this.options;
+    const freed = this.db.transaction(() => {
+      const expired = this.deleteOlderThan.all(cutoff) as number[];
+      const beyond = maxRows === null ? [] : (this.deleteBeyondNewest.all(maxRows) as number[]);
+      const held = { rows: this.held.rows - expired.length - beyond.length, bytes: this.held.bytes - sum(expired) - sum(beyond) };
+      // Read first, delete after: the connection cannot write while a statement iterates.
+      const doomed = held.bytes > maxBytes
+        ? oldestBeyond(this.oldestFirst.iterate() as Iterable<{ id: number; bytes: number }>, held, { maxRows: Number.MAX_SAFE_INTEGER, maxBytes })
+        : [];
+      return { expired, max_rows: beyond, max_bytes: doomed.map((id) => (this.deleteOne.get(id) as number | undefined) ?? 0) };
     })();
+    let deleted = 0;
+    for (const [reason, sizes] of Object.entries(freed) as Array<[PruneReason, number[]]>) {
+      if (sizes.length === 0) continue;
+      deleted += sizes.length;
+      this.held.rows -= sizes.length;
+      this.held.bytes -= sum(sizes);
+      this.onPrune({ reason, removed: sizes.length, ...this.held });
+    }
+    return deleted;
   }
 
   /** One page of rows; `query` is expected to have come through parseActivityQuery. */
@@ -149,11 +203,13 @@ function toInsertParams(entry: ActivityInput) {
     target: entry.target ?? '',
     actor: entry.actor ?? 'system',
     outcome: entry.outcome ?? 'ok',
-    message: entry.message ?? '',
-    details: JSON.stringify(redactSecrets(entry.details ?? {})),
+    message: messageText(entry.message ?? ''),
+    details: detailsText(redactSecrets(entry.details ?? {}) as Record<string, unknown>),
     requestId: entry.requestId ?? null,
   };
 }
+
+const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
 
 function reportWriteFailure(error: unknown): void {
   const message = error instanceof Error ? error.message : String(error);

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fixtureSpec, mcpHarness, type McpHarness } from '../../test/helpers/mcp.js';
 import { waitFor } from '../../test/helpers/wait.js';
 import type { ApprovalEventData } from '../protocol/mcp.js';
-import { ApprovalQueue, primaryArgument } from './approvals.js';
+import { ApprovalQueue, MAX_PENDING, primaryArgument, RESULT_KEPT_MAX_BYTES } from './approvals.js';
 
 let h: McpHarness | undefined;
 afterEach(async () => {
@@ -75,5 +75,32 @@ describe('primaryArgument', () => {
     expect(two.entry.id).toBe(one.entry.id);
     expect(q.list()[0]!.hit_count).toBe(2);
     q.close();
+  });
+});
+
+describe('the bounds of the approvals queue', () => {
+  const queue = () => new ApprovalQueue({ timeoutMs: () => 60_000, onEnqueued: () => undefined, onResolved: () => undefined });
+  const call = (n: number) => ({ tool: 't', server: 's', args: { n }, client: 'c', primary: String(n) });
+
+  it('refuses a call past MAX_PENDING pending ones at once, and takes one again after a decision', async () => {
+    const q = queue();
+    const decisions = Array.from({ length: MAX_PENDING }, (_, n) => q.enqueue(call(n)));
+    expect(() => q.enqueue(call(MAX_PENDING))).toThrow(expect.objectContaining({ code: 'mcp.tool_failed', details: expect.objectContaining({ reason: 'approvals_full', pending: MAX_PENDING, max: MAX_PENDING }) }));
+    expect(q.list()).toHaveLength(MAX_PENDING);
+    q.deny(decisions[0]!.entry.id, 'tester');
+    expect(q.enqueue(call(MAX_PENDING)).entry.state).toBe('pending');
+    q.close();
+    await Promise.all(decisions.map((d) => d.decision));
+  });
+
+  it('keeps a huge result of an approved call as a note of its size', () => {
+    const q = queue();
+    const small = q.enqueue(call(1));
+    const huge = q.enqueue(call(2));
+    for (const { entry } of [small, huge]) q.approve(entry.id, 'tester');
+    q.complete(small.entry.id, { ok: true, result: { text: 'ok' } });
+    q.complete(huge.entry.id, { ok: true, result: { text: 'x'.repeat(RESULT_KEPT_MAX_BYTES) } });
+    expect(q.get(small.entry.id)!.result).toEqual({ text: 'ok' });
+    expect(q.get(huge.entry.id)!.result).toEqual({ truncated: true, bytes: RESULT_KEPT_MAX_BYTES + 11 });
   });
 });

@@ -39,6 +39,13 @@ interface Pending {
 }
 
 const KEEP_RESOLVED = 200;
+/**
+ * Most entries pending at once (docs/troubleshooting.md, "Bounded stores"): each belongs to a
+ * request in flight, and the queue is what an approver reads; one more call fails at once.
+ */
+export const MAX_PENDING = 256;
+/** A resolved entry keeps its call's result up to this size (JSON); a larger one as a note of its size. */
+export const RESULT_KEPT_MAX_BYTES = 64 * 1024;
 
 export class ApprovalQueue {
   private readonly pending = new Map<string, Pending>();
@@ -57,6 +64,7 @@ export class ApprovalQueue {
         return { entry: { ...waiting.entry }, decision: waiting.decision };
       }
     }
+    this.refuseWhenFull(call.tool);
     const now = Date.now();
     const timeoutMs = this.hooks.timeoutMs();
     const entry: ApprovalEntry = {
@@ -108,7 +116,7 @@ export class ApprovalQueue {
     const entry = this.resolved.get(id);
     if (!entry || entry.state !== 'approved') return;
     entry.state = outcome.ok ? 'executed' : 'failed';
-    if (outcome.ok) entry.result = outcome.result;
+    if (outcome.ok) entry.result = keptResult(outcome.result);
     else entry.error = outcome.error;
     this.hooks.onResolved({ ...entry });
     this.emit({ kind: entry.state, entry: { ...entry } });
@@ -151,4 +159,14 @@ export class ApprovalQueue {
   private emit(event: ApprovalEventData): void {
     for (const listener of this.listeners) listener(event);
   }
+  private refuseWhenFull(tool: string): void {
+    if (this.pending.size < MAX_PENDING) return;
+    throw new SvcError('mcp.tool_failed', `${tool} was not queued: ${MAX_PENDING} calls already wait for approval`, { tool, reason: 'approvals_full', pending: this.pending.size, max: MAX_PENDING });
+  }
+}
+
+/** What a resolved entry keeps of a result: the KEEP_RESOLVED entries stay bounded whatever the tools answer. */
+function keptResult(result: unknown): unknown {
+  const bytes = Buffer.byteLength(JSON.stringify(result) ?? '');
+  return bytes <= RESULT_KEPT_MAX_BYTES ? result : { truncated: true, bytes };
 }

@@ -5,6 +5,7 @@
 // this bank), or take a new id.
 import { SvcError } from '../protocol/errors.js';
 import { type MemoryExportLine, MemoryExportLineSchema, type MemoryImportAnswer } from '../protocol/memory.js';
+import type { MemoryQuota } from './quota.js';
 import type { MemoryDeps } from './service.js';
 import { dimensionMismatch } from './store.js';
 import type { BankAccess, MemoryImportConflict } from './types.js';
@@ -12,7 +13,7 @@ import type { BankAccess, MemoryImportConflict } from './types.js';
 const PAGE = 500;
 
 export class MemoryBankTransfer {
-  constructor(private readonly banks: BankAccess, private readonly deps: MemoryDeps) {}
+  constructor(private readonly banks: BankAccess, private readonly deps: MemoryDeps, private readonly quota: MemoryQuota) {}
 
   /** The bank's items as JSON lines, page by page; the bank is checked before the first line. */
   async export(bank: string): Promise<AsyncIterable<string>> {
@@ -41,8 +42,15 @@ export class MemoryBankTransfer {
       }
     });
     if (!known) await this.banks.put(bank, { ...(dimension !== null && { dimension }) }, actor);
+    // Room for every line, before any is written: an import that might not fit is refused whole.
+    await this.quota.reserve(await this.banks.store(), bank, lines.length);
     const answer: MemoryImportAnswer = { bank, added: 0, replaced: 0, skipped: 0, on_conflict: onConflict };
-    for (const line of lines) answer[await admin.importItem(bank, line, onConflict)] += 1;
+    try {
+      for (const line of lines) answer[await admin.importItem(bank, line, onConflict)] += 1;
+    } finally {
+      this.quota.commit(bank, answer.added);
+      this.quota.release(bank, lines.length - answer.added);
+    }
     this.deps.publish({ type: 'memory.imported', source: `memory:${bank}`, message: `${answer.added} memories imported into ${bank} (${answer.replaced} replaced, ${answer.skipped} skipped)`, data: { bank, added: answer.added, replaced: answer.replaced, skipped: answer.skipped } });
     this.deps.record({ action: 'memory.import', actor, target: bank, details: { ...answer } });
     return answer;

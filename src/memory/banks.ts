@@ -29,7 +29,7 @@ export class MemoryBanks {
 
   constructor(private readonly service: MemoryService, private readonly deps: MemoryDeps) {
     this.content = new MemoryBankContent(this, deps);
-    this.transfer = new MemoryBankTransfer(this, deps);
+    this.transfer = new MemoryBankTransfer(this, deps, service.quota);
     this.reembed = new MemoryReembed(this, service, deps);
     this.unify = new MemoryUnify(this, deps);
     this.fromHindsight = new MemoryHindsightMigrate(this, service, deps);
@@ -75,6 +75,7 @@ export class MemoryBanks {
     if (adapter) return this.putVia(adapter, id, body as Record<string, unknown>, 'PUT', actor);
     const admin = await this.admin();
     const before = await admin.bank(id);
+    if (!before) await this.service.quota.mayCreate(await this.service.store(), id);
     const dim = body.dimension ?? before?.dimension ?? (await embed(this.deps.dispatcher, this.deps.config().svc.memory.embedding.embed_model, 'dimension')).length;
     if (before?.dimension != null && before.dimension !== dim) throw dimensionMismatch(id, before.dimension, dim);
     await admin.putBank(id, dim, body, 'replace');

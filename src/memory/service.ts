@@ -15,6 +15,7 @@ import { embed, type ModelDispatcher, rerank } from './model-calls.js';
 import { applyRerank, byPrecedence, DEFAULT_RECALL_TYPES, filterVisible, fuseBanks, withinBudget } from './recall.js';
 import type { MemoryItemRow, MemoryStore } from './store.js';
 import type { MemoryViewer } from './types.js';
+import { MemoryQuota } from './quota.js';
 import { addVia, deleteVia, listVia, searchVia } from './adapters/delegate.js';
 import { createEngineAdapter, isAdapterEngine, outboxMarkerPath } from './adapters/select.js';
 import type { MemoryEngineAdapter, PromoteAnswer } from './adapters/types.js';
@@ -55,8 +56,12 @@ export class MemoryService {
   private readonly ensured = new Map<string, number>();
   /** The hindsight or mem0 adapter, made on first use (hindsight probes its daemon then). */
   private engineAdapter?: MemoryEngineAdapter;
+  /** The caps on svc's own store: items per bank, banks ([memory].max_items_per_bank, max_banks). */
+  readonly quota: MemoryQuota;
 
-  constructor(private readonly deps: MemoryDeps) {}
+  constructor(private readonly deps: MemoryDeps) {
+    this.quota = new MemoryQuota(() => ({ maxItemsPerBank: this.settings.max_items_per_bank, maxBanks: this.settings.max_banks }));
+  }
 
   private get settings() {
     return this.deps.config().svc.memory;
@@ -140,10 +145,20 @@ export class MemoryService {
     if (adapter) return addVia(adapter, this.deps, identity, body, actor);
     const store = await this.store();
     const { bank, tags } = writeTarget(identity, this.settings.unified_bank);
-    const embedding = await this.embed(body.text);
-    await this.ensureBank(store, bank, embedding.length);
-    const allTags = [...new Set([...(body.tags ?? []).filter((t) => t !== PRIVATE_TAG && !t.startsWith('agent:')), ...tags])];
-    const added = await store.add(bank, { text: body.text, embedding, dataset: body.dataset, tags: allTags, metadata: body.metadata, document_id: body.document_id });
+    // Refused before the embedding is paid for: a bank too many, or a full one (quota.ts).
+    if (!this.ensured.has(bank)) await this.quota.mayCreate(store, bank);
+    await this.quota.reserve(store, bank, 1);
+    let added: { id: string; timestamp: string };
+    try {
+      const embedding = await this.embed(body.text);
+      await this.ensureBank(store, bank, embedding.length);
+      const allTags = [...new Set([...(body.tags ?? []).filter((t) => t !== PRIVATE_TAG && !t.startsWith('agent:')), ...tags])];
+      added = await store.add(bank, { text: body.text, embedding, dataset: body.dataset, tags: allTags, metadata: body.metadata, document_id: body.document_id });
+    } catch (error) {
+      this.quota.release(bank, 1);
+      throw error;
+    }
+    this.quota.commit(bank, 1);
     this.deps.publish({ type: 'memory.added', source: `memory:${bank}`, message: `memory ${added.id} added to ${bank}`, data: { bank, id: added.id, agent: identity.agent, private: identity.private } });
     this.deps.record({ action: 'memory.add', actor, target: bank, details: { id: added.id, agent: identity.agent, private: identity.private, dataset: body.dataset ?? null } });
     await this.deps.onAdded?.({ bank, id: added.id, text: body.text });
@@ -158,6 +173,7 @@ export class MemoryService {
 
   forgetBank(bank: string): void {
     this.ensured.delete(bank);
+    this.quota.forget(bank);
   }
 
   async search(identity: MemoryIdentity, body: MemorySearchRequest): Promise<{ items: MemoryItem[] }> {

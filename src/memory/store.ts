@@ -161,6 +161,17 @@ export class SqlMemoryStore implements MemoryStore {
     return result.rowCount ?? 0;
   }
 
+  async itemCount(bank: string): Promise<number> {
+    const { rows } = await this.db.query<{ n: string }>('SELECT count(*) AS n FROM memory_items WHERE bank = $1', [bank]);
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  async bankCount(bank: string): Promise<{ banks: number; known: boolean }> {
+    const { rows } = await this.db.query<{ banks: string; known: boolean }>(
+      'SELECT (SELECT count(*) FROM memory_banks) AS banks, EXISTS (SELECT 1 FROM memory_banks WHERE id = $1) AS known', [bank]);
+    return { banks: Number(rows[0]?.banks ?? 0), known: rows[0]?.known === true };
+  }
+
   async stats(bank: string): Promise<{ items: number; dimension: number | null; bytes: number }> {
     const { rows } = await this.db.query<{ dimension: number | null; items: string; bytes: string | null }>(
       `SELECT b.dimension, count(i.id) AS items, sum(pg_column_size(i.*)) AS bytes

@@ -22,6 +22,10 @@ export interface MemoryStore {
   /** Deletes the ids in `bank`; with a viewer, only rows that viewer may read (another agent's private row stays). */
   delete(bank: string, ids: string[], viewer?: MemoryViewer): Promise<number>;
   stats(bank: string): Promise<{ items: number; dimension: number | null; bytes: number }>;
+  /** The bank's items, for the quota (quota.ts). */
+  itemCount(bank: string): Promise<number>;
+  /** How many banks there are, and whether `bank` is one. */
+  bankCount(bank: string): Promise<{ banks: number; known: boolean }>;
   /** The rows with these ids the viewer may read (svc-memory's memory_history); optional for adapters. */
   get?(bank: string, ids: string[], viewer?: MemoryViewer): Promise<MemoryItemRow[]>;
   /** Adds and removes tags on the rows with these ids the viewer may read; the count changed. Optional for adapters. */

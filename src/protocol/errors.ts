@@ -38,6 +38,7 @@ export const ERROR_CODES = {
   'model.checksum_mismatch': { status: 502, when: 'A downloaded file does not match its SHA-256 (or git blob id); its bytes were deleted and nothing was put in place.' },
   'model.does_not_fit': { status: 409, when: 'The model (weights plus KV cache at the target context) needs more memory than the host has free (RAM plus VRAM); details carry the figures. --force pulls it anyway.' },
   'model.disk_full': { status: 507, when: 'The store does not have the free space the rest of the download needs; details carry needed_bytes and free_bytes.' },
+  'model.pull_queue_full': { status: 503, when: 'A new pull while [models].pull_queue_max pulls are queued or running; details carry waiting and max. It can be asked again once one ends.' },
   'model.pull_no_job': { status: 404, when: 'No pull job exists for this model id (status, stream or cancel).' },
   'model.backup_invalid': { status: 400, when: 'svc registry import: the archive is missing, not a tar (gzip or plain), holds a link, a device, an absolute path or .., has no registry.toml, or its registry.toml does not validate (exit 2).' },
   'model.backup_exists': { status: 409, when: 'svc registry import: the destination registry.toml exists; pass --force to replace it (exit 1).' },
@@ -183,6 +184,8 @@ export const ERROR_CODES = {
   'memory.item_not_found': { status: 404, when: 'No memory (or no document) with this id in the bank.' },
   'memory.import_invalid': { status: 400, when: 'A line of a bank import is not JSON or not an exported item; details.line and details.problems say which (lines before it were imported).' },
   'memory.reembed_running': { status: 409, when: 'The bank is being re-embedded already; details.job is that job (GET /api/memory/banks/<id>/reembed).' },
+  'memory.bank_full': { status: 507, when: 'The bank holds [memory].max_items_per_bank memories (on svc\'s own store, or waiting in the degraded hindsight engine\'s outbox): the add or import is refused and nothing is deleted; details carry bank, items, adding and max_items_per_bank.' },
+  'memory.too_many_banks': { status: 507, when: 'A write would make a bank while the store holds [memory].max_banks banks; details carry bank, banks and max_banks.' },
 
   'system.internal': { status: 500, when: 'An unexpected error; the server log has the stack.' },
   'system.unavailable': { status: 503, when: 'A subsystem the route needs (e.g. the activity database) is not available.' },

@@ -83,6 +83,20 @@ export interface UpdateEventData {
   to: string;
 }
 
+/** Which bounded store pruned, and why (docs/troubleshooting.md, "Bounded stores"). */
+export type PrunedStore = 'responses' | 'activity' | 'images';
+export type PruneReason = 'expired' | 'max_rows' | 'max_bytes' | 'max_files';
+
+/** A bounded store removed its oldest entries: expired ones, or those beyond a cap. */
+export interface StorePrunedData {
+  store: PrunedStore;
+  reason: PruneReason;
+  removed: number;
+  /** What the store holds after the prune; null where it does not count them. */
+  rows: number | null;
+  bytes: number | null;
+}
+
 /** Every event type and its payload. */
 export interface EventPayloads {
   'slot.state': SlotStateData;
@@ -192,6 +206,8 @@ export interface EventPayloads {
   'memory.unified': { target: string; sources: string[]; added: number; replaced: number; skipped: number };
   /** `svc memory migrate --from hindsight --apply`: a Hindsight daemon's banks copied into the pgvector store. */
   'memory.migrated': { from: string; banks: string[]; added: number; skipped: number };
+  /** A bounded store (stored responses, the activity log, the image cache) removed its oldest entries. */
+  'store.pruned': StorePrunedData;
 }
 
 /** The common part of every agent job event: which job, which agent, what it does. */
@@ -286,6 +302,7 @@ const EVENT_TYPE_SET: { [K in EventType]: true } = {
   'peer.breaker': true,
   'memory.unified': true,
   'memory.migrated': true,
+  'store.pruned': true,
 };
 export const EVENT_TYPES = Object.keys(EVENT_TYPE_SET) as EventType[];
 

@@ -3,13 +3,13 @@
 // configuration files.
 import { join } from 'node:path';
 import { GatewayAuth } from '../auth/gateway-auth.js';
-import type { ResponseStore } from '../activity/responses-store.js';
+import type { ResponseBounds, ResponseStore } from '../activity/responses-store.js';
 import type { ActivityInput, ActivityLog, ActivityOptions } from '../activity/store.js';
 import type { ResolvedConfig } from '../config/load.js';
 import type { SvcPaths } from '../config/paths.js';
 import { SerialQueue } from '../lib/serial-queue.js';
 import { Dispatcher } from '../dispatch/dispatcher.js';
-import { ImageCache } from '../dispatch/images/cache.js';
+import { IMAGE_CACHE_MAX_BYTES, IMAGE_CACHE_MAX_FILES, ImageCache } from '../dispatch/images/cache.js';
 import { SlotMetrics } from '../dispatch/metrics.js';
 import { UpstreamDirectory } from '../dispatch/upstreams.js';
 import { PeerDirectory } from '../peers/directory.js';
@@ -32,7 +32,8 @@ import { gatewayWiring, revokeAgentTokens } from './agent-wiring.js';
 import { MemoryGraph } from '../memory/graph/service.js';
 import { StackService } from '../stacks/service.js';
 import { VERSION } from '../lib/version.js';
-import { activityEvent, gpuModeEvent, slotEvictedEvent, slotStateEvent } from './event-sources.js';
+import { activityEvent, gpuModeEvent, slotEvictedEvent, slotStateEvent, storePrunedEvent } from './event-sources.js';
+import type { PrunedStore, StorePrunedData } from '../protocol/events.js';
 import { SlotMetricsEvents } from './metrics-events.js';
 import { StreamLimit } from './stream-limit.js';
 import type { UpdateService } from '../update/service.js';
@@ -43,9 +44,17 @@ export interface ListenAddress {
   port: number;
 }
 
+const MIB = 1024 * 1024;
+
 export function activityOptions(config: ResolvedConfig): ActivityOptions {
-  const { enabled, retention_days, max_rows } = config.svc.activity;
-  return { enabled, retentionDays: retention_days, maxRows: max_rows };
+  const { enabled, retention_days, max_rows, max_mb } = config.svc.activity;
+  return { enabled, retentionDays: retention_days, maxRows: max_rows, maxBytes: max_mb * MIB };
+}
+
+/** The caps of the stored /v1/responses answers ([dispatcher]). */
+export function responseBounds(config: ResolvedConfig): ResponseBounds {
+  const { responses_max_rows, responses_max_mb } = config.svc.dispatcher;
+  return { maxRows: responses_max_rows, maxBytes: responses_max_mb * MIB };
 }
 
 export class ServerContext {
@@ -125,7 +134,7 @@ export class ServerContext {
         this.record({ action: 'gpu.mode', kind: 'event', target: view.image_slot ?? 'gpu', message: reason, details: { ...view } });
       },
     });
-    this.images = new ImageCache(join(paths.stateRoot, 'images', 'cache'));
+    this.images = new ImageCache(join(paths.stateRoot, 'images', 'cache'), IMAGE_CACHE_MAX_FILES, IMAGE_CACHE_MAX_BYTES, (prune) => this.storePruned('images', prune));
     this.slotConfig = new SlotConfigService(this, this.supervisor, engines);
     this.peers = new PeerDirectory({
       config: () => this.current,
@@ -213,6 +222,11 @@ export class ServerContext {
     for (const slot of this.metrics.slots()) if (!next.slots.some((s) => s.name === slot)) this.metrics.forget(slot);
     this.activity?.setOptions(activityOptions(next));
     void this.auth.refresh();
+  }
+
+  /** A bounded store removed its oldest entries (docs/troubleshooting.md, "Bounded stores"). */
+  storePruned(store: PrunedStore, prune: Omit<StorePrunedData, 'store'>): void {
+    this.events.publish(storePrunedEvent({ store, ...prune }));
   }
 
   /** Record a config change or state change: one activity row and one `activity` event. */

@@ -3,7 +3,7 @@
 // the wording and severities of events are in one place.
 import type { ActivityInput } from '../activity/store.js';
 import { redactSecrets } from '../activity/redact.js';
-import type { EventInput } from '../protocol/events.js';
+import type { EventInput, StorePrunedData } from '../protocol/events.js';
 import type { GpuArbiterView } from '../slots/gpu-arbiter.js';
 import type { Transition } from '../slots/slot-runtime.js';
 
@@ -64,4 +64,10 @@ export function gpuModeEvent(view: GpuArbiterView, reason: string): EventInput {
 
 export function slotEvictedEvent(slot: string, reason: string): EventInput {
   return { type: 'slot.evicted', source: `slot:${slot}`, message: `slot ${slot} evicted: ${reason}`, data: { slot, reason } };
+}
+
+/** Expiry is the store working as meant (info); a cap reached removes entries before their time (warn). */
+export function storePrunedEvent(data: StorePrunedData): EventInput {
+  const why = data.reason === 'expired' ? 'expired' : `past ${data.reason}`;
+  return { type: 'store.pruned', source: `store:${data.store}`, severity: data.reason === 'expired' ? 'info' : 'warn', message: `${data.store}: ${data.removed} removed (${why})`, data };
 }

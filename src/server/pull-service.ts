@@ -90,6 +90,7 @@ function createPullManager(ctx: PullHost, records: PullJobRecords): PullManager 
   const data = (job: PullJobPayload) => ({ model_id: job.model_id, job: job.id, ref: job.ref, bytes_done: job.bytes_done, bytes_total: job.bytes_total });
   return new PullManager({
     cap: () => ctx.config.svc.models.pull_parallel_cap,
+    queueMax: () => ctx.config.svc.models.pull_queue_max,
     connections: PULL_CONNECTIONS,
     stallMs: () => ctx.config.svc.models.pull_stall_timeout_s * 1000,
     hub: () => hubOf(ctx),

@@ -17,7 +17,7 @@ import { buildApp } from './app.js';
 import { dashboardRoot } from './routes/dashboard.js';
 import { EXIT_CONFIG_INVALID, EXIT_LISTEN_FAILED, EXIT_NOT_WRITABLE } from './exit-codes.js';
 import { loadUndici } from '../dispatch/forward.js';
-import { activityOptions, ServerContext } from './context.js';
+import { activityOptions, responseBounds, ServerContext } from './context.js';
 import { hasUnfinishedPulls } from '../models/pull/records.js';
 import { scanAtStart } from '../models/registry-scan.js';
 
@@ -85,8 +85,8 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
   // slots follow it. Starts and stops asked for meanwhile wait for the adoption.
   const afterListen = (async () => {
     try {
-      ctx.activity = await openActivityLog(paths.activityDb, outcome.config, log);
-      if (ctx.activity) ctx.responses = await openResponseStore(paths.activityDb, log);
+      ctx.activity = await openActivityLog(ctx, log);
+      if (ctx.activity) ctx.responses = await openResponseStore(ctx, log);
       // Rows the CLI left while no gateway ran come before this start, as they happened.
       if (ctx.activity) await foldInbox(paths.stateRoot, ctx.activity).catch((error: Error) => log(`svc: warning: activity rows the CLI left not recorded: ${error.message}`));
       ctx.record({ action: 'system.start', kind: 'event', details: { version: ctx.version, host: options.host, port } });
@@ -156,10 +156,10 @@ async function resumePulls(ctx: ServerContext): Promise<void> {
 }
 
 /** Stored /v1/responses answers, in the activity database's file; undefined when it cannot be opened. */
-async function openResponseStore(path: string, log: (line: string) => void): Promise<ResponseStore | undefined> {
+async function openResponseStore(ctx: ServerContext, log: (line: string) => void): Promise<ResponseStore | undefined> {
   try {
     const { ResponseStore } = await import('../activity/responses-store.js');
-    return ResponseStore.open(path);
+    return ResponseStore.open(ctx.paths.activityDb, { bounds: () => responseBounds(ctx.config), onPrune: (prune) => ctx.storePruned('responses', prune) });
   } catch (error) {
     log(`svc: warning: stored responses unavailable (${(error as Error).message}); /v1/responses answers are not kept`);
     return undefined;
@@ -167,10 +167,10 @@ async function openResponseStore(path: string, log: (line: string) => void): Pro
 }
 
 /** The activity log (SQLite, loaded here: better-sqlite3 stays out of start-up); undefined when it cannot be opened. */
-async function openActivityLog(path: string, config: Parameters<typeof activityOptions>[0], log: (line: string) => void): Promise<ActivityLog | undefined> {
+async function openActivityLog(ctx: ServerContext, log: (line: string) => void): Promise<ActivityLog | undefined> {
   try {
     const { ActivityLog } = await import('../activity/store.js');
-    const activity = ActivityLog.open(path, activityOptions(config));
+    const activity = ActivityLog.open(ctx.paths.activityDb, activityOptions(ctx.config), (prune) => ctx.storePruned('activity', prune));
     activity.prune();
     return activity;
   } catch (error) {

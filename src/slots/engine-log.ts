@@ -9,6 +9,12 @@ import { close, fstat, open as openDescriptor } from 'node:fs';
 import { copyFile, open, stat, truncate } from 'node:fs/promises';
 
 const RING_LINES = 500;
+/**
+ * Longest line the ring keeps (longer ones are cut, marked "…"): the ring is RING_LINES lines,
+ * and an engine that logs a whole prompt on one line (or never ends one) must not make it
+ * hold megabytes. The file keeps the whole line (within its own cap, maxBytes).
+ */
+export const RING_LINE_MAX_CHARS = 8192;
 const READ_CHUNK = 64 * 1024;
 
 export class EngineLog {
@@ -111,8 +117,14 @@ export class EngineLog {
   private accept(text: string): void {
     const lines = (this.partial + text).split('\n');
     this.partial = lines.pop() ?? '';
+    // A line without an end yet that is already too long is taken as it is, so it cannot grow.
+    if (this.partial.length > RING_LINE_MAX_CHARS) {
+      lines.push(this.partial);
+      this.partial = '';
+    }
     this.linesSinceOpen += lines.length;
-    for (const line of lines) {
+    for (const whole of lines) {
+      const line = whole.length > RING_LINE_MAX_CHARS ? `${whole.slice(0, RING_LINE_MAX_CHARS)}…` : whole;
       this.ring.push(line);
       for (const listener of this.listeners) listener(line);
     }

@@ -76,6 +76,14 @@ export const dispatcherSection = section({
     description: 'Seconds a /v1/responses answer with store: true is kept (for previous_response_id and GET /v1/responses/{id}); 0 = never stored.',
     apply: 'live',
   }),
+  responses_max_mb: key(z.int().min(1).max(1_048_576).default(256), {
+    description: 'Most MiB the stored /v1/responses answers take together; past it the oldest are removed (a `store.pruned` event) until a tenth is free. An answer larger than this (or than 16 MiB) is not stored (store: false).',
+    apply: 'live',
+  }),
+  responses_max_rows: key(count(1).default(10_000), {
+    description: 'Most stored /v1/responses answers; past it the oldest are removed (a `store.pruned` event) until a tenth is free.',
+    apply: 'live',
+  }),
 }, 'Request routing to slots and remote upstreams.');
 
 export const telemetrySection = section({
@@ -105,6 +113,10 @@ export const modelsSection = section({
   }),
   pull_parallel_cap: key(count(1).max(16).default(2), {
     description: 'Most model pulls downloading at once; the rest wait in `queued`.',
+    apply: 'live',
+  }),
+  pull_queue_max: key(count(1).max(1024).default(32), {
+    description: 'Most model pulls queued or running at once (each is a job record on disk); one more is refused with 503 model.pull_queue_full. Finished jobs kept: the newest 50.',
     apply: 'live',
   }),
   pull_allowed_hosts: key(z.array(z.string().regex(/^[A-Za-z0-9.-]+(:\d{1,5})?$/, { message: 'expected a host name or host:port' })).default([]), {
@@ -146,6 +158,14 @@ export const memorySection = section({
   mem0_url: key(z.string().refine((v) => /^https?:\/\/[^\s]+$/.test(v), { message: 'expected an http(s):// URL' }).default('http://127.0.0.1:8888'), {
     description: 'The mem0 engine\'s server (mem0\'s REST API: /memories, /search). Its API key, if it needs one, comes from SVC_MEM0_API_KEY (sent as a bearer token, never logged).',
     apply: 'restart:svc-memory',
+  }),
+  max_items_per_bank: key(count(1).default(100_000), {
+    description: 'Most memories one bank of svc\'s own store (pgvector) holds; an add or import past it is refused with 507 memory.bank_full, nothing is deleted.',
+    apply: 'live',
+  }),
+  max_banks: key(count(1).default(100), {
+    description: 'Most banks svc\'s own store (pgvector) holds; a write that would make one more is refused with 507 memory.too_many_banks.',
+    apply: 'live',
   }),
   embedding: section({
     embed_model: key(z.string().min(1).default('svc/embed'), {
@@ -192,6 +212,10 @@ export const activitySection = section({
   // TOML has no null: the file spells "no cap" as `max_rows = false`, the API as null.
   max_rows: key(z.preprocess((v) => (v === false ? null : v), count(100).nullable()).default(50000), {
     description: 'Row cap; null (false in the TOML file) disables it.',
+    apply: 'live',
+  }),
+  max_mb: key(z.int().min(1).max(1_048_576).default(64), {
+    description: 'Most MiB the activity rows take together (a row\'s details over 256 KiB are kept as a note of their size); past it the oldest rows are removed (a `store.pruned` event) until a tenth is free. Holds even with max_rows disabled.',
     apply: 'live',
   }),
 }, 'Activity log.');

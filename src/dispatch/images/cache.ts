@@ -2,7 +2,9 @@
 // /api/images/cache/<uuid>.png (SPEC.md, "image cache file"). Files are written atomically
 // (a reader never sees half a PNG) and only names of exactly that shape are ever read, so a
 // name taken from a URL cannot reach outside the folder. The folder keeps the newest
-// `maxFiles` images; older ones are removed after each write.
+// `maxFiles` images within `maxBytes` (docs/troubleshooting.md, "Bounded stores"); older ones
+// are removed after each write, off the request's path, and each removal is reported (onPrune:
+// a `store.pruned` event).
 import { randomUUID } from 'node:crypto';
 import { readdir, readFile, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,11 +14,22 @@ import { ImageError } from '../../protocol/errors.js';
 const CACHE_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.png$/;
 
 export const IMAGE_CACHE_ROUTE = '/api/images/cache';
+export const IMAGE_CACHE_MAX_FILES = 500;
+export const IMAGE_CACHE_MAX_BYTES = 1024 * 1024 * 1024;
+
+export interface ImageCachePrune {
+  reason: 'max_files' | 'max_bytes';
+  removed: number;
+  rows: number;
+  bytes: number;
+}
 
 export class ImageCache {
   constructor(
     readonly dir: string,
-    private readonly maxFiles = 500,
+    private readonly maxFiles = IMAGE_CACHE_MAX_FILES,
+    private readonly maxBytes = IMAGE_CACHE_MAX_BYTES,
+    private readonly onPrune: (prune: ImageCachePrune) => void = () => undefined,
   ) {}
 
   /** Store a PNG; returns its file name (`<uuid>.png`). */
@@ -47,20 +60,36 @@ export class ImageCache {
 
   private pruning = false;
 
-  /** Remove the oldest images beyond maxFiles (best effort; one pass at a time). */
+  /** Remove the oldest images beyond maxFiles and maxBytes (best effort; one pass at a time). */
   async prune(): Promise<number> {
     if (this.pruning) return 0;
     this.pruning = true;
     try {
       const names = (await readdir(this.dir).catch(() => [] as string[])).filter((n) => CACHE_NAME.test(n));
-      if (names.length <= this.maxFiles) return 0;
-      const dated = await Promise.all(names.map(async (n) => ({ n, t: (await stat(join(this.dir, n)).catch(() => undefined))?.mtimeMs ?? 0 })));
-      dated.sort((a, b) => a.t - b.t || a.n.localeCompare(b.n));
-      const doomed = dated.slice(0, dated.length - this.maxFiles);
+      const files = await Promise.all(names.map(async (n) => {
+        const stats = await stat(join(this.dir, n)).catch(() => undefined);
+        return { n, t: stats?.mtimeMs ?? 0, size: stats?.size ?? 0 };
+      }));
+      files.sort((a, b) => a.t - b.t || a.n.localeCompare(b.n));
+      const { doomed, reason } = beyondCaps(files, this.maxFiles, this.maxBytes);
+      if (doomed.length === 0) return 0;
       await Promise.all(doomed.map(({ n }) => unlink(join(this.dir, n)).catch(() => undefined)));
+      const kept = files.slice(doomed.length);
+      this.onPrune({ reason, removed: doomed.length, rows: kept.length, bytes: kept.reduce((sum, f) => sum + f.size, 0) });
       return doomed.length;
     } finally {
       this.pruning = false;
     }
   }
+}
+
+/** The oldest files (of `oldestFirst`) to remove so that at most maxFiles of at most maxBytes stay. */
+export function beyondCaps<F extends { size: number }>(oldestFirst: readonly F[], maxFiles: number, maxBytes: number): { doomed: F[]; reason: ImageCachePrune['reason'] } {
+  let bytes = oldestFirst.reduce((sum, f) => sum + f.size, 0);
+  let cut = Math.max(0, oldestFirst.length - maxFiles);
+  const reason = cut > 0 ? 'max_files' : 'max_bytes';
+  for (let i = 0; i < cut; i++) bytes -= oldestFirst[i]!.size;
+  // The newest file stays even alone over maxBytes: it was just written for a request.
+  while (bytes > maxBytes && cut < oldestFirst.length - 1) bytes -= oldestFirst[cut++]!.size;
+  return { doomed: oldestFirst.slice(0, cut), reason };
 }

@@ -5,6 +5,7 @@
 import type { MemoryItem } from '../../protocol/memory.js';
 import type { MemoryDatabase } from '../db/database.js';
 import type { MemoryIdentity } from '../identity.js';
+import { bankFull } from '../quota.js';
 import { keep, type ItemFilter, type RetainItem } from './hindsight-items.js';
 
 export interface OutboxRow { seq: number; bank: string; item: RetainItem }
@@ -13,9 +14,13 @@ export interface OutboxRow { seq: number; bank: string; item: RetainItem }
 const READ_CAP = 10_000;
 
 export class HindsightOutbox {
-  constructor(private readonly db: MemoryDatabase) {}
+  /** `maxPerBank`: [memory].max_items_per_bank; a write past it is refused (memory.bank_full), as on svc's own store. */
+  constructor(private readonly db: MemoryDatabase, private readonly maxPerBank = Number.MAX_SAFE_INTEGER) {}
 
   async push(bank: string, item: RetainItem): Promise<void> {
+    const { rows } = await this.db.query<{ n: string }>("SELECT count(*) AS n FROM memory_outbox WHERE engine = 'hindsight' AND bank = $1", [bank]);
+    const waiting = Number(rows[0]?.n ?? 0);
+    if (waiting >= this.maxPerBank) throw bankFull(bank, waiting, 1, this.maxPerBank);
     await this.db.query('INSERT INTO memory_outbox (engine, bank, document_id, item) VALUES ($1, $2, $3, $4)', ['hindsight', bank, item.document_id, JSON.stringify(item)]);
   }
 

@@ -23,6 +23,8 @@ export interface AdapterSettings {
   hindsight_url: string;
   mem0_url: string;
   hindsight_reprobe_interval_s: number;
+  /** Also the most writes of one bank the degraded hindsight engine keeps in its outbox. */
+  max_items_per_bank: number;
 }
 
 /** The marker file that says the degraded hindsight engine's outbox holds writes (hindsight-engine.ts). */
@@ -44,7 +46,7 @@ export function createEngineAdapter(settings: AdapterSettings, deps: Omit<Engine
     ...deps,
     reprobeIntervalS: () => settings.hindsight_reprobe_interval_s,
     // The outbox lives in svc's own store (migration 4), opened only when degraded writes need it.
-    outbox: async () => new HindsightOutbox(((await deps.openStore()) as SqlMemoryStore).db),
+    outbox: async () => new HindsightOutbox(((await deps.openStore()) as SqlMemoryStore).db, settings.max_items_per_bank),
     markerPath: outboxMarkerPath(deps.stateRoot),
   });
 }

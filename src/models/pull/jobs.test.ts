@@ -15,9 +15,10 @@ function emptyPlan(modelId: string): PullPlanPayload {
 }
 
 /** A manager whose planning step waits until the test settles it (or the job is aborted). */
-function managerWithHeldPlans() {
+function managerWithHeldPlans(queueMax?: () => number) {
   const held = new Map<string, { resolve: (plan: PullPlanPayload) => void; reject: (error: Error) => void }>();
   const manager = new PullManager({
+    queueMax,
     cap: () => 2,
     connections: 1,
     stallMs: () => 60_000,
@@ -98,5 +99,18 @@ describe('PullManager.wait', () => {
     held.get('m')!.resolve(emptyPlan('m'));
     expect(await manager.wait('m')).toMatchObject({ state: 'done' });
     await expect(manager.wait('m', AbortSignal.abort(new Error('already gone')))).resolves.toMatchObject({ state: 'done' });
+  });
+});
+
+describe('the bound on waiting pulls', () => {
+  it('refuses a pull past [models].pull_queue_max, and takes one again once a job ended', async () => {
+    const { manager, held } = managerWithHeldPlans(() => 3);
+    for (const id of ['a', 'b', 'c']) manager.start(id, `org/${id}`, { force: false }); // two run, one queued
+    expect(manager.start('a', 'org/a', { force: false }).existing).toBe(true); // the same model is its own job, not one more
+    expect(() => manager.start('d', 'org/d', { force: false })).toThrow(expect.objectContaining({ code: 'model.pull_queue_full', details: expect.objectContaining({ waiting: 3, max: 3 }) }));
+    expect(manager.get('d')).toBeUndefined();
+    held.get('a')!.resolve(emptyPlan('a'));
+    await manager.wait('a');
+    expect(manager.start('d', 'org/d', { force: false }).existing).toBe(false);
   });
 });

@@ -3,7 +3,8 @@
 // its job runs returns that job. The manager owns the state; the work of each step is in
 // plan.ts and download.ts, and the caller supplies planning, registration and publishing.
 // Every job is kept on disk (records.ts): a restart finds the finished ones and runs the
-// unfinished ones again from their parts; the newest PULL_JOBS_KEPT finished ones are kept.
+// unfinished ones again from their parts; the newest PULL_JOBS_KEPT finished ones are kept,
+// and at most [models].pull_queue_max wait or run (one more is refused: model.pull_queue_full).
 import { randomBytes } from 'node:crypto';
 import { ModelError, SvcError } from '../../protocol/errors.js';
 import type { Hub } from '../hf/hub.js';
@@ -29,6 +30,8 @@ export interface PullDeps {
   readonly records?: Pick<PullJobRecords, 'save' | 'forget' | 'flush'>;
   /** Finished jobs kept (default PULL_JOBS_KEPT). */
   readonly keep?: number;
+  /** Most jobs queued or running at once ([models].pull_queue_max; default: no cap). */
+  readonly queueMax?: () => number;
 }
 
 interface Running {
@@ -108,6 +111,12 @@ export class PullManager {
     if ('kind' in parsed && parsed.kind === 'url') this.deps.hub().checkDirect(parsed.url);
     const current = this.jobs.get(modelId);
     if (current && !TERMINAL_PULL_STATES.includes(current.job.state)) return { job: current.job, existing: true };
+    // Each waiting job is a record on disk and an entry here: their number is bounded, the finished ones by `keep`.
+    const waiting = this.list().filter((j) => !TERMINAL_PULL_STATES.includes(j.state)).length;
+    const max = this.deps.queueMax?.() ?? Number.MAX_SAFE_INTEGER;
+    if (waiting >= max) {
+      throw new ModelError('model.pull_queue_full', `${waiting} pulls are queued or running and [models].pull_queue_max is ${max}: pull ${modelId} again once one ends`, { model_id: modelId, waiting, max, field: 'models.pull_queue_max' });
+    }
     const job: PullJobPayload = {
       id: randomBytes(8).toString('hex'), model_id: modelId, ref, state: 'queued', files: [], bytes_done: 0, bytes_total: 0, bytes_fetched: 0,
       rate: 0, eta_s: null, created_at: now(), started_at: null, finished_at: null, error: null, sha256: null, path: null, commit: null, resumed: false, force: options.force,
