@@ -118,6 +118,8 @@ export const UNREACHABLE: Readonly<Record<string, Readonly<Record<string, string
     'slots.max_slots': 'how many slots run at once', 'slots.idle_timeout_s': 'a supervisor timer', 'slots.evict_pressure_mb': 'a memory floor for eviction',
     'slots.health_interval_s': 'a probe interval', 'slots.start_at_boot': 'whether enabled slots start at boot', 'slots.health_failures': 'a probe threshold',
     'dispatcher.prefetch_timeout_s': 'routing', 'dispatcher.prefetch_parallel_cap': 'routing', 'dispatcher.responses_ttl_s': 'how long stored responses are kept',
+    'dispatcher.responses_max_rows': 'a store bound', 'dispatcher.responses_max_mb': 'a store bound', 'models.pull_queue_max': 'a queue bound',
+    'memory.max_items_per_bank': 'a store bound', 'memory.max_banks': 'a store bound', 'activity.max_mb': 'a store bound',
     'telemetry.enabled': 'never read', 'updates.channel': 'as PutChannelRequestSchema',
     'models.auto_scan_on_start': 'whether the host\'s roots are scanned at start', 'models.pull_parallel_cap': 'how many pulls run at once', 'models.pull_stall_timeout_s': 'a pull timer',
     'memory.enabled': 'whether the memory routes answer', 'memory.engine': 'one of svc\'s own memory engines; their servers\' URLs are host-only keys (walked)',
