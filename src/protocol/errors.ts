@@ -18,7 +18,7 @@ export const ERROR_CODES = {
   'request.method_not_allowed': { status: 405, when: 'The path exists but not with this method.' },
   'request.unknown_host': { status: 421, when: 'The Host header is not one of the gateway\'s names (loopback or local IP, localhost, *.localhost, the auth-mode hostname, [api].public_hostnames), or is empty: a web page may be reaching svc by DNS rebinding. Every method, reads included.' },
   'request.cross_site': { status: 403, when: 'A mutation (or a CORS preflight) from a web page on another origin (Origin, or Sec-Fetch-Site: cross-site) that is not in [api].allowed_origins.' },
-  'request.form_post': { status: 403, when: 'A POST without Content-Type: application/json (or another non-simple type), Authorization or an X-* header: a web form or a no-cors fetch could send it, so svc refuses it.' },
+  'request.form_post': { status: 403, when: 'A POST a web form or a no-cors fetch could send (a simple content type or none, no Authorization or X-* header) that a browser marks as sent by a page elsewhere: Sec-Fetch-Site same-site, a Referer from another origin, Sec-Fetch-Mode no-cors or navigate, or Upgrade-Insecure-Requests; details.marker names the header. The same POST from a tool (no such header) is served.' },
   'request.context_exceeded': { status: 400, when: "The prompt (or an embedding or rerank input) is longer than the engine's context; details carry n_prompt_tokens and n_ctx." },
   'request.not_supported': { status: 501, when: 'The engine does not serve this route in the mode it runs in (e.g. chat on an embedding engine).' },
 
