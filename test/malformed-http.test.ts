@@ -2,7 +2,8 @@
 // what Node's HTTP parser refuses (a bad chunk, Content-Length with Transfer-Encoding, a NUL
 // in the path, headers or a URL over 16 KiB, no Host) and what the router refuses (%ZZ in a
 // path, a 10 KB name) are answered in the envelope, with a code of the catalogue and its
-// status, the parser's with Connection: close; the gateway goes on serving.
+// status, the parser's with Connection: close; the gateway goes on serving. A client that
+// drops its connection mid-body is no internal error: nothing in the log, nothing in activity.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../src/protocol/errors.js';
 import { api, type Gateway, startGateway, tempHome } from './helpers/gateway.js';
@@ -76,5 +77,27 @@ describe('what the router refuses', () => {
 
   it('goes on serving', async () => {
     expect((await api(gateway.url, '/api/status')).status).toBe(200);
+  });
+});
+
+describe('a client that drops mid-body', () => {
+  it('is answered nothing and logged nowhere: no internal error on stderr, none in activity', async () => {
+    const half = (path: string, type: string, body: string) => `POST ${path} HTTP/1.1\r\n${host()}Content-Type: ${type}\r\nContent-Length: 4096\r\n\r\n${body}`;
+    const drops = [
+      half('/api/settings', 'application/json', '{"slots":'),
+      half('/v1/chat/completions', 'application/json', '{"model":"x","messages":['),
+      half('/v1/audio/transcriptions', 'multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="model"\r\n\r\nstt'),
+      `PUT /api/settings HTTP/1.1\r\n${host()}${json}${chunked}\r\n9\r\n{"slots":`,
+    ];
+    for (const bytes of drops) {
+      const answer = await wireRequest(gateway.port, bytes, { thenClose: true });
+      expect(answer.wire).toBe('');
+    }
+    // The gateway took each close before this answer (the sockets above closed first).
+    expect((await api(gateway.url, '/api/status')).status).toBe(200);
+    const activity = (await api(gateway.url, '/api/activity?limit=500')).text;
+    expect(activity).not.toContain('system.internal');
+    await gateway.stop();
+    expect(gateway.output()).not.toMatch(/internal error|aborted|ECONNRESET/i);
   });
 });

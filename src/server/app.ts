@@ -8,7 +8,7 @@ import { Admission } from './admission.js';
 import { browserRulesOf } from './browser-rules.js';
 import type { ServerContext } from './context.js';
 import { answerClientError } from './client-errors.js';
-import { MAX_PATH_PARAM, sendError } from './errors.js';
+import { clientBrokeOff, MAX_PATH_PARAM, sendError } from './errors.js';
 import { type DirectHandler, FrontDoor } from './front-door.js';
 import { serverTiming } from '../dispatch/server-timing.js';
 import { parseJsonBody } from './json-body.js';
@@ -156,7 +156,11 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
       done(error as Error, undefined);
     }
   });
-  app.setErrorHandler((error, _request, reply) => sendError(reply, error));
+  app.setErrorHandler((error, request, reply) => {
+    if (!clientBrokeOff(error, request.raw)) return sendError(reply, error);
+    reply.hijack();
+    reply.raw.destroy();
+  });
   app.addHook('onClose', () => ctx.dispatcher.close());
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';

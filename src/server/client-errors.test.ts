@@ -12,7 +12,7 @@ describe('clientErrorRefusal', () => {
   });
 
   it('answers nobody who is gone', () => {
-    for (const code of ['ECONNRESET', 'EPIPE']) expect(clientErrorRefusal(parserError(code)), code).toBeUndefined();
+    for (const code of ['ECONNRESET', 'EPIPE', 'HPE_INVALID_EOF_STATE']) expect(clientErrorRefusal(parserError(code)), code).toBeUndefined();
   });
 });
 

@@ -14,8 +14,10 @@ type ParserError = Error & { code?: string; reason?: string };
 /** The refusal for an error of Node's HTTP parser; undefined when the client is gone (nobody to answer). */
 export function clientErrorRefusal(error: ParserError): SvcError | undefined {
   switch (error.code) {
+    // The client closed its connection (mid-request, for HPE_INVALID_EOF_STATE): nobody to answer.
     case 'ECONNRESET':
     case 'EPIPE':
+    case 'HPE_INVALID_EOF_STATE':
       return undefined;
     case 'HPE_HEADER_OVERFLOW':
       return new RequestError('request.headers_too_large', `The request line and headers are larger than svc reads (${maxHeaderSize} bytes): a URL or headers that long are refused.`, { limit_bytes: maxHeaderSize });

@@ -1,5 +1,6 @@
 // The one place failures become HTTP responses: every error, ours or the framework's, is
 // rendered as {error:{code,message,details}} with the status from the code table.
+import type { IncomingMessage } from 'node:http';
 import type { FastifyError, FastifyReply } from 'fastify';
 import { ConfigError, RequestError, SvcError, SystemError } from '../protocol/errors.js';
 
@@ -82,6 +83,17 @@ export function toSvcError(error: unknown, request?: RequestLine): SvcError {
     return new RequestError('request.invalid', fastifyError.message ?? 'invalid request', { problems: fastifyError.validation });
   }
   return new SystemError('system.internal', 'Internal error; the server log has the details.', {}, { cause: error });
+}
+
+/**
+ * Whether a failure is the client breaking off its own request: it closed the connection
+ * before its body arrived in full (Node's "aborted"; a malformed chunk ends the same way,
+ * after client-errors.ts answered it). That is no error of svc's, and nobody is left to
+ * answer: it is neither rendered nor logged.
+ */
+export function clientBrokeOff(error: unknown, req: IncomingMessage): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return (code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE') && !req.complete;
 }
 
 /** An error as the HTTP answer it becomes: status, headers and the envelope's bytes. */

@@ -99,7 +99,7 @@ export class FrontDoor {
     };
     const onEnd = (error?: Error) => {
       stopReading();
-      if (error) return void res.destroy(); // the client broke off its own request: nobody to answer
+      if (error) return void res.destroy(); // the client broke off its own request: nobody to answer, nothing to log (errors.ts, clientBrokeOff)
       if (!Number.isNaN(declared) && received !== declared) return fail(req, res, contentLengthMismatch(), arrivedAt);
       const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received);
       let body: Record<string, unknown>;

@@ -53,14 +53,15 @@ export interface WireAnswer extends RawAnswer {
 /**
  * Bytes written to a new connection exactly as given (a malformed request, or what curl
  * sends), and the one answer read back: complete once its Content-Length (or last chunk)
- * arrived, or when the server closes. `thenClose` ends the connection after writing, as a
- * client that gives up mid-body does.
+ * arrived, or when the server closes. `thenClose` closes the connection once the bytes are
+ * written, as a client that gives up mid-body does.
  */
 export function wireRequest(port: number, bytes: string | Buffer, options: { thenClose?: boolean } = {}): Promise<WireAnswer> {
   return new Promise((done, fail) => {
     const socket = connect(port, '127.0.0.1', () => {
-      socket.write(bytes);
-      if (options.thenClose) socket.end();
+      socket.write(bytes, () => {
+        if (options.thenClose) socket.destroy();
+      });
     });
     let wire = Buffer.alloc(0);
     let settled = false;
