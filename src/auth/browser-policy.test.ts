@@ -57,6 +57,17 @@ describe('cross-site mutations', () => {
     expect(refusal('GET', { host, origin: 'http://attacker.example' })).toBeUndefined();
   });
 
+  it('decides an Origin once per Host, the same way every time, and keeps at most 256 decisions', () => {
+    const fresh = compileBrowserRules([], ['http://localhost:3000']);
+    const decide = (origin: string) => browserRefusal({ method: 'POST', headers: { host, origin, ...json }, localAddress: '127.0.0.1' }, fresh)?.code;
+    for (let round = 0; round < 2; round++) {
+      expect([decide('http://127.0.0.1:8080'), decide('HTTP://127.0.0.1:8080/'), decide('http://localhost:3000'), decide('http://attacker.example')]).toEqual([undefined, undefined, undefined, 'request.cross_site']);
+    }
+    for (let i = 0; i < 1000; i++) expect(decide(`http://a${i}.example`)).toBe('request.cross_site');
+    expect(fresh.placed.size).toBeLessThanOrEqual(256);
+    expect(fresh.listed.size).toBeLessThanOrEqual(256);
+  });
+
   it('lets listed origins through, in any spelling of the same origin', () => {
     expect(refusal('POST', { host, origin: 'http://localhost:3000', ...json })).toBeUndefined();
     expect(refusal('POST', { host, origin: 'https://chat.example.org', 'sec-fetch-site': 'cross-site', ...json })).toBeUndefined();

@@ -27,7 +27,14 @@ export interface BrowserRules {
   readonly origins: ReadonlySet<string>;
   /** Host headers already decided, by the local address they arrived on. */
   readonly decided: Map<string, Map<string, boolean>>;
+  /** Origin headers already placed, by the Host they came with ("<host> <origin>"). */
+  readonly placed: Map<string, OriginVerdict>;
+  /** Origin headers already looked up in `origins`. */
+  readonly listed: Map<string, boolean>;
 }
+
+/** Where an Origin says a request comes from: this gateway's own origin, a listed one, or elsewhere. */
+type OriginVerdict = 'own' | 'listed' | 'elsewhere';
 
 export interface BrowserRequest {
   readonly method: string;
@@ -43,7 +50,7 @@ const SIMPLE_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/fo
 export function compileBrowserRules(publicHostnames: readonly string[], allowedOrigins: readonly string[], authHostname?: string): BrowserRules {
   const names = [...publicHostnames, ...(authHostname ? [authHostname] : [])].map((name) => canonicalName(stripDot(name.toLowerCase())));
   const origins = new Set(allowedOrigins.map((origin) => normalizeOrigin(origin)).filter((o): o is string => o !== undefined));
-  return { names, origins, decided: new Map() };
+  return { names, origins, decided: new Map(), placed: new Map(), listed: new Map() };
 }
 
 /** The refusal for a request a browser should not be able to make, or undefined. */
@@ -55,8 +62,7 @@ export function browserRefusal(request: BrowserRequest, rules: BrowserRules): Re
   if (READS.has(request.method)) return undefined;
   const origin = first(request.headers.origin);
   const site = first(request.headers['sec-fetch-site']);
-  const fromElsewhere = origin !== undefined ? !sameOrigin(origin, host!) : site === 'cross-site';
-  if (fromElsewhere && !(origin !== undefined && rules.origins.has(normalizeOrigin(origin) ?? ''))) {
+  if (origin !== undefined ? placeOrigin(origin, host!, rules) === 'elsewhere' : site === 'cross-site') {
     return new RequestError('request.cross_site', `a page on ${origin ?? 'another site'} may not change svc. If you trust that origin, add it to [api].allowed_origins on the host (svc config edit)`, { origin: origin ?? null, sec_fetch_site: site ?? null });
   }
   // Only POST: a form or a no-cors fetch can send no other mutation (PUT, DELETE, PATCH always take a preflight).
@@ -69,13 +75,38 @@ export function browserRefusal(request: BrowserRequest, rules: BrowserRules): Re
   return undefined;
 }
 
-/** Whether the allowed origin list names `origin` (for CORS answers). */
+/** Whether the allowed origin list names `origin` (for CORS answers); decided once per header value. */
 export function allowedOrigin(origin: string | undefined, rules: BrowserRules): boolean {
-  return origin !== undefined && rules.origins.has(normalizeOrigin(origin) ?? '');
+  if (origin === undefined) return false;
+  let known = rules.listed.get(origin);
+  if (known === undefined) {
+    known = rules.origins.has(normalizeOrigin(origin) ?? '');
+    remember(rules.listed, origin, known);
+  }
+  return known;
 }
 
 /** Enough for every name and address a host is reached by; a client spraying names only empties it. */
 const MAX_DECIDED = 256;
+
+/** A decision kept for the next request that carries the same header (parsing a URL costs microseconds). */
+function remember<T>(cache: Map<string, T>, key: string, value: T): void {
+  if (cache.size >= MAX_DECIDED) cache.clear();
+  cache.set(key, value);
+}
+
+/** Where an Origin header says a request comes from, decided once per Host and Origin. */
+function placeOrigin(origin: string, host: string, rules: BrowserRules): OriginVerdict {
+  // The common case, a page of this origin as browsers spell it, needs no parse and no lookup.
+  if (origin.endsWith(host) && (origin.length === host.length + 7 ? origin.startsWith('http://') : origin.length === host.length + 8 && origin.startsWith('https://'))) return 'own';
+  const key = `${host} ${origin}`;
+  let verdict = rules.placed.get(key);
+  if (verdict === undefined) {
+    verdict = sameOrigin(origin, host) ? 'own' : allowedOrigin(origin, rules) ? 'listed' : 'elsewhere';
+    remember(rules.placed, key, verdict);
+  }
+  return verdict;
+}
 
 /** Whether svc answers to a Host header; decided once per header and local address (parsing one costs microseconds). */
 function answersTo(host: string | undefined, localAddress: string | undefined, rules: BrowserRules): boolean {
@@ -87,8 +118,7 @@ function answersTo(host: string | undefined, localAddress: string | undefined, r
   if (known === undefined) {
     const name = hostnameOf(host);
     known = name !== undefined && knownHost(name, localAddress, rules);
-    if (byHost.size >= MAX_DECIDED) byHost.clear();
-    byHost.set(host, known);
+    remember(byHost, host, known);
   }
   return known;
 }
@@ -117,7 +147,7 @@ function pageElsewhere(headers: BrowserRequest['headers'], host: string, rules: 
   if (site !== undefined) return site === 'same-origin' || site === 'none' ? undefined : 'sec-fetch-site';
   // Browsers without Sec-Fetch-* (before 2020-2023) and without Origin on forms (Firefox before 70) still send a Referer.
   const referer = first(headers.referer);
-  if (referer !== undefined) return sameOrigin(referer, host) || allowedOrigin(referer, rules) ? undefined : 'referer';
+  if (referer !== undefined) return sameOrigin(referer, host) || rules.origins.has(normalizeOrigin(referer) ?? '') ? undefined : 'referer';
   const mode = first(headers['sec-fetch-mode']);
   if (mode !== undefined && FORM_MODES.has(mode)) return 'sec-fetch-mode';
   // A navigation (a form's submission) from a browser that sent no Referer.
