@@ -58,13 +58,14 @@ describe('what the HTTP parser refuses', () => {
 });
 
 describe('what the router refuses', () => {
+  const long = 'a'.repeat(10_000);
   it.each([
-    ['GET /api/slots/%ZZ', 400, 'request.invalid_path'],
-    ['GET /v1/models/%ZZ', 400, 'request.invalid_path'],
-    ['POST /v1/chat/completions%ZZ', 400, 'request.invalid_path'],
-    [`DELETE /api/stacks/${'a'.repeat(10_000)}`, 414, 'request.path_too_long'],
-    [`POST /api/slots/${'a'.repeat(10_000)}/load`, 414, 'request.path_too_long'],
-  ])('answers %s in the envelope', async (line, status, code) => {
+    ['%ZZ in a slot name', 'GET /api/slots/%ZZ', 400, 'request.invalid_path'],
+    ['%ZZ in a model id on /v1', 'GET /v1/models/%ZZ', 400, 'request.invalid_path'],
+    ['%ZZ after a front-door route', 'POST /v1/chat/completions%ZZ', 400, 'request.invalid_path'],
+    ['a 10 KB stack name', `DELETE /api/stacks/${long}`, 414, 'request.path_too_long'],
+    ['a 10 KB slot name', `POST /api/slots/${long}/load`, 414, 'request.path_too_long'],
+  ])('answers %s in the envelope', async (_label, line, status, code) => {
     const answer = await wireRequest(gateway.port, `${line} HTTP/1.1\r\n${host()}${json}Content-Length: 2\r\n\r\n{}`);
     expect([answer.status, envelopeCode(answer)]).toEqual([status, code]);
     expect(answer.text.length).toBeLessThan(2_000);
