@@ -235,7 +235,7 @@ export function buildProgram(serve: ServeAction): Command {
   registerAgentCommands(program, client);
 
   program.command('run <model> [prompt...]')
-    .description('chat with a model: find or create a slot for it, load it, then an interactive chat (or answer [prompt], or piped stdin, and exit)')
+    .description('chat with a slot, a model or an id the gateway serves (a name nothing knows is pulled): load it, then an interactive chat (or answer [prompt], or piped stdin, and exit)')
     .action(async (ref: string, words: string[]) => (await import('./commands/run.js')).runCommand(client(), ref, words.length > 0 ? words.join(' ') : undefined));
 
   const authCommands = () => import('./commands/auth.js');
