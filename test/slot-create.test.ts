@@ -28,13 +28,13 @@ afterAll(async () => {
 });
 
 describe('slot create without --provider, and no llama-server', () => {
-  it('picks the built-in engine for an llm slot, says why, and warns that 4096 is above the tiny model\'s 2048', async () => {
-    const created = svc('slot', 'create', 'chat', '--model', 'tiny', '--hardware', 'cpu', ...(await port()));
+  it('picks the built-in engine for an llm slot, says why, and warns of a context above the tiny model\'s native 32768', async () => {
+    const created = svc('slot', 'create', 'chat', '--model', 'tiny', '--hardware', 'cpu', '--ctx-size', '65536', ...(await port()));
     expect(created.status, created.stderr).toBe(0);
     expect(created.stdout).toContain('provider builtin');
     expect(created.stdout).toMatch(/provider builtin: no llama-server binary was found/);
-    expect(created.stdout).toContain('context 4096');
-    expect(created.stderr).toMatch(/warning: context size 4096 is above the native context of tiny \(2048 tokens\)/);
+    expect(created.stdout).toContain('context 65536');
+    expect(created.stderr).toMatch(/warning: context size 65536 is above the native context of tiny \(32768 tokens\)/);
   });
 
   it('the slot it made answers a chat request (no 500 slot.binary_missing)', async () => {

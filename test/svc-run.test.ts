@@ -83,7 +83,7 @@ describe('svc run', () => {
     const result = svc(['run', 'Tiny Chat', 'hello', 'there']);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/^created slot tiny \(builtin, [a-z-]+\): model tiny: ready on port \d+/m);
-    expect(result.stderr).not.toContain('warning'); // the context was fitted to the model's 2048
+    expect(result.stderr).not.toContain('warning'); // 4096, within the model's native 32768
     expect(result.stdout).toMatch(/\S/);
     expect(result.stdout.endsWith('\n')).toBe(true);
     const [slot, ...others] = await slots();

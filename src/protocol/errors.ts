@@ -19,7 +19,7 @@ export const ERROR_CODES = {
   'request.unknown_host': { status: 421, when: 'The Host header is not one of the gateway\'s names (loopback or local IP, localhost, *.localhost, the auth-mode hostname, [api].public_hostnames), or is empty: a web page may be reaching svc by DNS rebinding. Every method, reads included.' },
   'request.cross_site': { status: 403, when: 'A mutation (or a CORS preflight) from a web page on another origin (Origin, or Sec-Fetch-Site: cross-site) that is not in [api].allowed_origins.' },
   'request.form_post': { status: 403, when: 'A POST without Content-Type: application/json (or another non-simple type), Authorization or an X-* header: a web form or a no-cors fetch could send it, so svc refuses it.' },
-  'request.context_exceeded': { status: 400, when: "The prompt (or an embedding or rerank input) is longer than the engine's context; details carry n_prompt_tokens and n_ctx." },
+  'request.context_exceeded': { status: 400, when: "The prompt (or an embedding or rerank input) is longer than the engine's context; the message names `svc slot edit <slot> --ctx-size N`; details carry slot, n_prompt_tokens, n_ctx and suggested_ctx_size." },
   'request.not_supported': { status: 501, when: 'The engine does not serve this route in the mode it runs in (e.g. chat on an embedding engine).' },
 
   'model.not_found': { status: 404, when: 'No slot, alias, virtual name or upstream serves this model id; details lists near matches. On /api/models: no registry entry has this id (or name).' },
