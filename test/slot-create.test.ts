@@ -2,11 +2,11 @@
 // when one is found, else the built-in engine) and why, the warnings it gives for a slot that
 // cannot start or asks for more context than the model has, and what a deleted slot leaves in
 // /api/metrics (nothing).
-import { rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, runSvc, startGateway, type Gateway, type TempHome } from './helpers/gateway.js';
-import { homeWithTinySlots, llamaServerPath, llamaServerSkipReason } from './helpers/llama.js';
+import { homeWithTinySlots, llamaServerPath, llamaServerSkipReason, tinyModel } from './helpers/llama.js';
 import { freeSlotPort } from './helpers/ports.js';
 
 const LLAMA_SERVER = llamaServerPath();
@@ -51,8 +51,7 @@ describe('slot create without --provider, and no llama-server', () => {
   });
 
   it('warns when the model file is missing, and still creates the slot', async () => {
-    const gone = join(home.home, 'models', 'gone.gguf');
-    writeFileSync(gone, 'soon gone');
+    const gone = await tinyModel(join(home.home, 'models'), 'gone.gguf');
     expect((await api(gw.url, '/api/models', { method: 'POST', body: { id: 'gone', path: gone } })).status).toBe(201);
     rmSync(gone);
     const created = await api(gw.url, '/api/slots', { method: 'POST', body: { name: 'ghost', model: 'gone', device: 'cpu', ctx_size: 512, port: await freeSlotPort() } });

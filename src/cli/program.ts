@@ -112,6 +112,7 @@ export function buildProgram(serve: ServeAction): Command {
     .requiredOption('-p, --path <path>', 'absolute path of the model file')
     .option('--name <name>', 'display name')
     .option('--license <license>', 'license (default: unknown)')
+    .option('-f, --force', 'register a .gguf file that does not start with the GGUF magic (for an engine that takes another format)', false)
     .action(async (id: string, o) => (await modelCommands()).modelRegister(client(), id, o));
   model.command('rm <ref>').description('remove a model from the registry (the file is kept)')
     .option('-f, --force', 'remove it even while slots use it as their default', false)

@@ -7,6 +7,7 @@ import type { SlotViewPayload } from '../../protocol/slots.js';
 import { SLOT_NAME_PATTERN } from '../../protocol/vocabulary.js';
 import type { ApiClient } from '../client.js';
 import { warn } from '../output.js';
+import { withStartFailure } from './slot-start-failure.js';
 
 const MAX_SLOT_NAME = 32;
 
@@ -64,7 +65,7 @@ export async function loadSlotSaying(client: ApiClient, slot: SlotViewPayload, h
   // On a terminal the line is started before the load and finished after it; elsewhere it is written once.
   const tty = process.stderr.isTTY === true;
   if (tty) process.stderr.write(`${head}: loading...`);
-  const loaded = await client.loadSlot(slot.name, modelId).catch((error: unknown) => {
+  const loaded = await withStartFailure(slot.name, client.loadSlot(slot.name, modelId)).catch((error: unknown) => {
     if (tty) process.stderr.write('\n');
     throw error;
   });

@@ -10,6 +10,7 @@ import { CREATE_PROVIDERS, IMAGE_PROVIDER, SLOT_PORT_MAX, SLOT_PORT_MIN, SLOT_TY
 import type { ApiClient } from '../client.js';
 import { CliExit, EXIT, print, printJson, table, warn } from '../output.js';
 import { followLogs } from './slot-logs.js';
+import { withStartFailure } from './slot-start-failure.js';
 
 type Json = { json?: boolean };
 
@@ -159,7 +160,7 @@ export async function slotShow(client: ApiClient, name: string, options: Json): 
 const readyLine = (s: SlotViewPayload) => `slot ${s.name} is ${s.state}: model ${dash(s.model)} on port ${s.port}${s.pid === null ? '' : ` (pid ${s.pid})`}`;
 
 export async function slotLoad(client: ApiClient, name: string, options: { model?: string }): Promise<void> {
-  print(readyLine(await client.loadSlot(name, options.model)));
+  print(readyLine(await withStartFailure(name, client.loadSlot(name, options.model))));
 }
 
 export async function slotUnload(client: ApiClient, name: string): Promise<void> {
@@ -168,11 +169,11 @@ export async function slotUnload(client: ApiClient, name: string): Promise<void>
 }
 
 export async function slotRestart(client: ApiClient, name: string): Promise<void> {
-  print(readyLine(await client.restartSlot(name)));
+  print(readyLine(await withStartFailure(name, client.restartSlot(name))));
 }
 
 export async function slotSwap(client: ApiClient, name: string, options: { model: string; persist: boolean }): Promise<void> {
-  const s = await client.swapSlot(name, options.model, options.persist);
+  const s = await withStartFailure(name, client.swapSlot(name, options.model, options.persist));
   print(readyLine(s));
   print(options.persist
     ? `saved ${s.model} as the default model in slots/${s.name}.toml`
