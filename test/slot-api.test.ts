@@ -67,7 +67,7 @@ describe('svc slot without a server', () => {
     const small = svc('slot', 'create', 'chat', '-m', 'tiny', '--ctx-size', '64');
     expect(small.status).toBe(2);
     expect(small.stderr).toContain('expected a context size of 128-10000000; got "64"');
-    expect(svc('slot', 'create', 'chat', '-m', 'tiny', '--hardware', 'cuda').status).toBe(2);
+    expect(svc('slot', 'create', 'chat', '-m', 'tiny', '--hardware', 'metal').status).toBe(2);
     expect(svc('slot', 'create', 'chat', '-m', 'tiny', '--port', '9000').status).toBe(2);
     expect(svc('slot', 'swap', 'chat').status).toBe(2);
     expect(svc('slot', 'logs', 'chat', '-n', '0').status).toBe(2);
@@ -150,7 +150,7 @@ describe('slot files through the API (no engine needed)', () => {
     expect(unknown.json.error.code).toBe('model.not_found');
     expect(slotExists(h, 'e')).toBe(false);
 
-    const bad = await api(g.url, '/api/slots', { method: 'POST', body: { name: 'Bad Name', ctx_size: 64, hardware: 'cuda', extra: 1 } });
+    const bad = await api(g.url, '/api/slots', { method: 'POST', body: { name: 'Bad Name', ctx_size: 64, hardware: 'metal', extra: 1 } });
     expect(bad.status).toBe(400);
     expect(bad.json.error.code).toBe('request.invalid');
     expect(bad.json.error.details.problems.map((p: { path: string }) => p.path).sort()).toEqual(['ctx_size', 'extra', 'hardware', 'model', 'name']);

@@ -70,6 +70,13 @@ describe('slot create without --provider, and no llama-server', () => {
     // No kokoro command is configured here: that is said at create time, not at the first request.
     expect(created.stderr).toMatch(/warning: it cannot start as configured \(slot\.binary_missing\)/);
   });
+
+  it('--hardware cuda makes a gpu-cuda slot, as the API\'s device does', async () => {
+    const created = svc('slot', 'create', 'nvidia', '--model', 'tiny', '--hardware', 'cuda', '--ctx-size', '512', ...(await port()));
+    expect(created.status, created.stderr).toBe(0);
+    expect(created.stdout).toContain('device gpu-cuda');
+    expect((await api(gw.url, '/api/slots/nvidia')).json.device).toBe('gpu-cuda');
+  });
 });
 
 describe.skipIf(!LLAMA_SERVER)('slot create without --provider, with llama-server found', () => {
