@@ -70,7 +70,7 @@ describe('svc agent bootstrap hermes (stand-in runtime)', () => {
   it('--verbose after the command prints each phase\'s details (the global --verbose does not take it away)', async () => {
     const run = await svc(['bootstrap', 'hermes', '--dry-run', '--verbose']);
     expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/^config_write: \{"would_write":/m);
+    expect(run.stdout).toMatch(/^config_write: \{.*"would_write":\[/m);
     expect(existsSync(agentDir())).toBe(false);
   }, 60_000);
 
