@@ -92,7 +92,7 @@ function banner(base) {
     `    curl -s ${base}/v1/chat/completions -H 'content-type: application/json' \\`,
     `      -d '{"model":"chat","messages":[{"role":"user","content":"Hello!"}],"max_tokens":32}'`,
     '  add a real model (any GGUF file):',
-    `    export SVC_API_URL=${base}`,
+    `    export SVC_HOME=${svcHome}   # the CLI then finds this gateway, on any port (docs/cli.md)`,
     '    node dist/bin/svc.js model register qwen3-0.6b --path /models/Qwen3-0.6B-Q8_0.gguf',
     '    node dist/bin/svc.js slot create qwen --provider builtin --model qwen3-0.6b --hardware cpu',
     '',
