@@ -28,21 +28,21 @@ const env = { ...process.env, SVC_HOME: svcHome, SVC_CACHE_DIR: process.env.SVC_
 const say = (line) => process.stdout.write(`svc start: ${line}\n`);
 const dist = (rel) => import(pathToFileURL(join(root, 'dist', rel)).href);
 
-/** The demo slots: both on the CPU, which is plenty for a 0.6 MB model. */
-const STARTER_SLOTS = [
-  { name: 'chat', type: 'llm', provider: 'builtin', device: 'cpu', ctx_size: 2048 },
-  { name: 'embed', type: 'embedding', provider: 'builtin', device: 'cpu', ctx_size: 2048 },
+/** The demo slots: both on the CPU, which is plenty for a 0.6 MB model; contexts that fit the README's examples (TINY_DEMO_CONTEXT). */
+const starterSlots = (context) => [
+  { name: 'chat', type: 'llm', provider: 'builtin', device: 'cpu', ctx_size: context.chat },
+  { name: 'embed', type: 'embedding', provider: 'builtin', device: 'cpu', ctx_size: context.vectors },
 ];
 
 async function ensureTinyModel() {
   const { resolvePaths, hostFacts } = await dist('config/paths.js');
-  const { TINY_MODEL_ID, writeTinyModel } = await dist('engines/gguf/tiny-model.js');
+  const { TINY_MODEL_ID, TINY_DEMO_CONTEXT, writeTinyModel } = await dist('engines/gguf/tiny-model.js');
   const file = join(resolvePaths(hostFacts(env)).defaultModelsDir, `${TINY_MODEL_ID}.gguf`);
   if (!existsSync(file)) {
     await writeTinyModel(file);
     say(`wrote the tiny demo model (random weights, nonsense text, every step real): ${file}`);
   }
-  return { id: TINY_MODEL_ID, file };
+  return { id: TINY_MODEL_ID, file, context: TINY_DEMO_CONTEXT };
 }
 
 /**
@@ -74,7 +74,7 @@ async function configureStarterSlots(base, model) {
   // 409: the id is already registered (for this file or another): the demo slots use it as it is.
   const registered = await call(base, 'POST', '/api/models', { id: model.id, path: model.file });
   if (registered.status >= 300 && registered.status !== 409) return say(`could not register ${model.file}: ${registered.json.error?.message ?? registered.status}`);
-  for (const slot of STARTER_SLOTS) {
+  for (const slot of starterSlots(model.context)) {
     const created = await call(base, 'POST', '/api/slots', { ...slot, model: model.id });
     if (created.status === 201) say(`created slot ${slot.name}: ${slot.type} on the built-in engine, model ${model.id}, port ${created.json.port}`);
     else say(`could not create slot ${slot.name}: ${created.json.error?.message ?? created.status}`);
@@ -92,7 +92,7 @@ function banner(base) {
     `    curl -s ${base}/v1/chat/completions -H 'content-type: application/json' \\`,
     `      -d '{"model":"chat","messages":[{"role":"user","content":"Hello!"}],"max_tokens":32}'`,
     '  add a real model (any GGUF file):',
-    `    export SVC_API_URL=${base}`,
+    `    export SVC_HOME=${svcHome}   # the CLI then finds this gateway, on any port (docs/cli.md)`,
     '    node dist/bin/svc.js model register qwen3-0.6b --path /models/Qwen3-0.6B-Q8_0.gguf',
     '    node dist/bin/svc.js slot create qwen --provider builtin --model qwen3-0.6b --hardware cpu',
     '',

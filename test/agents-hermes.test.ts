@@ -67,6 +67,13 @@ describe('svc agent bootstrap hermes (stand-in runtime)', () => {
     expect(existsSync(agentDir())).toBe(false);
   }, 60_000);
 
+  it('--verbose after the command prints each phase\'s details (the global --verbose does not take it away)', async () => {
+    const run = await svc(['bootstrap', 'hermes', '--dry-run', '--verbose']);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^config_write: \{.*"would_write":\[/m);
+    expect(existsSync(agentDir())).toBe(false);
+  }, 60_000);
+
   it('a full bootstrap: every phase ok (voice_wire skips: no voice slot), provision.json with every key', async () => {
     const run = await svc(['bootstrap', 'hermes']);
     expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);

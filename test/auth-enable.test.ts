@@ -1,5 +1,5 @@
 // `svc auth enable` refuses what it cannot do before it changes anything.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runSvc, useTempGateways } from './helpers/gateway.js';
@@ -31,6 +31,16 @@ describe('svc auth enable', () => {
     const result = runSvc(['auth', 'enable', '--no-start', '--hostname', 'bad host/x'], { home: home.home, env: { SVC_ADMIN_PASSWORD: 'long-enough-password' } });
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/not a host name/);
+  });
+
+  it('points the proxy at the port of the gateway serving this home, without SVC_PORT', async () => {
+    const home = newHome();
+    const gateway = await newGateway(home);
+    const result = runSvc(['auth', 'enable', '--no-start'], { home: home.home, env: { SVC_ADMIN_PASSWORD: 'long-enough-password' } });
+    expect(result.status, result.stderr).toBe(0);
+    const caddyfile = readFileSync(join(home.configRoot, 'Caddyfile'), 'utf8');
+    expect(caddyfile).toContain(`127.0.0.1:${gateway.port}`);
+    expect(caddyfile).not.toContain('127.0.0.1:8080');
   });
 
   it('reports the mode, the files and the token count', () => {

@@ -127,6 +127,7 @@ describe('auth mode tokens', () => {
     const token = created.stdout.trim();
     expect(token).toMatch(/^svc_[0-9a-f]{8}\./);
     expect(created.stderr).toMatch(/cannot show it again/);
+    expect(created.stderr).not.toContain('auth mode is off');
     expect(runSvc(['token', 'list'], { home: home.home, env }).stdout).toMatch(/from-cli\s+read-only/);
     // Elsewhere (no readable proxy secret) the token is the credential.
     const elsewhere = newHome();
@@ -163,5 +164,18 @@ describe.skipIf(lanSkip)(`default mode token management ${lanSkip ?? ''}`, () =>
     const localWho = await api(gateway.url, '/api/auth/whoami');
     expect([localWho.json.auth_enabled, localWho.json.host_authority, localWho.json.grants.includes('write')]).toEqual([false, true, true]);
     lan.close();
+  });
+});
+
+describe('svc token create in default mode', () => {
+  it('says on stderr that auth mode is off, so no token is checked (a wrong one is accepted too)', async () => {
+    const home = newHome();
+    const gateway = await newGateway(home);
+    const created = runSvc(['token', 'create', '--label', 'early', '--scope', 'v1-only'], { home: home.home });
+    expect(created.status, created.stderr).toBe(0);
+    expect(created.stdout.trim()).toMatch(/^svc_[0-9a-f]{8}\./);
+    expect(created.stderr).toContain('svc: warning: auth mode is off (default mode): the gateway checks no bearer tokens, so every request is accepted, with this token, a wrong one or none (by design, docs/auth.md); the token counts once auth mode is on (svc auth enable)');
+    // What the note says, as the gateway does it.
+    expect((await api(gateway.url, '/api/slots', { headers: { authorization: 'Bearer svc_deadbeef.wrong' } })).status).toBe(200);
   });
 });

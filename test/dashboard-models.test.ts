@@ -50,7 +50,7 @@ describe.skipIf(skip)('the Models page', () => {
     await page.getByTestId('pull-check').click();
     const plan = page.getByTestId('pull-plan');
     expect(await plan.getByTestId('plan-fit').textContent()).toMatch(/^fits \d+ MiB of \d+ MiB$/);
-    expect(await plan.textContent()).toContain('llama · Q8_0 · context 2,048');
+    expect(await plan.textContent()).toContain('llama · Q8_0 · context 32,768');
     expect(await plan.getByTestId('plan-refusal').count()).toBe(0);
     await page.getByTestId('pull-start').click();
     const job = page.getByTestId('pull-tiny-q8_0');

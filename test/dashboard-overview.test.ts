@@ -82,6 +82,8 @@ describe.skipIf(skip)('dashboard Overview in Chromium', () => {
   it('loads with no console error and turns a slot card ready when the slot is loaded', async () => {
     const { page, problems } = await openPageAt('/');
     expect(await page.title()).toBe('svc · Overview');
+    // No probe yet in this home: the hint names the command that makes one, as the CLI spells it.
+    await page.getByText('not probed yet (svc probe)', { exact: true }).waitFor();
     const card = page.getByTestId('slot-chat');
     await card.waitFor();
     await page.getByTestId('stream-state').filter({ hasText: 'live' }).waitFor();

@@ -66,7 +66,7 @@ describe('svc model pull', () => {
     expect(readFileSync(join(folder, 'refs/main'), 'utf8')).toBe(commitOf('a'));
     expect(readdirSync(join(folder, 'blobs'))).toEqual([hf.sha256(TINY)]);
     const model = (await api(gw.url, '/api/models/tiny')).json;
-    expect(model).toMatchObject({ id: 'tiny', path: link, source: 'pull', hf_repo: 'org/tiny-GGUF', hf_filename: 'tiny-Q8_0.gguf', sha256: hf.sha256(TINY), commit: commitOf('a'), quant: 'Q8_0', architecture: 'llama', context_length: 2048, size_bytes: TINY.length, present: true });
+    expect(model).toMatchObject({ id: 'tiny', path: link, source: 'pull', hf_repo: 'org/tiny-GGUF', hf_filename: 'tiny-Q8_0.gguf', sha256: hf.sha256(TINY), commit: commitOf('a'), quant: 'Q8_0', architecture: 'llama', context_length: 32768, size_bytes: TINY.length, present: true });
     expect(readFileSync(join(home.stateRoot, 'registry/registry.toml'), 'utf8')).toContain('hf_repo = "org/tiny-GGUF"');
     // Pulling again fetches nothing.
     await pull(gw, 'tiny', { ref: 'org/tiny-GGUF:Q8_0' });
@@ -82,7 +82,7 @@ describe('svc model pull', () => {
     expect(dry.status, dry.stderr).toBe(0);
     expect(dry.stdout).toContain('tiny-Q4_K_M.gguf');
     expect(dry.stdout).toContain(hf.sha256(TINY));
-    expect(dry.stdout).toMatch(/architecture llama {3}native context 2048 {3}layers 2/);
+    expect(dry.stdout).toMatch(/architecture llama {3}native context 32768 {3}layers 2/);
     expect(dry.stdout).toMatch(/: fits/);
     expect((await api(gw.url, '/api/models/tiny')).status).toBe(404);
     const pulled = await runSvcAsync(['model', 'pull', 'org/tiny-GGUF'], { home: home.home, env });

@@ -82,19 +82,19 @@ describe('svc model register / list / show', () => {
     expect(registered.stderr).toBe('');
     expect(registered.status).toBe(0);
     expect(registered.stdout).toContain(`registered model tiny: ${tinyPath}`);
-    expect(registered.stdout).toContain('context 2048');
+    expect(registered.stdout).toContain('context 32768');
 
     const list = svc('model', 'list');
     expect(list.status).toBe(0);
     const header = list.stdout.split('\n')[0]!;
     expect(header).toMatch(/^ID\s+NAME\s+SIZE\s+CTX\s+SOURCE\s+USED BY\s+PATH$/);
     const row = list.stdout.split('\n').find((line) => line.startsWith('tiny '))!;
-    expect(row).toMatch(/^tiny\s+Tiny Chat\s+\d+\.\d+ [KM]iB\s+2048\s+registered\s+-\s+/);
+    expect(row).toMatch(/^tiny\s+Tiny Chat\s+\d+\.\d+ [KM]iB\s+32768\s+registered\s+-\s+/);
     expect(row.endsWith(tinyPath)).toBe(true);
 
     const json = JSON.parse(svc('model', 'list', '--json').stdout);
     expect(json.models.find((m: { id: string }) => m.id === 'tiny')).toMatchObject({
-      id: 'tiny', name: 'Tiny Chat', path: tinyPath, size_bytes: tinySize, license: 'mit', source: 'registered', context_length: 2048, mmproj: null, present: true,
+      id: 'tiny', name: 'Tiny Chat', path: tinyPath, size_bytes: tinySize, license: 'mit', source: 'registered', context_length: 32768, mmproj: null, present: true,
     });
   });
 
@@ -103,7 +103,7 @@ describe('svc model register / list / show', () => {
     expect(text.status).toBe(0);
     expect(text.stdout).toMatch(/^id\s+tiny$/m);
     expect(text.stdout).toMatch(new RegExp(`^size\\s+\\S+ [KM]iB \\(${tinySize} bytes\\)$`, 'm'));
-    expect(text.stdout).toMatch(/^context\s+2048$/m);
+    expect(text.stdout).toMatch(/^context\s+32768$/m);
     const byName = JSON.parse(svc('model', 'show', 'tiny chat', '--json').stdout);
     expect(byName).toMatchObject({ id: 'tiny', size_bytes: tinySize });
     const missing = svc('model', 'show', 'nope');
@@ -186,7 +186,7 @@ describe('POST /api/models/scan', () => {
     const { status, json } = await api(g.url, '/api/models/scan', { method: 'POST' });
     expect(status).toBe(200);
     expect(json).toMatchObject({ roots: [modelsRoot], found: 3, already_registered: 2, added: [{ id: 'late', path: join(modelsRoot, 'late.gguf'), mmproj: null }] });
-    expect((await api(g.url, '/api/models/late')).json).toMatchObject({ source: 'scan', context_length: 2048 });
+    expect((await api(g.url, '/api/models/late')).json).toMatchObject({ source: 'scan', context_length: 32768 });
   });
 });
 

@@ -2,11 +2,11 @@
 // when one is found, else the built-in engine) and why, the warnings it gives for a slot that
 // cannot start or asks for more context than the model has, and what a deleted slot leaves in
 // /api/metrics (nothing).
-import { rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, runSvc, startGateway, type Gateway, type TempHome } from './helpers/gateway.js';
-import { homeWithTinySlots, llamaServerPath, llamaServerSkipReason } from './helpers/llama.js';
+import { homeWithTinySlots, llamaServerPath, llamaServerSkipReason, tinyModel } from './helpers/llama.js';
 import { freeSlotPort } from './helpers/ports.js';
 
 const LLAMA_SERVER = llamaServerPath();
@@ -28,13 +28,13 @@ afterAll(async () => {
 });
 
 describe('slot create without --provider, and no llama-server', () => {
-  it('picks the built-in engine for an llm slot, says why, and warns that 4096 is above the tiny model\'s 2048', async () => {
-    const created = svc('slot', 'create', 'chat', '--model', 'tiny', '--hardware', 'cpu', ...(await port()));
+  it('picks the built-in engine for an llm slot, says why, and warns of a context above the tiny model\'s native 32768', async () => {
+    const created = svc('slot', 'create', 'chat', '--model', 'tiny', '--hardware', 'cpu', '--ctx-size', '65536', ...(await port()));
     expect(created.status, created.stderr).toBe(0);
     expect(created.stdout).toContain('provider builtin');
     expect(created.stdout).toMatch(/provider builtin: no llama-server binary was found/);
-    expect(created.stdout).toContain('context 4096');
-    expect(created.stderr).toMatch(/warning: context size 4096 is above the native context of tiny \(2048 tokens\)/);
+    expect(created.stdout).toContain('context 65536');
+    expect(created.stderr).toMatch(/warning: context size 65536 is above the native context of tiny \(32768 tokens\)/);
   });
 
   it('the slot it made answers a chat request (no 500 slot.binary_missing)', async () => {
@@ -51,8 +51,7 @@ describe('slot create without --provider, and no llama-server', () => {
   });
 
   it('warns when the model file is missing, and still creates the slot', async () => {
-    const gone = join(home.home, 'models', 'gone.gguf');
-    writeFileSync(gone, 'soon gone');
+    const gone = await tinyModel(join(home.home, 'models'), 'gone.gguf');
     expect((await api(gw.url, '/api/models', { method: 'POST', body: { id: 'gone', path: gone } })).status).toBe(201);
     rmSync(gone);
     const created = await api(gw.url, '/api/slots', { method: 'POST', body: { name: 'ghost', model: 'gone', device: 'cpu', ctx_size: 512, port: await freeSlotPort() } });
@@ -70,6 +69,13 @@ describe('slot create without --provider, and no llama-server', () => {
     expect(shown.config.model.context_size).toBeNull();
     // No kokoro command is configured here: that is said at create time, not at the first request.
     expect(created.stderr).toMatch(/warning: it cannot start as configured \(slot\.binary_missing\)/);
+  });
+
+  it('--hardware cuda makes a gpu-cuda slot, as the API\'s device does', async () => {
+    const created = svc('slot', 'create', 'nvidia', '--model', 'tiny', '--hardware', 'cuda', '--ctx-size', '512', ...(await port()));
+    expect(created.status, created.stderr).toBe(0);
+    expect(created.stdout).toContain('device gpu-cuda');
+    expect((await api(gw.url, '/api/slots/nvidia')).json.device).toBe('gpu-cuda');
   });
 });
 

@@ -83,7 +83,7 @@ describe('svc run', () => {
     const result = svc(['run', 'Tiny Chat', 'hello', 'there']);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/^created slot tiny \(builtin, [a-z-]+\): model tiny: ready on port \d+/m);
-    expect(result.stderr).not.toContain('warning'); // the context was fitted to the model's 2048
+    expect(result.stderr).not.toContain('warning'); // 4096, within the model's native 32768
     expect(result.stdout).toMatch(/\S/);
     expect(result.stdout.endsWith('\n')).toBe(true);
     const [slot, ...others] = await slots();
@@ -133,4 +133,45 @@ describe('svc run', () => {
     expect(await chat.exited).toBe(0);
     expect((await slots()).map((s) => s.name)).toEqual(['tiny']);
   }, 120_000);
+
+  it('an unknown slash command is an error naming the known ones; it does not go to the model', async () => {
+    const chat = inTerminal(['tiny']);
+    await chat.until((text) => prompts(text) === 1);
+    chat.type('/bogus\n');
+    await chat.until((text) => prompts(text) === 2);
+    expect(chat.output()).toContain('svc: unknown command /bogus: the commands are /bye, /clear, /?, /help');
+    chat.type('/bye\n');
+    expect(await chat.exited).toBe(0);
+  }, 120_000);
+});
+
+describe('svc run <slot>, or an id the gateway serves', () => {
+  // The first test's no-such-model left a failed pull; none may be added for a slot or a served id.
+  const pulledRefs = async () => ((await api(gw.url, '/api/models/pulls')).json.pulls as Array<{ ref: string }>).map((job) => job.ref);
+  it('a slot name is chatted with, not pulled: svc run chat "say hello"', async () => {
+    const created = await api(gw.url, '/api/slots', { method: 'POST', body: { name: 'chat', type: 'llm', model: 'tiny', port: await freeSlotPort(), ctx_size: 2048 } });
+    expect(created.status, created.text).toBe(201);
+    const result = svc(['run', 'chat', 'say hello']);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/^slot chat \(builtin, [a-z-]+\): model tiny: ready on port \d+/m);
+    expect(result.stderr).not.toContain('pulling');
+    expect(result.stdout).toMatch(/\S/);
+    expect(await pulledRefs()).not.toContain('chat');
+  }, 120_000);
+
+  it('an svc/* name is chatted with as the gateway routes it', async () => {
+    const result = svc(['run', 'svc/primary', 'say hello']);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/^model svc\/primary: served by slot (chat|tiny)$/m);
+    expect(result.stdout).toMatch(/\S/);
+    expect(await pulledRefs()).not.toContain('svc/primary');
+  }, 120_000);
+
+  it('a slot of another type is refused by name, not pulled', async () => {
+    const created = await api(gw.url, '/api/slots', { method: 'POST', body: { name: 'vectors', type: 'embedding', model: 'tiny', port: await freeSlotPort(), ctx_size: 2048 } });
+    expect(created.status, created.text).toBe(201);
+    const result = svc(['run', 'vectors', 'hi']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('svc: slot vectors has type embedding; svc run chats with llm slots');
+  });
 });

@@ -135,16 +135,19 @@ describe('svc update against a real npm registry', () => {
     }
   });
 
-  it('a registry without the package: --check prints the running version and says so (exit 0); a plain update exits 1 saying why', async () => {
+  it('a registry without the package: --check prints the running version and says so, and exits 1 (it could not tell); a plain update exits 1 saying why', async () => {
     const empty = await startNpmRegistry();
     const other = await startGateway(tempHome().home, { env: { SVC_NPM_REGISTRY: empty.url } });
     const run = (args: string[]) => runSvcAsync(['update', ...args], { home: home.home, env: { SVC_API_URL: other.url } });
     try {
       const check = await run(['--check']);
-      expect(check.status, check.stderr).toBe(0);
+      expect(check.status).toBe(1);
       expect(check.stdout).toContain(`svc ${CURRENT} (channel stable, registry ${empty.url})`);
       expect(check.stdout).toContain(`the registry ${empty.url} has no ${NAME} package`);
-      expect(JSON.parse((await run(['--check', '--json'])).stdout)).toEqual({ package: NAME, registry: empty.url, current: CURRENT, channel: 'stable', published: false, latest: null, update_available: false, versions: [] });
+      expect(check.stderr).toContain(`svc: the registry ${empty.url} has no ${NAME} package: cannot tell whether an update exists`);
+      const json = await run(['--check', '--json']);
+      expect(json.status).toBe(1);
+      expect(JSON.parse(json.stdout)).toEqual({ package: NAME, registry: empty.url, current: CURRENT, channel: 'stable', published: false, latest: null, update_available: false, versions: [] });
       const plain = await run([]);
       expect(plain.status).toBe(1);
       expect(plain.stderr).toContain(`has no ${NAME} package: nothing to update to (svc ${CURRENT} runs)`);

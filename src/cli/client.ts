@@ -75,7 +75,7 @@ export class ApiClient {
 
   listModels = () => this.request<ModelListPayload>('GET', '/api/models');
   getModel = (ref: string) => this.request<ModelPayload>('GET', `/api/models/${encodeURIComponent(ref)}`);
-  registerModel = (body: { id: string; path: string; name?: string; license?: string }) => this.request<RegisterModelPayload>('POST', '/api/models', body);
+  registerModel = (body: { id: string; path: string; name?: string; license?: string; force?: boolean }) => this.request<RegisterModelPayload>('POST', '/api/models', body);
   removeModel = (ref: string, force = false) => this.request<RemoveModelPayload>('DELETE', `/api/models/${encodeURIComponent(ref)}${force ? '?force=true' : ''}`);
   assignModel = (ref: string, slot: string) => this.request<AssignModelPayload>('POST', `/api/models/${encodeURIComponent(ref)}/assign`, { slot });
   scanModels = () => this.request<ScanModelsPayload>('POST', '/api/models/scan');

@@ -2,7 +2,8 @@
 // layer, for commands that must work without a server). `serve` is injected by the bin, so
 // the CLI never imports server code.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { apiBaseUrl, readEnv } from '../config/env.js';
+import { resolveApiUrl } from '../config/api-url.js';
+import { readEnv } from '../config/env.js';
 import { resolvePaths } from '../config/paths.js';
 import { formatProblem, suggest } from '../config/problems.js';
 import { VERSION } from '../lib/version.js';
@@ -30,16 +31,27 @@ const configCommands = () => import('./commands/config.js');
 const modelCommands = () => import('./commands/model.js');
 const pullCommands = () => import('./commands/model-pull.js');
 
-/** --token, kept by the program's preAction hook for client(). */
+/** --token and --verbose, kept by the program's preAction hook for client(). */
 let tokenOption: string | undefined;
+let verboseOption = false;
+let saidWhere = false;
 
-/** The API client for SVC_API_URL; a malformed SVC_API_URL or SVC_PORT is an error, never a silent fallback to another server. */
+/**
+ * The API client: SVC_API_URL, else the gateway serving this home, else 127.0.0.1 on SVC_PORT
+ * or 8080 (config/api-url.ts). A malformed SVC_API_URL or SVC_PORT is an error, never a silent
+ * fallback to another server. With --verbose, which URL and why goes to stderr (once).
+ */
 const client = () => {
   const env = readEnv(process.env);
   const bad = env.problems.find((p) => p.path === 'SVC_API_URL' || (p.path === 'SVC_PORT' && env.settings.apiUrl === undefined));
   if (bad) throw new CliExit(EXIT.configInvalid, formatProblem(bad));
-  const baseUrl = apiBaseUrl(env.settings);
-  return new ApiClient(baseUrl, cliCredentials(baseUrl, resolvePaths(), tokenOption ?? (process.env.SVC_API_TOKEN?.trim() || undefined)));
+  const paths = resolvePaths();
+  const target = resolveApiUrl(env.settings, paths);
+  if (verboseOption && !saidWhere) {
+    saidWhere = true;
+    process.stderr.write(`svc: using the API at ${target.url}: ${target.why}\n`);
+  }
+  return new ApiClient(target.url, cliCredentials(target.url, paths, tokenOption ?? (process.env.SVC_API_TOKEN?.trim() || undefined)));
 };
 /** A whole number >= 1 for an option. */
 function positiveInt(value: string, option: string): number {
@@ -61,8 +73,9 @@ export function buildProgram(serve: ServeAction): Command {
     .version(VERSION, '-V, --version', 'print the version')
     .showHelpAfterError('(run with --help for usage)')
     .option('--token <token>', 'API token for auth mode (default: $SVC_API_TOKEN)')
+    .option('--verbose', 'say on stderr which API URL is used and why (SVC_API_URL, the gateway serving this home, SVC_PORT)')
     .hook('preAction', (command) => {
-      tokenOption = command.opts<{ token?: string }>().token;
+      ({ token: tokenOption, verbose: verboseOption = false } = command.opts<{ token?: string; verbose?: boolean }>());
     })
     .exitOverride();
 
@@ -99,6 +112,7 @@ export function buildProgram(serve: ServeAction): Command {
     .requiredOption('-p, --path <path>', 'absolute path of the model file')
     .option('--name <name>', 'display name')
     .option('--license <license>', 'license (default: unknown)')
+    .option('-f, --force', 'register a .gguf file that does not start with the GGUF magic (for an engine that takes another format)', false)
     .action(async (id: string, o) => (await modelCommands()).modelRegister(client(), id, o));
   model.command('rm <ref>').description('remove a model from the registry (the file is kept)')
     .option('-f, --force', 'remove it even while slots use it as their default', false)
@@ -222,7 +236,7 @@ export function buildProgram(serve: ServeAction): Command {
   registerAgentCommands(program, client);
 
   program.command('run <model> [prompt...]')
-    .description('chat with a model: find or create a slot for it, load it, then an interactive chat (or answer [prompt], or piped stdin, and exit)')
+    .description('chat with a slot, a model or an id the gateway serves (a name nothing knows is pulled): load it, then an interactive chat (or answer [prompt], or piped stdin, and exit)')
     .action(async (ref: string, words: string[]) => (await import('./commands/run.js')).runCommand(client(), ref, words.length > 0 ? words.join(' ') : undefined));
 
   const authCommands = () => import('./commands/auth.js');
@@ -231,7 +245,7 @@ export function buildProgram(serve: ServeAction): Command {
     .option('--user <name>', 'admin user for basic auth (default: $SVC_ADMIN_USER or admin)')
     .option('--hostname <name>', 'the name clients use (default: $SVC_HOSTNAME or svc.local)')
     .option('--email <address>', 'ACME contact (default: $SVC_TLS_EMAIL or admin@<hostname>)')
-    .option('--api <host:port>', 'where the proxy finds the API (default: 127.0.0.1:$SVC_PORT or 8080)')
+    .option('--api <host:port>', "where the proxy finds the API (default: 127.0.0.1 on the port of the gateway serving this home, else $SVC_PORT or 8080)")
     .option('--chat <host:port>', 'the chat front end (default: 127.0.0.1:3001)')
     .option('--http-port <port>', 'the proxy\'s HTTP port (default 80)', portNumber)
     .option('--https-port <port>', 'the proxy\'s HTTPS port (default 443)', portNumber)

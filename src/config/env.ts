@@ -9,7 +9,7 @@ export interface EnvSettings {
   readonly port?: number;
   /** SVC_HOST: the address `svc serve` binds when --host is not given (default 127.0.0.1). */
   readonly host?: string;
-  /** SVC_API_URL: where the CLI finds the API. */
+  /** SVC_API_URL: where the CLI finds the API (first of the rules in api-url.ts). */
   readonly apiUrl?: string;
   /** SVC_MODEL_STORE: overrides [models].store. */
   readonly modelStore?: string;
@@ -83,9 +83,4 @@ export function readEnv(env: NodeJS.ProcessEnv): { settings: EnvSettings; proble
     ...(activityRetentionDays !== undefined && { activityRetentionDays }),
   };
   return { settings, problems };
-}
-
-/** Where the CLI should find the API: SVC_API_URL, else 127.0.0.1 on SVC_PORT or 8080. */
-export function apiBaseUrl(settings: EnvSettings): string {
-  return settings.apiUrl ?? `http://127.0.0.1:${settings.port ?? 8080}`;
 }

@@ -3,7 +3,7 @@
 import type { ConfigProblem } from './problems.js';
 import { ArgvSyntaxError, tokenize, wordsOrNone } from '../lib/shell-words.js';
 import { ownedFlagsIn, ownedFlagsMessage } from '../protocol/host-only.js';
-import { SLOT_NAME_PATTERN, SLOT_NAME_RULE } from './schema/common.js';
+import { POOL_DEFAULT, SLOT_NAME_PATTERN, SLOT_NAME_RULE } from './schema/common.js';
 import { TTS_ONLY_KEYS } from './schema/slot.js';
 import { rpcSlotRules } from './rpc-rules.js';
 import type { TomlDoc } from './toml.js';
@@ -20,8 +20,8 @@ const warning = (file: string, path: string, message: string): ConfigProblem => 
 
 export function svcTomlRules(doc: TomlDoc, file = 'svc.toml'): ConfigProblem[] {
   const slots = tableAt(doc, 'slots');
-  const start = intOr(slots.port_range_start, 8081);
-  const end = intOr(slots.port_range_end, 8099);
+  const start = intOr(slots.port_range_start, POOL_DEFAULT.start);
+  const end = intOr(slots.port_range_end, POOL_DEFAULT.end);
   if (end < start) {
     return [error(file, 'slots.port_range_end', `expected >= slots.port_range_start (${start}); got ${end}`)];
   }

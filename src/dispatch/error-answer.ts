@@ -7,6 +7,7 @@
 // most ERROR_BODY_MAX_BYTES of them: 2xx bodies are relayed untouched (forward.ts).
 import type { ServerResponse } from 'node:http';
 import { type ErrorCode, type ErrorEnvelope, isCatalogueEnvelope } from '../protocol/errors.js';
+import { withContextHint } from './context-hint.js';
 import { sseErrorEvent } from './forward.js';
 import { type ExchangeTiming, serverTiming } from './server-timing.js';
 
@@ -84,7 +85,7 @@ export function errorAnswerFrom(body: ErrorBody, target: ErrorTarget): ErrorAnsw
   const headers: Record<string, string> = body.retryAfter === undefined ? {} : { 'retry-after': body.retryAfter };
   const text = body.bytes.toString('utf8');
   const json = body.truncated ? { ok: false as const } : parseJson(text);
-  if (json.ok && isCatalogueEnvelope(json.value)) return { status: body.status, envelope: json.value, headers };
+  if (json.ok && isCatalogueEnvelope(json.value)) return { status: body.status, envelope: 'slot' in target ? withContextHint(json.value, target.slot) : json.value, headers };
   const fallback = `the ${'slot' in target ? `engine of slot ${target.slot}` : `upstream ${target.upstream_name}`} answered ${body.status}`;
   const details: Record<string, unknown> = { status: body.status, ...target };
   let message: string | undefined;
@@ -98,7 +99,8 @@ export function errorAnswerFrom(body: ErrorBody, target: ErrorTarget): ErrorAnsw
     details.content_type = body.contentType ?? null;
     details.truncated = body.truncated || text.length > TEXT_DETAIL_MAX;
   }
-  return { status: body.status, envelope: { error: { code: upstreamCode(body.status), message: message || fallback, details } }, headers };
+  const envelope: ErrorEnvelope = { error: { code: upstreamCode(body.status), message: message || fallback, details } };
+  return { status: body.status, envelope: 'slot' in target && json.ok ? withContextHint(envelope, target.slot, json.value) : envelope, headers };
 }
 
 const ignore = () => undefined;

@@ -25,7 +25,7 @@ export type { CheckResult, CheckStatus } from './types.js';
 
 export interface DoctorOptions {
   paths: SvcPaths;
-  /** The API's port (api.env, the environment, or 8080). */
+  /** The API's port: the one this home's gateway serves on, else SVC_PORT (the environment, api.env), else 8080. */
   apiPort: number;
   /** More ports to check (--ports); a conflict on one of these is a warning. */
   extraPorts: readonly number[];

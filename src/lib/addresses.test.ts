@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientKeys, isLoopbackAddress } from './addresses.js';
+import { clientKeys, isLoopbackAddress, localUrlOf } from './addresses.js';
 
 describe('clientKeys', () => {
   it('counts an IPv4-mapped IPv6 address as its IPv4 address, in either spelling', () => {
@@ -32,5 +32,15 @@ describe('isLoopbackAddress', () => {
   it('is 127.0.0.0/8 and ::1, mapped or not', () => {
     for (const a of ['127.0.0.1', '127.9.9.9', '::ffff:127.0.0.2', '::1']) expect(isLoopbackAddress(a), a).toBe(true);
     for (const a of ['10.0.0.1', '::ffff:10.0.0.1', 'fd77::1', undefined]) expect(isLoopbackAddress(a), String(a)).toBe(false);
+  });
+});
+
+describe('localUrlOf', () => {
+  it('reaches a wildcard bind over loopback, and brackets IPv6 addresses', () => {
+    for (const host of ['0.0.0.0', '::', '[::]', '']) expect(localUrlOf(host, 18300), host).toBe('http://127.0.0.1:18300');
+    expect(localUrlOf('127.0.0.1', 8080)).toBe('http://127.0.0.1:8080');
+    expect(localUrlOf('::1', 8080)).toBe('http://[::1]:8080');
+    expect(localUrlOf('[::1]', 8080)).toBe('http://[::1]:8080');
+    expect(localUrlOf('192.168.1.20', 9000)).toBe('http://192.168.1.20:9000');
   });
 });

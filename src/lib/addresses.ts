@@ -54,3 +54,17 @@ function ipv6Groups(text: string): number[] | undefined {
 function dottedQuad(high: number, low: number): string {
   return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
 }
+
+/** The addresses that mean "every interface" when bound: no client can connect to them as such. */
+const WILDCARD_HOSTS: ReadonlySet<string> = new Set(['', '0.0.0.0', '::', '[::]', '0:0:0:0:0:0:0:0']);
+
+/**
+ * The URL a client on this host reaches a server bound to `host`:`port` by. A wildcard bind
+ * (0.0.0.0, ::) is reached over loopback (127.0.0.1: a `::` bind on Linux takes IPv4 too);
+ * an IPv6 address goes in brackets.
+ */
+export function localUrlOf(host: string, port: number): string {
+  const bare = host.replace(/^\[|\]$/g, '');
+  const reachable = WILDCARD_HOSTS.has(host) || WILDCARD_HOSTS.has(bare) ? '127.0.0.1' : bare;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+}

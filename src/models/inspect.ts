@@ -1,7 +1,7 @@
 // What svc learns about a model file before it registers it: its size (all parts of a
 // split model together), the other parts, the projector sidecar beside it, and, for GGUF,
 // the native context length and whether it ships MTP heads. Only the header is read.
-import { readdir, realpath, stat } from 'node:fs/promises';
+import { open, readdir, realpath, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ggufModelFacts, readGgufHeader } from '../engines/gguf/reader.js';
 import { hasMtpMarker, isMmprojName, matchExtension, splitPartName, splitPartOf } from './names.js';
@@ -21,6 +21,43 @@ export interface ModelFileFacts {
   readonly tags: string[];
   /** Things that did not stop the inspection, e.g. a GGUF header that could not be read. */
   readonly warnings: string[];
+  /** A `.gguf` file that does not start with the GGUF magic: what it starts with instead; null otherwise. */
+  readonly not_gguf: NotGguf | null;
+}
+
+/** What a file named .gguf holds instead of a GGUF header: no engine that reads GGUF loads it. */
+export interface NotGguf {
+  /** A sentence: what its first bytes are. */
+  readonly found: string;
+  /** Its first bytes (at most 8), as hex. */
+  readonly first_bytes: string;
+}
+
+const GGUF_MAGIC = Buffer.from('GGUF', 'latin1');
+
+/** What `start` (a file's first bytes) is, when it is not the GGUF magic; null when it is. */
+export function notGgufOf(start: Buffer): NotGguf | null {
+  if (start.subarray(0, 4).equals(GGUF_MAGIC)) return null;
+  const head = start.subarray(0, 8);
+  const firstBytes = [...head].map((b) => b.toString(16).padStart(2, '0')).join(' ');
+  if (start.length === 0) return { found: 'the file is empty', first_bytes: '' };
+  const text = start.toString('latin1');
+  const shown = JSON.stringify([...head].map((b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '.')).join(''));
+  const guess = /^version https:\/\/git-lfs/.test(text) ? ': a Git LFS pointer, not the model (git lfs pull fetches the file itself)'
+    : /^\s*</.test(text) ? ': text that looks like an HTML or XML page (a download that saved an error page?)'
+      : '';
+  return { found: `it starts with ${shown} (${firstBytes}), not the GGUF magic "GGUF"${guess}`, first_bytes: firstBytes };
+}
+
+async function firstBytes(path: string, count: number): Promise<Buffer> {
+  const file = await open(path, 'r');
+  try {
+    const buffer = Buffer.alloc(count);
+    const { bytesRead } = await file.read(buffer, 0, count, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await file.close();
+  }
 }
 
 /** Inspect a regular file that the caller has already checked exists. */
@@ -44,9 +81,12 @@ export async function inspectModelFile(path: string, size: number, extensions: r
   }
 
   let contextLength: number | null = null;
+  let notGguf: NotGguf | null = null;
   const tags = new Set<string>();
   if (hasMtpMarker(path.slice(dirname(path).length + 1))) tags.add('mtp');
-  if (path.toLowerCase().endsWith('.gguf')) {
+  if (path.toLowerCase().endsWith('.gguf')) notGguf = notGgufOf(await firstBytes(path, 64));
+  if (notGguf) warnings.push(`not a GGUF file: ${notGguf.found}`);
+  else if (path.toLowerCase().endsWith('.gguf')) {
     try {
       const header = await readGgufHeader(path);
       const facts = ggufModelFacts(header);
@@ -66,6 +106,7 @@ export async function inspectModelFile(path: string, size: number, extensions: r
     context_length: contextLength,
     tags: [...tags],
     warnings,
+    not_gguf: notGguf,
   };
 }
 

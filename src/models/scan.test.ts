@@ -25,9 +25,12 @@ function fresh(name: string): string {
   return root;
 }
 
+/** A file of `bytes` bytes; a .gguf one starts with the GGUF magic (the scan skips one without it), its header past that unreadable. */
 function put(path: string, bytes = 16): string {
   mkdirSync(join(path, '..'), { recursive: true });
-  writeFileSync(path, Buffer.alloc(bytes, 1));
+  const fill = Buffer.alloc(bytes, 1);
+  if (path.endsWith('.gguf') && bytes >= 4) fill.write('GGUF', 0, 'latin1');
+  writeFileSync(path, fill);
   return path;
 }
 
@@ -54,11 +57,30 @@ describe('inspectModelFile', () => {
     expect((await inspectModelFile(named, 16, EXTENSIONS)).tags).toEqual(['mtp']);
   });
 
-  it('warns, and carries on, when a .gguf has no readable header', async () => {
+  it('warns, and carries on, when a .gguf has the magic but no readable header', async () => {
     const path = put(join(fresh('inspect-bad'), 'junk.gguf'), 64);
     const facts = await inspectModelFile(path, 64, EXTENSIONS);
     expect(facts.context_length).toBeNull();
-    expect(facts.warnings[0]).toMatch(/GGUF header.*not a GGUF file/);
+    expect(facts.not_gguf).toBeNull();
+    expect(facts.warnings[0]).toMatch(/could not read the GGUF header/);
+  });
+
+  it('says what a .gguf without the GGUF magic starts with; the scan skips it', async () => {
+    const root = fresh('inspect-not-gguf');
+    const page = join(root, 'page.gguf');
+    writeFileSync(page, '<!DOCTYPE html><html></html>');
+    const facts = await inspectModelFile(page, statSync(page).size, EXTENSIONS);
+    expect(facts.not_gguf).toEqual({ found: 'it starts with "<!DOCTYP" (3c 21 44 4f 43 54 59 50), not the GGUF magic "GGUF": text that looks like an HTML or XML page (a download that saved an error page?)', first_bytes: '3c 21 44 4f 43 54 59 50' });
+    const pointer = join(root, 'pointer.gguf');
+    writeFileSync(pointer, 'version https://git-lfs.github.com/spec/v1\noid sha256:00\nsize 1\n');
+    expect((await inspectModelFile(pointer, statSync(pointer).size, EXTENSIONS)).not_gguf?.found).toMatch(/a Git LFS pointer, not the model/);
+    const empty = join(root, 'empty.gguf');
+    writeFileSync(empty, '');
+    expect((await inspectModelFile(empty, 0, EXTENSIONS)).not_gguf).toEqual({ found: 'the file is empty', first_bytes: '' });
+    const outcome = await scanModelRoots([root], EXTENSIONS);
+    expect(outcome.models).toEqual([]);
+    expect(outcome.skipped.map((s) => s.path).sort()).toEqual([empty, page, pointer]);
+    expect(outcome.skipped[0]!.reason).toMatch(/^not a GGUF file: /);
   });
 
   it('collects the parts of a split model and their total size, and names missing parts', async () => {

@@ -120,6 +120,11 @@ export async function scanModelRoots(roots: readonly string[], extensions: reado
       skipped.push({ path, reason: `split model with missing parts: ${facts.missing_parts.join(', ')}` });
       continue;
     }
+    // An engine would crash-loop on it; `svc model register --force` takes it on purpose.
+    if (facts.not_gguf) {
+      skipped.push({ path, reason: `not a GGUF file: ${facts.not_gguf.found}` });
+      continue;
+    }
     models.push({
       id: deriveModelId(path, extension),
       path,

@@ -10,6 +10,9 @@ import { TINY_MODEL_SHAPE, writeTinyModel } from '../engines/gguf/tiny-model.js'
 import { SvcError } from '../protocol/errors.js';
 import { assignModel, listModels, registerModel, removeModel, resolveModelRef, scanModels, scanSummaryLine } from './service.js';
 
+/** `bytes` bytes that start with the GGUF magic (register refuses a .gguf without it); the header past it is not readable. */
+const magicFirst = (bytes: number) => Buffer.concat([Buffer.from('GGUF'), Buffer.alloc(Math.max(0, bytes - 4), 7)]);
+
 const homes: string[] = [];
 
 afterEach(() => {
@@ -46,7 +49,7 @@ function makeHome(slots: Record<string, string> = {}, svcToml = ''): Home {
     file: (rel, bytes = 32) => {
       const path = join(models, rel);
       mkdirSync(join(path, '..'), { recursive: true });
-      writeFileSync(path, Buffer.alloc(bytes, 7));
+      writeFileSync(path, magicFirst(bytes));
       return path;
     },
     registry: () => parse(readFileSync(paths.registryToml, 'utf8')) as Record<string, unknown>,
@@ -138,7 +141,7 @@ describe('removeModel', () => {
     const outsideDir = join(h.home, 'elsewhere');
     mkdirSync(outsideDir);
     const outside = join(outsideDir, 'out.gguf');
-    writeFileSync(outside, 'x');
+    writeFileSync(outside, magicFirst(8));
     await registerModel(await h.config(), 'in', { path: inside });
     await registerModel(await h.config(), 'out', { path: outside });
     await removeModel(await h.config(), 'in');
@@ -205,7 +208,7 @@ describe('scanModels', () => {
     const elsewhere = mkdtempSync(join(tmpdir(), 'svc-mount-'));
     homes.push(elsewhere);
     const file = join(elsewhere, 'Qwen3-8B.gguf');
-    writeFileSync(file, Buffer.alloc(32, 7));
+    writeFileSync(file, magicFirst(32));
     await registerModel(await h.config(), 'qwen', { path: file });
     mkdirSync(join(h.models, 'llamacpp/chat'), { recursive: true });
     symlinkSync(file, join(h.models, 'llamacpp/chat/Qwen3-8B.gguf'));

@@ -82,6 +82,8 @@ export interface RegisterInput {
   path: string;
   name?: string;
   license?: string;
+  /** Register a `.gguf` file that does not start with the GGUF magic (for an engine that takes another format). */
+  force?: boolean;
 }
 
 export interface RegisterResult {
@@ -95,8 +97,9 @@ export interface RegisterResult {
 /**
  * Add a model file to the registry under `id`. The path must be absolute and a regular file
  * with one of `[models].file_extensions`; it may not be an mmproj sidecar or part 2..n of a
- * split model. An id registered for the same file is refreshed (size, context length,
- * sidecar; name and license when given); for another file it is model.already_exists.
+ * split model; a `.gguf` file must start with the GGUF magic unless forced. An id registered
+ * for the same file is refreshed (size, context length, sidecar; name and license when
+ * given); for another file it is model.already_exists.
  */
 export async function registerModel(config: Config, id: string, input: RegisterInput): Promise<RegisterResult> {
   if (!MODEL_ID_PATTERN.test(id)) throw new ModelError('model.invalid_id', `invalid model id ${JSON.stringify(id)}: expected ${MODEL_ID_RULE}`, { id });
@@ -126,6 +129,11 @@ export async function registerModel(config: Config, id: string, input: RegisterI
     throw new ModelError('model.already_exists', `model "${id}" is already registered for ${existing.path}`, { id, path: existing.path });
   }
   const facts = await inspectModelFile(path, info.size, extensions);
+  if (facts.not_gguf && !input.force) {
+    throw new ModelError('model.unsupported_format', `${path} is not a GGUF file: ${facts.not_gguf.found}; an engine would fail to load it ("invalid GGUF magic"). Register the finished .gguf download, or pass force (svc model register --force) for an engine that takes another format`, {
+      path, found: facts.not_gguf.found, first_bytes: facts.not_gguf.first_bytes,
+    });
+  }
   if (facts.missing_parts.length > 0) {
     throw new ModelError('model.path_missing', `split model ${path} is missing ${facts.missing_parts.length} part(s): ${facts.missing_parts.join(', ')}`, { path: facts.missing_parts[0], missing: facts.missing_parts });
   }

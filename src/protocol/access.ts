@@ -109,6 +109,7 @@ export const ROUTE_ACCESS_TABLE: Readonly<Record<string, RouteAccess>> = {
   'POST /api/models/scan': 'write',
   'POST /api/models/:id/pull': 'write',
   'DELETE /api/models/:id/pull': 'write',
+  'DELETE /api/models/pulls/:job': 'write',
   'POST /api/hardware/probe': 'write',
   'POST /api/slots': 'write',
   'PUT /api/slots/:name': 'write',

@@ -139,6 +139,8 @@ export interface EventPayloads {
   'pull.completed': PullEventData & { sha256: string | null; path: string | null };
   'pull.failed': PullEventData & { error: string; error_code: string };
   'pull.cancelled': PullEventData & { discard: boolean };
+  /** A finished job left the list (DELETE /api/models/pulls/<job>). */
+  'pull.dismissed': PullEventData & { state: string; discard: boolean };
   /** A token was created or revoked: its id, label and scope, never the token. Only admins see these. */
   'auth.token_created': { id: string; label: string; scope: string };
   'auth.token_revoked': { id: string; label: string; scope: string };
@@ -254,6 +256,7 @@ const EVENT_TYPE_SET: { [K in EventType]: true } = {
   'pull.completed': true,
   'pull.failed': true,
   'pull.cancelled': true,
+  'pull.dismissed': true,
   'auth.token_created': true,
   'auth.token_revoked': true,
   'mcp.state': true,

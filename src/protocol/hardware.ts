@@ -4,12 +4,13 @@
 
 export const HARDWARE_SCHEMA = 1;
 
-/** Values of `svc slot create --hardware`, and the slot device each maps onto. */
-export const HARDWARE_FLAGS = ['vulkan', 'rocm', 'cpu'] as const;
+/** Values of `svc slot create --hardware` (and the API's `hardware`), and the slot device each maps onto: every GPU device has one. */
+export const HARDWARE_FLAGS = ['vulkan', 'rocm', 'cuda', 'cpu'] as const;
 export type HardwareFlag = (typeof HARDWARE_FLAGS)[number];
-export const HARDWARE_DEVICE: Readonly<Record<HardwareFlag, 'gpu-vulkan' | 'gpu-rocm' | 'cpu'>> = {
+export const HARDWARE_DEVICE: Readonly<Record<HardwareFlag, 'gpu-vulkan' | 'gpu-rocm' | 'gpu-cuda' | 'cpu'>> = {
   vulkan: 'gpu-vulkan',
   rocm: 'gpu-rocm',
+  cuda: 'gpu-cuda',
   cpu: 'cpu',
 };
 

@@ -55,9 +55,27 @@ function bound(kind: 'min' | 'max', issue: { origin?: string; inclusive?: boolea
   }
 }
 
+/** zod's own wording (its default messages), which a problem gets in ours instead. */
+const ZOD_DEFAULT = /^(Too big|Too small|Invalid input|Invalid option)\b/;
+
+/** A message the schema itself gives (`.max(8200, { error: '…' })`): kept, it says more than a bound. */
+const ownMessage = (issue: Issue): string | undefined => (issue.message && !ZOD_DEFAULT.test(issue.message) ? issue.message : undefined);
+
+/**
+ * A problem's message where the value is not at hand (a browser form's own parse, which does
+ * not report the input): a bound in our words, or the schema's own message, never zod's
+ * "Too big: expected number to be <=65535".
+ */
+export function describeIssueWithoutInput(issue: Issue): string {
+  if (issue.code === 'too_small') return ownMessage(issue) ?? `expected ${bound('min', issue, issue.minimum)}`;
+  if (issue.code === 'too_big') return ownMessage(issue) ?? `expected ${bound('max', issue, issue.maximum)}`;
+  return issue.message;
+}
+
 /** The message part of a problem. */
 export function describeIssue(issue: Issue): string {
   const got = `got ${describeValue(issue.input)}`;
+  if ((issue.code === 'too_small' || issue.code === 'too_big') && ownMessage(issue)) return `${ownMessage(issue)}; ${got}`;
   switch (issue.code) {
     case 'invalid_value':
       return `expected one of ${issue.values.map((v) => String(v)).join(', ')}; ${got}`;

@@ -97,6 +97,8 @@ export const RegisterModelRequestSchema = z.strictObject({
   path: z.string().min(1),
   name: z.string().min(1).nullish().transform((v) => v ?? undefined),
   license: z.string().min(1).nullish().transform((v) => v ?? undefined),
+  /** Register a .gguf file that does not start with the GGUF magic (an engine that takes another format). */
+  force: z.boolean().optional(),
 });
 export type RegisterModelRequest = z.input<typeof RegisterModelRequestSchema>;
 

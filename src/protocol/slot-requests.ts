@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { HARDWARE_FLAGS } from './hardware.js';
 import { MAX_CTX_SIZE, MIN_CTX_SIZE } from './slot-limits.js';
-import { DEVICES, PROVIDERS, SLOT_NAME_PATTERN, SLOT_NAME_RULE, SLOT_TYPES, type SlotType } from './vocabulary.js';
+import { DEVICES, PROVIDERS, SLOT_NAME_PATTERN, SLOT_NAME_RULE, SLOT_PORT_MAX, SLOT_PORT_MIN, SLOT_TYPES, type SlotType } from './vocabulary.js';
 
 export { DEFAULT_CTX_SIZE, DEFAULT_LOG_LINES, LOG_RING_LINES, MAX_CTX_SIZE, MIN_CTX_SIZE } from './slot-limits.js';
 /** Slot types whose engine has a context window; the others (speech, images) take no ctx_size. */
@@ -14,7 +14,9 @@ export const CONTEXT_SLOT_TYPES: readonly SlotType[] = ['llm', 'embedding', 'rer
 const text = () => z.string().min(1);
 // null reads as "not given": a form that sends every field sends nulls for the empty ones.
 const maybe = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
-const port = () => z.int().min(1).max(65535);
+/** A port number; the slot file then holds a slot's to SLOT_PORT_MIN-SLOT_PORT_MAX (a config.invalid past that). */
+const PORT_RULE = `expected a port number, and a slot's port is ${SLOT_PORT_MIN}-${SLOT_PORT_MAX}`;
+const port = () => z.int().min(1, { error: PORT_RULE }).max(65535, { error: PORT_RULE });
 /** [server].extra_args: "" clears them. */
 const extraArgs = () => z.string().max(4096).nullish().transform((v) => v ?? undefined);
 /** [server].env: {} clears it; names as the slot file's rule, values without newlines. */
@@ -42,7 +44,7 @@ export const CreateSlotRequestSchema = z.strictObject({
   type: maybe(z.enum(SLOT_TYPES)),
   /** Default: llama-server when a binary is found, else the built-in engine where it serves the type. */
   provider: maybe(z.enum(PROVIDERS)),
-  /** vulkan | rocm | cpu; default from hardware.json, else vulkan. */
+  /** vulkan | rocm | cuda | cpu; default from hardware.json, else vulkan. */
   hardware: maybe(z.enum(HARDWARE_FLAGS)),
   /** A device value (gpu-rocm, gpu-vulkan, gpu-cuda, cpu, npu); wins over hardware. */
   device: maybe(z.enum(DEVICES)),

@@ -26,11 +26,17 @@ export const CREATE_PROVIDERS: readonly Provider[] = PROVIDERS.filter((p) => p !
 export const SLOT_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 export const SLOT_NAME_RULE = 'lowercase letters, digits, "-" and "_", starting with a letter or digit, at most 32 characters';
 
-/** Slot ports: 8081-8200 (SPEC.md, Limits). */
+/**
+ * Ports (SPEC.md, Limits), three figures for two things: a slot's own port is 8081-8200; the
+ * pool new slots get one from ([slots].port_range_start-port_range_end) is 8081-8099 by
+ * default and may be set anywhere within 8081-8187, below the image engine's 8188.
+ */
 export const SLOT_PORT_MIN = 8081;
 export const SLOT_PORT_MAX = 8200;
 /** The auto-allocation pool must stay below the image engine's port. */
 export const POOL_PORT_LIMIT = 8188;
+/** The pool's default ([slots].port_range_start, port_range_end). */
+export const POOL_DEFAULT = { start: 8081, end: 8099 } as const;
 
 /** "an llm slot", "an embedding slot", "a tts slot": the article as the type is read aloud (el-el-em, tee-tee-ess). */
 export function slotTypePhrase(type: string): string {

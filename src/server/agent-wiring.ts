@@ -4,6 +4,7 @@
 import { request } from 'undici';
 import type { GatewayWiring } from '../agents/driver.js';
 import type { ModelList } from '../protocol/v1-wire.js';
+import { localUrlOf } from '../lib/addresses.js';
 import type { GatewayAuth } from '../auth/gateway-auth.js';
 import type { ResolvedConfig } from '../config/load.js';
 
@@ -24,8 +25,7 @@ export function agentOfTokenLabel(label: string): string | undefined {
 }
 
 export async function gatewayWiring(ctx: WiringHost, agent: string): Promise<GatewayWiring> {
-  const host = ['0.0.0.0', '::', ''].includes(ctx.listening.host) ? '127.0.0.1' : ctx.listening.host;
-  const apiUrl = `http://${host.includes(':') ? `[${host}]` : host}:${ctx.listening.port}`;
+  const apiUrl = localUrlOf(ctx.listening.host, ctx.listening.port);
   return { v1Url: `${apiUrl}/v1`, apiUrl, token: await agentToken(ctx, agent), chatModels: await chatModels(apiUrl), svcVersion: ctx.version };
 }
 

@@ -122,6 +122,9 @@ function createPullManager(ctx: PullHost, records: PullJobRecords): PullManager 
         case 'cancelled':
           ctx.record({ action: 'model.pull_cancel', target: job.model_id, details: { ref: job.ref, discard: Boolean(extra.discard) } });
           return void ctx.events.publish({ type: 'pull.cancelled', severity: 'warn', source, message, data: { ...base, discard: Boolean(extra.discard) } });
+        case 'dismissed':
+          ctx.record({ action: 'model.pull_dismiss', target: job.model_id, details: { ref: job.ref, job: job.id, state: job.state, discard: Boolean(extra.discard) } });
+          return void ctx.events.publish({ type: 'pull.dismissed', source, message, data: { ...base, state: job.state, discard: Boolean(extra.discard) } });
       }
     },
   });

@@ -12,7 +12,7 @@ import { recoverChangeSet } from '../config/change-set.js';
 import { loadConfig } from '../config/load.js';
 import { notWritableHint, type SvcPaths } from '../config/paths.js';
 import { errorsOf, formatProblem, warningsOf } from '../config/problems.js';
-import { isLoopbackAddress } from '../lib/addresses.js';
+import { isLoopbackAddress, localUrlOf } from '../lib/addresses.js';
 import { buildApp } from './app.js';
 import { dashboardRoot } from './routes/dashboard.js';
 import { EXIT_CONFIG_INVALID, EXIT_LISTEN_FAILED, EXIT_NOT_WRITABLE } from './exit-codes.js';
@@ -134,8 +134,8 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
       clearTimeout(timer);
     })());
 
-  const shown = options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;
-  const url = `http://${shown}:${port}`;
+  // The URL a client on this host uses (the instance lock records it for the CLI): a wildcard bind is reached over loopback.
+  const url = localUrlOf(options.host, port);
   log(`svc ${ctx.version} listening on ${url}`);
   log(`  config: ${paths.configRoot} (${paths.source === 'SVC_HOME' ? 'SVC_HOME' : paths.source === 'user' ? 'per-user default' : 'system'})`);
   log(`  state:  ${paths.stateRoot}`);

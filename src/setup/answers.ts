@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { HardwareProbe } from '../protocol/hardware.js';
 import { CATALOGUE } from '../models/catalogue.js';
 import { isAbsolute } from 'node:path';
-import { TINY_MODEL_ID, TINY_RERANKER_ID } from '../engines/gguf/tiny-model.js';
+import { TINY_DEMO_CONTEXT, TINY_MODEL_ID, TINY_RERANKER_ID } from '../engines/gguf/tiny-model.js';
 import { KOKORO_MODEL_ID } from '../engines/kokoro/adapter.js';
 import { MOONSHINE_DEFAULT_MODEL } from '../engines/moonshine/adapter.js';
 import { InstallSlotSchema } from '../protocol/install.js';
@@ -75,9 +75,9 @@ export function autoAnswers(flags: SetupFlags, probe: HardwareProbe | null): Set
         { name: 'rerank', type: 'reranking' as const, model: 'bge-reranker-v2-m3-q4_k_m' },
       ]
     : [
-        { name: 'chat', type: 'llm' as const, model: DEMO_CHAT, ctx_size: 2048, ...demo },
-        { name: 'embed', type: 'embedding' as const, model: DEMO_CHAT, ctx_size: 2048, ...demo },
-        { name: 'rerank', type: 'reranking' as const, model: DEMO_RERANK, ctx_size: 2048, ...demo },
+        { name: 'chat', type: 'llm' as const, model: DEMO_CHAT, ctx_size: TINY_DEMO_CONTEXT.chat, ...demo },
+        { name: 'embed', type: 'embedding' as const, model: DEMO_CHAT, ctx_size: TINY_DEMO_CONTEXT.vectors, ...demo },
+        { name: 'rerank', type: 'reranking' as const, model: DEMO_RERANK, ctx_size: TINY_DEMO_CONTEXT.vectors, ...demo },
       ];
   return SetupAnswersSchema.parse({ storage_dir: flags.storageDir, pull: flags.pull, slots, extensions: flags.extensions, auth: false });
 }

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { ResolvedConfig } from '../config/load.js';
 import { readTomlFile, type TomlDoc } from '../config/toml.js';
 import { SlotError } from '../protocol/errors.js';
+import { POOL_PORT_LIMIT, SLOT_PORT_MAX, SLOT_PORT_MIN } from '../protocol/vocabulary.js';
 import { portIsFree } from '../lib/process.js';
 
 /** Ports of every slot file on disk. */
@@ -33,7 +34,7 @@ export async function pickSlotPort(config: ResolvedConfig, isFree: (port: number
   for (let port = start; port <= end; port++) {
     if (!claimed.has(port) && (await isFree(port))) return port;
   }
-  throw new SlotError('slot.no_free_port', `no free port in the pool ${start}-${end} ([slots].port_range_start/port_range_end): every port is used by a slot file or by another process; pass a port, or widen the pool`, {
+  throw new SlotError('slot.no_free_port', `no free port in the pool ${start}-${end} ([slots].port_range_start/port_range_end): every port is used by a slot file or by another process; pass a port (${SLOT_PORT_MIN}-${SLOT_PORT_MAX}), or widen the pool (within ${SLOT_PORT_MIN}-${POOL_PORT_LIMIT - 1})`, {
     range: [start, end],
     claimed: [...claimed].filter((p) => p >= start && p <= end).sort((a, b) => a - b),
   });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ApiError } from './api-error.js';
+import { CreateSlotRequestSchema } from '../../src/protocol/slot-requests.js';
+import { parseRequest } from '../../src/protocol/validate.js';
 import { problemAt, problemsOfError, problemsOfIssues } from './field-problems.js';
 
 describe('field problems', () => {
@@ -24,6 +26,15 @@ describe('field problems', () => {
     expect(parsed.success).toBe(false);
     const problems = problemsOfIssues(parsed.error!.issues);
     expect(Object.keys(problems).sort()).toEqual(['args[1]', 'name', 'server.port']);
+  });
+
+  it('says a bound in the server\'s words, never zod\'s "Too big: expected number to be <=65535"', () => {
+    const bounded = z.object({ n: z.int().max(9), s: z.string().min(3) }).safeParse({ n: 10, s: 'a' });
+    expect(problemsOfIssues(bounded.error!.issues)).toEqual({ n: 'expected <= 9', s: 'expected at least 3 characters' });
+    // The slot form's port: the sentence says what a slot's port is, in the browser and from the server alike.
+    const port = CreateSlotRequestSchema.safeParse({ name: 'x', model: 'tiny', port: 70000 });
+    expect(problemsOfIssues(port.error!.issues)).toEqual({ port: "expected a port number, and a slot's port is 8081-8200" });
+    expect(() => parseRequest(CreateSlotRequestSchema, { name: 'x', model: 'tiny', port: 70000 })).toThrow("invalid body: port: expected a port number, and a slot's port is 8081-8200; got 70000");
   });
 
   it('finds a problem under a field that edits a whole object', () => {

@@ -1,7 +1,8 @@
 // Field problems, one message per dotted path, from either side: the server's
 // `details.problems` (request.invalid, config errors) or a zod parse in the browser, so a
 // form shows both the same way, beside the field they name.
-import { type FieldProblem, joinPath } from '../../src/protocol/issues.js';
+import { describeIssueWithoutInput, type FieldProblem, joinPath } from '../../src/protocol/issues.js';
+import type { z } from 'zod';
 import { ApiError } from './api-error.js';
 
 export type Problems = Record<string, string>;
@@ -18,11 +19,11 @@ export function problemsOfError(error: unknown): Problems {
   return out;
 }
 
-/** The issues of a failed zod safeParse, keyed the way the server keys them (a.b[0].c). */
-export function problemsOfIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): Problems {
+/** The issues of a failed zod safeParse, keyed the way the server keys them (a.b[0].c), in the server's words. */
+export function problemsOfIssues(issues: ReadonlyArray<z.core.$ZodIssue>): Problems {
   const out: Problems = {};
   for (const issue of issues) {
-    out[joinPath(issue.path)] ??= issue.message;
+    out[joinPath(issue.path)] ??= describeIssueWithoutInput(issue);
   }
   return out;
 }

@@ -26,6 +26,9 @@ async function provision(client: ApiClient, name: string, o: ProvisionFlags): Pr
   if (!answer.ok) throw new CliExit(EXIT.failed, `${name}: a phase failed (svc agent log ${name} --phase <phase> shows its log)`);
 }
 
+/** `--verbose` after the command is taken by the program's own --verbose (commander reads global options anywhere): it means this one's too. */
+const withGlobalVerbose = (o: ProvisionFlags, command: Command): ProvisionFlags => ({ ...o, verbose: o.verbose === true || command.optsWithGlobals<{ verbose?: boolean }>().verbose === true });
+
 export function registerHermesAgentCommands(agent: Command, client: () => ApiClient): void {
   const json = () => new Option('--json', 'print JSON');
   const flags = (command: Command, bootstrap: boolean) => {
@@ -39,9 +42,9 @@ export function registerHermesAgentCommands(agent: Command, client: () => ApiCli
     return command;
   };
   flags(agent.command('bootstrap <name>').description('run the hermes phase machine (16 phases; exit 1 if one failed)'), true)
-    .action((name: string, o: ProvisionFlags) => provision(client(), name, o));
+    .action((name: string, o: ProvisionFlags, command: Command) => provision(client(), name, withGlobalVerbose(o, command)));
   flags(agent.command('reprovision [name]').description('run the phases again (default hermes)'), false)
-    .action((name: string | undefined, o: ProvisionFlags) => provision(client(), name ?? 'hermes', o));
+    .action((name: string | undefined, o: ProvisionFlags, command: Command) => provision(client(), name ?? 'hermes', withGlobalVerbose(o, command)));
 
   const personas = agent.command('personas').description("a daemon agent's personas (hermes)");
   personas.command('list').option('--agent <name>', 'the agent', 'hermes').addOption(json()).description('list personas; * marks the active one')

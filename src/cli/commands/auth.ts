@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { readEnvFile } from '../../config/env-file.js';
+import { localGateway } from '../../config/api-url.js';
 import type { SvcPaths } from '../../config/paths.js';
 import { TokensFileSchema } from '../../config/schema/tokens.js';
 import { readTomlFile } from '../../config/toml.js';
@@ -59,7 +60,8 @@ export async function authEnable(client: ApiClient, paths: SvcPaths, options: En
   const caddy = findProgram(env.SVC_CADDY || 'caddy');
   if (!caddy && options.start) throw new CliExit(EXIT.failed, 'caddy is not installed: install it (Debian/Ubuntu: apt-get install caddy) and run this again, or pass --no-start to only write the files');
   const password = await adminPassword();
-  const port = env.SVC_PORT ?? '8080';
+  // The proxy reaches the API on loopback, at the port this home's gateway serves (or would take).
+  const port = localGateway(paths).port;
   const { secretCreated } = await writeAuthEnabled(paths, {
     adminUser, password, hostname,
     email: options.email ?? env.SVC_TLS_EMAIL ?? `admin@${hostname}`,

@@ -4,8 +4,7 @@
 // perms audits owners and modes.
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../../lib/code-dir.js';
-import { readEnvFile } from '../../config/env-file.js';
-import { readEnv } from '../../config/env.js';
+import { localGateway } from '../../config/api-url.js';
 import type { SvcPaths } from '../../config/paths.js';
 import { runDoctor, type CheckResult } from '../../doctor/checks.js';
 import { auditPerms, fixPerms } from '../../doctor/perms.js';
@@ -31,8 +30,8 @@ export function formatCheck(check: CheckResult, plain: boolean): string[] {
 }
 
 export async function doctorCommand(paths: SvcPaths, options: { plain?: boolean; ports?: string; json?: boolean }): Promise<void> {
-  const env = readEnv({ ...(await readEnvFile(paths.apiEnv).catch(() => ({}))), ...process.env }).settings;
-  const checks = await runDoctor({ paths, apiPort: env.port ?? 8080, extraPorts: parsePorts(options.ports), env: process.env });
+  // The port the gateway of this home serves on now, else the one it would take (as `svc serve` picks it).
+  const checks = await runDoctor({ paths, apiPort: localGateway(paths).port, extraPorts: parsePorts(options.ports), env: process.env });
   const failed = checks.filter((c) => c.status === 'fail').length;
   const warned = checks.filter((c) => c.status === 'warn').length;
   if (options.json) printJson({ ok: failed === 0, failed, warnings: warned, checks });

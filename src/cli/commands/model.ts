@@ -72,8 +72,8 @@ function describeModel(m: ModelPayload): string[] {
   return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`);
 }
 
-export async function modelRegister(client: ApiClient, id: string, options: { path: string; name?: string; license?: string }): Promise<void> {
-  const result = await client.registerModel({ id, path: options.path, name: options.name, license: options.license });
+export async function modelRegister(client: ApiClient, id: string, options: { path: string; name?: string; license?: string; force?: boolean }): Promise<void> {
+  const result = await client.registerModel({ id, path: options.path, name: options.name, license: options.license, ...(options.force && { force: true }) });
   const m = result.model;
   const facts = [formatBytes(m.size_bytes), m.context_length ? `context ${m.context_length}` : undefined, m.mmproj ? `mmproj ${m.mmproj}` : undefined].filter(Boolean);
   print(`${result.created ? 'registered' : 'refreshed'} model ${m.id}: ${m.path} (${facts.join(', ')})`);

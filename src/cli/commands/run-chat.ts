@@ -5,7 +5,7 @@
 import { createInterface } from 'node:readline';
 import type { ApiClient } from '../client.js';
 import { exitFor } from '../output.js';
-import { MessageAssembler, type InputStep } from './run-input.js';
+import { MessageAssembler, unknownCommandMessage, type InputStep } from './run-input.js';
 import { streamReply, type ChatMessage } from './run-stream.js';
 
 const PROMPT = '>>> ';
@@ -101,8 +101,10 @@ export async function chatInteractive(client: ApiClient, slot: string): Promise<
       if (typed.name === '/clear') {
         messages.length = 0;
         process.stdout.write('conversation cleared\n');
-      } else {
+      } else if (typed.name === '/?' || typed.name === '/help') {
         process.stdout.write(`${HELP.join('\n')}\n`);
+      } else {
+        process.stderr.write(`svc: ${unknownCommandMessage(typed.name)}\n`);
       }
       continue;
     }

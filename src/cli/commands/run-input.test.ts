@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MessageAssembler } from './run-input.js';
+import { MessageAssembler, unknownCommandMessage } from './run-input.js';
 
 const feed = (...lines: string[]) => {
   const assembler = new MessageAssembler();
@@ -28,7 +28,15 @@ describe('MessageAssembler: typed lines to one message, as Ollama reads them', (
     expect(feed('/bye')).toEqual([{ kind: 'command', name: '/bye' }]);
     expect(feed(' /clear ')).toEqual([{ kind: 'command', name: '/clear' }]);
     expect(feed('"""', '/bye', '"""')).toEqual([{ kind: 'more' }, { kind: 'more' }, { kind: 'message', text: '/bye' }]);
-    expect(feed('/byebye')).toEqual([{ kind: 'message', text: '/byebye' }]);
+  });
+
+  it('any one word of a slash and letters is a command, so a typo is not sent to the model; paths and sentences are text', () => {
+    expect(feed('/bogus')).toEqual([{ kind: 'command', name: '/bogus' }]);
+    expect(feed('/byebye')).toEqual([{ kind: 'command', name: '/byebye' }]);
+    expect(feed('/etc/hosts')).toEqual([{ kind: 'message', text: '/etc/hosts' }]);
+    expect(feed('/bye now')).toEqual([{ kind: 'message', text: '/bye now' }]);
+    expect(feed('"""/bogus"""')).toEqual([{ kind: 'message', text: '/bogus' }]);
+    expect(unknownCommandMessage('/bogus')).toBe('unknown command /bogus: the commands are /bye, /clear, /?, /help (to send text that starts with /, wrap it in """)');
   });
 
   it('pending while a message is half typed; reset forgets it', () => {

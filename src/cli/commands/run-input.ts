@@ -12,6 +12,13 @@ export type InputStep =
 
 export const COMMANDS = ['/bye', '/clear', '/?', '/help'] as const;
 
+/** A line that is one word of a slash and letters (or ?) reads as a command, known or not; "/etc/hosts" or "/bye now" are text. */
+const COMMAND_WORD = /^\/[A-Za-z?]+$/;
+
+/** What an unknown command (a typo such as /bogus) answers instead of going to the model. */
+export const unknownCommandMessage = (name: string) =>
+  `unknown command ${name}: the commands are ${COMMANDS.join(', ')} (to send text that starts with /, wrap it in ${BLOCK})`;
+
 export class MessageAssembler {
   private lines: string[] = [];
   private inBlock = false;
@@ -35,8 +42,8 @@ export class MessageAssembler {
     }
     if (this.lines.length === 0) {
       const word = line.trim();
-      // A known command only at the start of a message: inside one, "/bye" is text.
-      if ((COMMANDS as readonly string[]).includes(word)) return { kind: 'command', name: word };
+      // A command only at the start of a message: inside one, "/bye" is text.
+      if (COMMAND_WORD.test(word)) return { kind: 'command', name: word };
       if (line.trimStart().startsWith(BLOCK)) {
         const rest = line.trimStart().slice(BLOCK.length);
         if (rest.trimEnd().endsWith(BLOCK)) return this.finish(rest.trimEnd().slice(0, -BLOCK.length));

@@ -5,9 +5,9 @@ import type { ModelPayload } from '../../protocol/models.js';
 import { DEFAULT_CTX_SIZE, MAX_CTX_SIZE, MIN_CTX_SIZE } from '../../protocol/slot-limits.js';
 import type { SlotViewPayload } from '../../protocol/slots.js';
 import { SLOT_NAME_PATTERN } from '../../protocol/vocabulary.js';
-import { ApiResponseError, type ApiClient } from '../client.js';
+import type { ApiClient } from '../client.js';
 import { warn } from '../output.js';
-import { ensureModel } from './run-model.js';
+import { withStartFailure } from './slot-start-failure.js';
 
 const MAX_SLOT_NAME = 32;
 
@@ -38,42 +38,34 @@ export function contextFor(model: Pick<ModelPayload, 'context_length' | 'default
   return Math.max(MIN_CTX_SIZE, Math.min(MAX_CTX_SIZE, wanted));
 }
 
-/** GET /api/models/<ref>; a model the registry lacks goes to ensureModel. */
-export async function resolveModel(client: ApiClient, ref: string): Promise<ModelPayload> {
-  try {
-    return await client.getModel(ref);
-  } catch (error) {
-    // A name shared by several models is also model.not_found, with candidates: not a pull.
-    if (!(error instanceof ApiResponseError) || error.code !== 'model.not_found' || error.envelope.error.details.candidates !== undefined) throw error;
-  }
-  const id = await ensureModel(client, ref, (line) => process.stderr.write(`${line}\n`));
-  return client.getModel(id);
-}
-
 /** The slot for the model, created when none serves it; then loaded, with one status line on stderr. */
 export async function prepareSlot(client: ApiClient, model: ModelPayload): Promise<SlotViewPayload> {
   const { slots } = await client.listSlots();
-  let slot = pickSlot(model.used_by, slots);
-  let how = 'slot';
-  if (!slot) {
-    const name = slotNameFor(model.id, new Set(slots.map((s) => s.name)));
-    // No provider: the server picks llama-server when it finds one, else the built-in engine.
-    const created = await client.createSlot({ name, type: 'llm', model: model.id, ctx_size: contextFor(model) });
-    for (const warning of created.warnings) warn(warning);
-    slot = created;
-    how = 'created slot';
-  }
-  const head = `${how} ${slot.name} (${slot.provider}, ${slot.device}): model ${model.id}`;
+  const slot = pickSlot(model.used_by, slots);
+  if (slot) return loadSlotSaying(client, slot, 'slot', model.id);
+  const name = slotNameFor(model.id, new Set(slots.map((s) => s.name)));
+  // No provider: the server picks llama-server when it finds one, else the built-in engine.
+  const created = await client.createSlot({ name, type: 'llm', model: model.id, ctx_size: contextFor(model) });
+  for (const warning of created.warnings) warn(warning);
+  return loadSlotSaying(client, created, 'created slot', model.id);
+}
+
+/**
+ * Load `slot` with `modelId` (its own model when not given) unless it already runs it, with
+ * one status line on stderr: `<how> <name> (<provider>, <device>): model <id>: ready on port …`.
+ */
+export async function loadSlotSaying(client: ApiClient, slot: SlotViewPayload, how: string, modelId?: string): Promise<SlotViewPayload> {
+  const head = `${how} ${slot.name} (${slot.provider}, ${slot.device}): model ${modelId ?? slot.model}`;
   const ready = (s: SlotViewPayload) => `ready on port ${s.port}${s.pid === null ? '' : ` (pid ${s.pid})`}`;
   // Already running the model: no load, which also lets a token without write access chat.
-  if (slot.state === 'ready' && slot.model === model.id) {
+  if (slot.state === 'ready' && (modelId === undefined || slot.model === modelId)) {
     process.stderr.write(`${head}: ${ready(slot)}\n`);
     return slot;
   }
   // On a terminal the line is started before the load and finished after it; elsewhere it is written once.
   const tty = process.stderr.isTTY === true;
   if (tty) process.stderr.write(`${head}: loading...`);
-  const loaded = await client.loadSlot(slot.name, model.id).catch((error: unknown) => {
+  const loaded = await withStartFailure(slot.name, client.loadSlot(slot.name, modelId)).catch((error: unknown) => {
     if (tty) process.stderr.write('\n');
     throw error;
   });

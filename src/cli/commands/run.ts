@@ -1,10 +1,11 @@
-// svc run <ref> [prompt]: the one-command path (issue 13 §4). Resolve the model, find or
-// create a slot for it, load it, then chat: interactively on a terminal, else one prompt
-// (the argument, and/or all of a piped stdin) whose reply is printed as it streams.
+// svc run <ref> [prompt]: the one-command path (issue 13 §4). Find what the ref names (a slot,
+// a registered model, a served id, else a model to pull: run-target.ts), load it, then chat:
+// interactively on a terminal, else one prompt (the argument, and/or all of a piped stdin)
+// whose reply is printed as it streams.
 import type { ApiClient } from '../client.js';
 import { CliExit, EXIT } from '../output.js';
 import { chatInteractive } from './run-chat.js';
-import { prepareSlot, resolveModel } from './run-slot.js';
+import { chatTarget } from './run-target.js';
 import { streamReply } from './run-stream.js';
 
 async function readStdin(): Promise<string> {
@@ -28,11 +29,10 @@ async function oneShotPrompt(prompt: string | undefined): Promise<string | undef
 export async function runCommand(client: ApiClient, ref: string, prompt: string | undefined): Promise<void> {
   // Read first: an empty pipe is a usage error before anything is created or loaded.
   const text = await oneShotPrompt(prompt);
-  const model = await resolveModel(client, ref);
-  const slot = await prepareSlot(client, model);
-  if (text === undefined) return chatInteractive(client, slot.name);
+  const model = await chatTarget(client, ref);
+  if (text === undefined) return chatInteractive(client, model);
   let last = '\n';
-  await streamReply(client, slot.name, [{ role: 'user', content: text }], new AbortController().signal, (piece) => {
+  await streamReply(client, model, [{ role: 'user', content: text }], new AbortController().signal, (piece) => {
     process.stdout.write(piece);
     last = piece;
   });

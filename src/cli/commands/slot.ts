@@ -6,10 +6,11 @@ import { HARDWARE_FLAGS } from '../../protocol/hardware.js';
 import { DEFAULT_CTX_SIZE, DEFAULT_LOG_LINES, LOG_RING_LINES, MAX_CTX_SIZE, MIN_CTX_SIZE } from '../../protocol/slot-limits.js';
 import type { CreateSlotRequest, EditSlotRequest } from '../../protocol/slot-requests.js';
 import type { SlotDetailPayload, SlotViewPayload } from '../../protocol/slots.js';
-import { CREATE_PROVIDERS, IMAGE_PROVIDER, SLOT_PORT_MAX, SLOT_PORT_MIN, SLOT_TYPES } from '../../protocol/vocabulary.js';
+import { CREATE_PROVIDERS, IMAGE_PROVIDER, POOL_DEFAULT, SLOT_PORT_MAX, SLOT_PORT_MIN, SLOT_TYPES } from '../../protocol/vocabulary.js';
 import type { ApiClient } from '../client.js';
 import { CliExit, EXIT, print, printJson, table, warn } from '../output.js';
 import { followLogs } from './slot-logs.js';
+import { withStartFailure } from './slot-start-failure.js';
 
 type Json = { json?: boolean };
 
@@ -31,7 +32,7 @@ function provider(value: string): string {
 }
 
 const providerOption = () => new Option('--provider <provider>', `engine: ${CREATE_PROVIDERS.join(', ')} (comfyui is not accepted: use --type image)`).argParser(provider);
-const hardwareOption = () => new Option('--hardware <hardware>', 'vulkan, rocm or cpu (devices gpu-vulkan, gpu-rocm, cpu)').choices(HARDWARE_FLAGS);
+const hardwareOption = () => new Option('--hardware <hardware>', 'vulkan, rocm, cuda or cpu (devices gpu-vulkan, gpu-rocm, gpu-cuda, cpu)').choices(HARDWARE_FLAGS);
 
 export function registerSlotCommands(program: Command, client: () => ApiClient): void {
   const slot = program.command('slot').description('slots: list, inspect, load, unload, swap, create, edit, delete, logs');
@@ -54,12 +55,12 @@ export function registerSlotCommands(program: Command, client: () => ApiClient):
     .addOption(providerOption())
     .addOption(hardwareOption())
     .requiredOption('-m, --model <id>', 'registry model the slot serves')
-    .addOption(new Option('-p, --port <port>', `local port (default: the first free port of [slots].port_range_start-port_range_end, 8081-8099)`).argParser(slotPort))
+    .addOption(new Option('-p, --port <port>', `local port, ${SLOT_PORT_MIN}-${SLOT_PORT_MAX} (default: the first free port of the pool, [slots].port_range_start-port_range_end, ${POOL_DEFAULT.start}-${POOL_DEFAULT.end} unless set)`).argParser(slotPort))
     .addOption(new Option('--ctx-size <n>', `context size of llm, embedding and reranking slots, at least ${MIN_CTX_SIZE} (default: ${DEFAULT_CTX_SIZE})`).argParser(ctxSize))
     .action((name: string, o: CreateOptions) => slotCreate(client(), name, o));
   slot.command('edit <name>').description("change a slot's model, port, context size, provider or hardware")
     .option('--model <id>', 'registry model (the new default)')
-    .addOption(new Option('--port <port>', 'local port').argParser(slotPort))
+    .addOption(new Option('--port <port>', `local port, ${SLOT_PORT_MIN}-${SLOT_PORT_MAX}`).argParser(slotPort))
     .addOption(new Option('--ctx-size <n>', `context size, at least ${MIN_CTX_SIZE}`).argParser(ctxSize))
     .addOption(providerOption())
     .addOption(hardwareOption())
@@ -159,7 +160,7 @@ export async function slotShow(client: ApiClient, name: string, options: Json): 
 const readyLine = (s: SlotViewPayload) => `slot ${s.name} is ${s.state}: model ${dash(s.model)} on port ${s.port}${s.pid === null ? '' : ` (pid ${s.pid})`}`;
 
 export async function slotLoad(client: ApiClient, name: string, options: { model?: string }): Promise<void> {
-  print(readyLine(await client.loadSlot(name, options.model)));
+  print(readyLine(await withStartFailure(name, client.loadSlot(name, options.model))));
 }
 
 export async function slotUnload(client: ApiClient, name: string): Promise<void> {
@@ -168,11 +169,11 @@ export async function slotUnload(client: ApiClient, name: string): Promise<void>
 }
 
 export async function slotRestart(client: ApiClient, name: string): Promise<void> {
-  print(readyLine(await client.restartSlot(name)));
+  print(readyLine(await withStartFailure(name, client.restartSlot(name))));
 }
 
 export async function slotSwap(client: ApiClient, name: string, options: { model: string; persist: boolean }): Promise<void> {
-  const s = await client.swapSlot(name, options.model, options.persist);
+  const s = await withStartFailure(name, client.swapSlot(name, options.model, options.persist));
   print(readyLine(s));
   print(options.persist
     ? `saved ${s.model} as the default model in slots/${s.name}.toml`

@@ -34,10 +34,14 @@ export async function updateCommand(client: ApiClient, options: UpdateOptions): 
   if (target && !check.versions.includes(target)) throw new CliExit(EXIT.failed, `the registry has no ${check.package}@${target}; it has ${check.versions.slice(0, 5).join(', ')}${check.versions.length > 5 ? ', …' : ''}`);
   const wanted = target ?? (check.update_available ? check.latest : null);
   if (options.check || wanted === null || wanted === check.current) {
-    if (options.json) return printJson(check);
-    print(`svc ${check.current} (channel ${check.channel}, registry ${check.registry})`);
-    print(offerLine(check));
-    if (target === check.current) print(`${target} is the version that runs; nothing to do`);
+    if (options.json) printJson(check);
+    else {
+      print(`svc ${check.current} (channel ${check.channel}, registry ${check.registry})`);
+      print(offerLine(check));
+      if (target === check.current) print(`${target} is the version that runs; nothing to do`);
+    }
+    // No package there: the check could not tell whether svc is up to date, which is no success.
+    if (!check.published) throw new CliExit(EXIT.failed, `${noPackage(check)}: cannot tell whether an update exists (SVC_NPM_REGISTRY names the registry)`);
     return;
   }
   return follow(client, await client.applyUpdate(wanted, options.allowDowngrade === true), options);

@@ -5,7 +5,7 @@ import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { tokenize } from '../../lib/shell-words.js';
 import type { KeyMeta } from './common.js';
-import { httpUrl, MEMORY_ENGINES, slotName, UPDATE_CHANNELS } from './common.js';
+import { httpUrl, MEMORY_ENGINES, POOL_DEFAULT, POOL_PORT_LIMIT, SLOT_PORT_MAX, SLOT_PORT_MIN, slotName, UPDATE_CHANNELS } from './common.js';
 
 /** The schema version this build writes; older files are migrated (see ../migrate.ts). */
 export const LATEST_SCHEMA_VERSION = 3;
@@ -29,12 +29,12 @@ export const slotsSection = section({
     description: 'Most slots running at once; starting one more evicts the least-recently-used idle slot. 0 = unlimited.',
     apply: 'live',
   }),
-  port_range_start: key(z.int().min(8081).max(8187).default(8081), {
-    description: 'First port of the pool new slots get a port from.',
+  port_range_start: key(z.int().min(SLOT_PORT_MIN).max(POOL_PORT_LIMIT - 1).default(POOL_DEFAULT.start), {
+    description: `First port of the pool new slots get a port from; the pool lies within ${SLOT_PORT_MIN}-${POOL_PORT_LIMIT - 1}. A slot's own port may be any of ${SLOT_PORT_MIN}-${SLOT_PORT_MAX}.`,
     apply: 'live',
   }),
-  port_range_end: key(z.int().min(8081).max(8187).default(8099), {
-    description: 'Last port of the pool (inclusive); at least port_range_start and below 8188, the image engine\'s port. Bounds only auto-allocation, not a slot\'s own port.',
+  port_range_end: key(z.int().min(SLOT_PORT_MIN).max(POOL_PORT_LIMIT - 1).default(POOL_DEFAULT.end), {
+    description: `Last port of the pool (inclusive); at least port_range_start and below ${POOL_PORT_LIMIT}, the image engine's port. Bounds only auto-allocation, not a slot's own port (${SLOT_PORT_MIN}-${SLOT_PORT_MAX}).`,
     apply: 'live',
   }),
   idle_timeout_s: key(count(0).default(300), {

@@ -21,6 +21,14 @@ export const TINY_MODEL_ID = 'svc-tiny';
 export const TINY_RERANKER_ID = 'svc-tiny-rerank';
 export const TINY_MODEL_DEFAULT_SEED = 20240607;
 
+/**
+ * The contexts of the demo slots on the tiny model (`npm start`, `svc setup --auto --no-pull`):
+ * chat takes its whole native context, nearly free (TINY_MODEL_SHAPE), so the README's examples
+ * fit (its omni request with a tool server's tool list is ~8,000 prompt tokens); embedding and
+ * reranking inputs are passages.
+ */
+export const TINY_DEMO_CONTEXT = { chat: 32768, vectors: 8192 } as const;
+
 const CHATML_TEMPLATE =
   "{% for message in messages %}{{ '<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>' + '\\n' }}" +
   "{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}";

@@ -6,9 +6,14 @@ import type { Prng } from './prng.js';
 import type { TinyVocab, TokenKind } from './tiny-vocab.js';
 import type { GgufTensor } from './writer.js';
 
-/** Hyper-parameters, written into the metadata too. */
+/**
+ * Hyper-parameters, written into the metadata too. The context is long because it is nearly
+ * free: the KV cache takes 256 bytes a token (2 layers, 2 KV heads of 16 dims, K and V in f16),
+ * 8 MiB for all 32768, so the demo slots fit their examples (an omni request with a tool
+ * server's whole tool list is ~8,000 prompt tokens) without a context above the native one.
+ */
 export const TINY_MODEL_SHAPE = {
-  contextLength: 2048,
+  contextLength: 32768,
   embedding: 64,
   layers: 2,
   heads: 4,

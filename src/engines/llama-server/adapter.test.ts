@@ -60,7 +60,7 @@ describe('llamaServerAdapter.launch (process mode)', () => {
 
   it('reads the native context from the GGUF header when the registry does not know it', async () => {
     const spec = await llamaServerAdapter.launch(context());
-    expect(flagValue(spec.args, '--ctx-size')).toBe('2048'); // the tiny model's llama.context_length
+    expect(flagValue(spec.args, '--ctx-size')).toBe('32768'); // the tiny model's llama.context_length
     const known = await llamaServerAdapter.launch(context({}, { model: { contextLength: 131072 } }));
     expect(flagValue(known.args, '--ctx-size')).toBe('32768');
     const explicit = await llamaServerAdapter.launch(context({ model: { context_size: 1024 } }));

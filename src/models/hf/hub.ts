@@ -128,7 +128,7 @@ export class Hub {
       if (this.settings.token && host === this.endpointHost) sent.authorization = `Bearer ${this.settings.token}`;
       const answer = await request(current, { method: options.method ?? 'GET', headers: sent, signal: options.signal }).catch((error: Error) => {
         if (error.name === 'AbortError') throw error;
-        throw new ModelError('model.pull_failed', `cannot reach ${host}: ${error.message}`, { host });
+        throw unreachable(host, this.settings.endpoint, host === this.endpointHost, error);
       });
       const location = answer.headers.location;
       if (answer.statusCode >= 300 && answer.statusCode < 400 && typeof location === 'string' && options.method !== 'HEAD') {
@@ -142,6 +142,17 @@ export class Hub {
       return { status: answer.statusCode, headers: answer.headers, body: answer.body, url: current };
     }
   }
+}
+
+/**
+ * A host that does not answer, with the ways round it: the gateway pulls (not the CLI, not
+ * the browser), so the endpoint to change is the gateway's; or the file comes another way.
+ */
+function unreachable(host: string, endpoint: string, isEndpoint: boolean, error: Error): ModelError {
+  const what = isEndpoint ? `the Hugging Face endpoint ${endpoint}` : `${host}, where the Hugging Face endpoint ${endpoint} sent the download`;
+  return new ModelError('model.pull_failed', `cannot reach ${what} (${error.message}). The gateway does the pulls: give it an endpoint it can reach by setting SVC_HF_ENDPOINT (or HF_ENDPOINT) to a mirror in the gateway's environment, then restart it; or download the .gguf another way and register the file: svc model register <id> --path /path/to/model.gguf`, {
+    host, endpoint, cause: error.message,
+  });
 }
 
 function hostNotAllowed(url: string): ModelError {

@@ -114,3 +114,30 @@ describe('the bound on waiting pulls', () => {
     expect(manager.start('d', 'org/d', { force: false }).existing).toBe(false);
   });
 });
+
+describe('PullManager.dismiss', () => {
+  it('forgets a finished job by its id, and says so', async () => {
+    const published: string[] = [];
+    const manager = new PullManager({
+      cap: () => 1, connections: 1, stallMs: () => 60_000, hub: () => ({}) as Hub,
+      plan: async () => { throw new ModelError('model.pull_failed', 'cannot reach the Hugging Face endpoint', {}); },
+      register: async (plan) => plan.path,
+      publish: (kind, job) => void published.push(`${kind} ${job.model_id}`),
+    });
+    const { job } = manager.start('m', 'org/repo', { force: false });
+    expect(await manager.wait('m')).toMatchObject({ state: 'failed' });
+    expect(await manager.dismiss(job.id, false)).toMatchObject({ id: job.id, state: 'failed' });
+    expect(manager.list()).toEqual([]);
+    expect(published.at(-1)).toBe('dismissed m');
+    await expect(manager.dismiss(job.id, false)).rejects.toMatchObject({ code: 'model.pull_no_job' });
+  });
+
+  it('refuses a job still running: it is cancelled first', async () => {
+    const { manager } = managerWithHeldPlans();
+    const { job } = manager.start('m', 'org/repo', { force: false });
+    await expect(manager.dismiss(job.id, false)).rejects.toMatchObject({ code: 'model.pull_running', details: { state: 'resolving' } });
+    await manager.cancel('m', false);
+    await manager.dismiss(job.id, false);
+    expect(manager.get('m')).toBeUndefined();
+  });
+});

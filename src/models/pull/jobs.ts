@@ -25,7 +25,7 @@ export interface PullDeps {
   plan(job: PullJobPayload, signal: AbortSignal, context: number | undefined): Promise<PullPlanPayload>;
   /** Link the snapshot, update the registry; returns the registered path. */
   register(plan: PullPlanPayload, sha256: string | null): Promise<string>;
-  publish(type: 'queued' | 'started' | 'progress' | 'completed' | 'failed' | 'cancelled', job: PullJobPayload, extra?: Record<string, unknown>): void;
+  publish(type: 'queued' | 'started' | 'progress' | 'completed' | 'failed' | 'cancelled' | 'dismissed', job: PullJobPayload, extra?: Record<string, unknown>): void;
   /** Where jobs are kept across restarts (none: in memory only). */
   readonly records?: Pick<PullJobRecords, 'save' | 'forget' | 'flush'>;
   /** Finished jobs kept (default PULL_JOBS_KEPT). */
@@ -165,6 +165,22 @@ export class PullManager {
       await this.wait(modelId);
     }
     return entry.job;
+  }
+
+  /**
+   * Forget a finished job (done, failed or cancelled), here and on disk, by its job id: it
+   * leaves the list. Its parts stay (a new pull resumes from them) unless `discard`.
+   */
+  async dismiss(jobId: string, discard: boolean): Promise<PullJobPayload> {
+    const entry = [...this.jobs.values()].find((r) => r.job.id === jobId);
+    if (!entry) throw new ModelError('model.pull_no_job', `no pull job ${jobId} exists (GET /api/models/pulls lists them)`, { job: jobId });
+    const { job } = entry;
+    if (!isFinished(job)) throw new ModelError('model.pull_running', `the pull of ${job.model_id} is still ${job.state}: cancel it first (DELETE /api/models/${job.model_id}/pull)`, { job: jobId, model_id: job.model_id, state: job.state });
+    if (discard && job.state !== 'done') await this.discard(entry);
+    this.jobs.delete(job.model_id);
+    await this.deps.records?.forget(job.model_id);
+    this.deps.publish('dismissed', job, { discard });
+    return job;
   }
 
   /**

@@ -49,7 +49,7 @@ export function registerModelRoutes(app: FastifyInstance, ctx: ServerContext): v
     // The path names a host file svc will read (and hand to an engine): a host-only key.
     await requireHostAuthority(ctx, request, 'model.register', id, [HOST_ONLY_MODEL_PATH], 'registering a model names a host file (or drop the file in a scanned root and run a scan)');
     const result = await mutate(request, 'model.register', id, async () => {
-      const registered = await registerModel(ctx.config, id, { path: body.path, name: body.name, license: body.license });
+      const registered = await registerModel(ctx.config, id, { path: body.path, name: body.name, license: body.license, force: body.force });
       ctx.replaceConfig(withRegistry(ctx.config, registered.registry));
       return registered;
     });

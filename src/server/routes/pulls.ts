@@ -113,7 +113,17 @@ export function registerPullRoutes(app: FastifyInstance, ctx: ServerContext): vo
     const limit = Number(limitText);
     if (!Number.isInteger(limit) || limit < 1 || limit > 100) queryProblem('limit', 'expected an integer from 1 to 100');
     const { hubOf, searchRepos } = await service();
-    const results: SearchResultPayload[] = await searchRepos(hubOf(ctx), text, limit);
+    // The hub speaks in pull errors; a search that fails is a search failure, with the same message.
+    const results: SearchResultPayload[] = await searchRepos(hubOf(ctx), text, limit).catch((error: unknown) => {
+      if (!(error instanceof ModelError) || !error.code.startsWith('model.pull_')) throw error;
+      throw new ModelError('model.search_failed', `searching for ${JSON.stringify(text)} failed: ${error.message}`, { ...error.details, cause: error.code });
+    });
     return { query: text, results };
+  });
+
+  // Forget a finished job (done, failed or cancelled): the dashboard's Dismiss. Its parts stay on disk unless ?discard=true.
+  app.delete('/api/models/pulls/:job', async (request) => {
+    const { job } = request.params as { job: string };
+    return { dismissed: await (await ctx.pulls()).dismiss(job, booleanQuery(request, 'discard')) };
   });
 }

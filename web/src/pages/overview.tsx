@@ -56,7 +56,7 @@ function Host() {
         <meter min={0} max={host.mem_total_mb} value={used} /> {formatMb(used)} of {formatMb(host.mem_total_mb)} used
       </dd>
       <dt>devices</dt>
-      {probe === null && <dd className="muted">not probed yet (svc hardware probe)</dd>}
+      {probe === null && <dd className="muted">not probed yet (svc probe)</dd>}
       {probe?.gpus.map((gpu) => (
         <dd key={gpu.card}>
           {gpu.card}: {gpu.vendor_name} {gpu.driver ?? ''} {gpu.vram_mb !== null && `· ${formatMb(gpu.vram_mb)} VRAM`}

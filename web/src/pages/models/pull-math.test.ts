@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { PullJobPayload } from '../../../../src/protocol/pulls.js';
-import { budgetMb, fitMark, formatBytes, formatEta, formatRate, isResumable, isTerminal, percent, refForQuant, suggestedModelId, withJob } from './pull-math.js';
+import type { PullJobPayload, PullState } from '../../../../src/protocol/pulls.js';
+import { budgetMb, fitMark, formatBytes, formatEta, formatRate, isResumable, isRetryable, isTerminal, percent, refForQuant, suggestedModelId, withJob, withoutJob } from './pull-math.js';
 
-const job = (model_id: string, state: PullJobPayload['state']) => ({ model_id, state }) as PullJobPayload;
+const job = (model_id: string, state: PullState) => ({ model_id, state, files: [], error: null }) as unknown as PullJobPayload;
 
 describe('pull figures', () => {
   it('reads bytes, rates and times', () => {
@@ -28,9 +28,27 @@ describe('pull figures', () => {
   it('knows which states end a pull and which can be resumed', () => {
     expect(isTerminal('done')).toBe(true);
     expect(isTerminal('downloading')).toBe(false);
-    expect(isResumable(job('a', 'cancelled'))).toBe(true);
-    expect(isResumable(job('a', 'failed'))).toBe(true);
-    expect(isResumable(job('a', 'done'))).toBe(false);
+    const file = { path: 'a.gguf', role: 'model' as const, size: 10, bytes_done: 4, state: 'waiting' as const };
+    const listed = (state: PullState) => ({ ...job('a', state), files: [file] });
+    expect(isResumable(listed('cancelled'))).toBe(true);
+    expect(isResumable(listed('failed'))).toBe(true);
+    expect(isResumable(listed('done'))).toBe(false);
+  });
+
+  it('a pull that stopped before its file list has nothing to resume: a retry when the network may cure it, nothing for a ref that names nothing', () => {
+    const failed = (code: string) => ({ ...job('a', 'failed'), error: { code, message: 'no' } });
+    expect(isResumable(failed('model.pull_failed'))).toBe(false);
+    expect(isRetryable(failed('model.pull_failed'))).toBe(true);
+    expect(isRetryable(job('a', 'cancelled'))).toBe(true);
+    expect(isRetryable(failed('model.pull_invalid_ref'))).toBe(false);
+    expect(isRetryable(failed('model.pull_not_found'))).toBe(false);
+    expect(isRetryable(job('a', 'done'))).toBe(false);
+    expect(isRetryable({ ...failed('model.pull_failed'), files: [{ path: 'a.gguf', role: 'model' as const, size: 1, bytes_done: 0, state: 'waiting' as const }] })).toBe(false);
+  });
+
+  it('forgets a dismissed job by its id', () => {
+    const list = [{ ...job('a', 'failed'), id: 'j1' }, { ...job('b', 'done'), id: 'j2' }];
+    expect(withoutJob(list, 'j1').map((j) => j.id)).toEqual(['j2']);
   });
 
   it('marks a quant by its size against the budget', () => {

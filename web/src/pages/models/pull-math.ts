@@ -35,8 +35,18 @@ export function percent(done: number, total: number): number {
 
 export const TERMINAL: readonly PullState[] = ['done', 'failed', 'cancelled'];
 export const isTerminal = (state: PullState): boolean => TERMINAL.includes(state);
-/** A pull that stopped before the end, whose parts on disk a new pull picks up. */
-export const isResumable = (job: Pick<PullJobPayload, 'state'>): boolean => job.state === 'cancelled' || job.state === 'failed';
+const stoppedEarly = (job: Pick<PullJobPayload, 'state'>): boolean => job.state === 'cancelled' || job.state === 'failed';
+/**
+ * A pull that stopped before the end after it got its file list, whose parts on disk a new pull
+ * picks up. One that stopped before that (the endpoint unreachable, a ref naming nothing) has
+ * nothing to resume.
+ */
+export const isResumable = (job: Pick<PullJobPayload, 'state' | 'files'>): boolean => stoppedEarly(job) && job.files.length > 0;
+/** Errors of the ref itself: trying the same ref again cannot help. */
+const REF_ERRORS: readonly string[] = ['model.pull_invalid_ref', 'model.pull_not_found'];
+/** A pull that stopped before it had a file list, for a reason trying again may cure (the network, say). */
+export const isRetryable = (job: Pick<PullJobPayload, 'state' | 'files' | 'error'>): boolean =>
+  stoppedEarly(job) && job.files.length === 0 && !REF_ERRORS.includes(job.error?.code ?? '');
 
 export type FitMark = 'fits' | 'tight' | 'too-big' | 'unknown';
 
@@ -70,6 +80,9 @@ export function suggestedModelId(ref: string): string {
 export const refForQuant = (repo: string, quant: { quant: string | null; file: string }): string => (quant.quant ? `${repo}:${quant.quant}` : `${repo}/${quant.file}`);
 
 /** The pull list with one job put in place of its model's (or added at the end). */
+/** The list without the job of this id (a dismissed one). */
+export const withoutJob = (jobs: readonly PullJobPayload[], id: string): PullJobPayload[] => jobs.filter((j) => j.id !== id);
+
 export function withJob(jobs: readonly PullJobPayload[], job: PullJobPayload): PullJobPayload[] {
   const index = jobs.findIndex((j) => j.model_id === job.model_id);
   if (index < 0) return [...jobs, job];

@@ -1,6 +1,7 @@
 // The pull list (GET /api/models/pulls), live: every running job follows its own stream, with
 // a bar per file (bytes, rate, ETA); a running pull can be cancelled, a cancelled or failed
-// one resumed (its parts stay on disk, so a new pull picks them up).
+// one resumed (its parts stay on disk, so a new pull picks them up) or, when it stopped before
+// it had a file list, retried; a finished one dismissed (DELETE /api/models/pulls/<job>).
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PullFileProgress, PullJobPayload } from '../../../../src/protocol/pulls.js';
@@ -10,7 +11,7 @@ import { Confirm } from '../../components/confirm.js';
 import { ErrorNote } from '../../components/error-note.js';
 import { pullsQuery } from './queries.js';
 import { useJobStream } from './pull-stream.js';
-import { formatBytes, formatEta, formatRate, isResumable, isTerminal, percent, withJob } from './pull-math.js';
+import { formatBytes, formatEta, formatRate, isResumable, isRetryable, isTerminal, percent, withJob, withoutJob } from './pull-math.js';
 
 function Bar({ done, total, label }: { done: number; total: number; label: string }) {
   const pct = percent(done, total);
@@ -62,6 +63,15 @@ function PullJob({ job }: { job: PullJobPayload }) {
     setDiscarded(true);
   };
   const resume = () => act(() => sendJson<PullJobPayload>('POST', `/api/models/${id}/pull`, { ref: job.ref, force: job.force }));
+  const dismiss = async () => {
+    setError(null);
+    try {
+      await sendJson<{ dismissed: PullJobPayload }>('DELETE', `/api/models/pulls/${encodeURIComponent(job.id)}`);
+      queries.setQueryData(pullsQuery.queryKey, (old) => ({ pulls: withoutJob(old?.pulls ?? [], job.id) }));
+    } catch (failure) {
+      setError(failure);
+    }
+  };
   return (
     <article className="card pull" data-testid={`pull-${job.model_id}`} data-state={job.state}>
       <header className="pull-line">
@@ -107,10 +117,20 @@ function PullJob({ job }: { job: PullJobPayload }) {
             Resume
           </button>
         )}
+        {isRetryable(job) && (
+          <button type="button" onClick={resume} disabled={!access.can('write')} title={access.why('write')} data-testid="pull-retry">
+            Retry
+          </button>
+        )}
         {discarded && isResumable(job) && <span className="muted">parts discarded</span>}
         {isResumable(job) && job.bytes_done > 0 && !discarded && (
           <button type="button" className="danger" onClick={() => setDiscarding(true)} disabled={!access.can('write')} title={access.why('write')} data-testid="pull-discard">
             Discard parts
+          </button>
+        )}
+        {isTerminal(job.state) && job.id !== '' && (
+          <button type="button" onClick={dismiss} disabled={!access.can('write')} title={access.can('write') ? 'take it off the list (parts on disk stay)' : access.why('write')} data-testid="pull-dismiss">
+            Dismiss
           </button>
         )}
       </div>

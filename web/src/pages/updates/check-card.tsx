@@ -9,6 +9,7 @@ import { ErrorNote } from '../../components/error-note.js';
 import { Confirm } from '../../components/confirm.js';
 import { Field } from '../../components/field.js';
 import { changesOf } from './job.js';
+import { checkVerdict } from './verdict.js';
 import { checkQuery, updateStateQuery } from './queries.js';
 
 interface ApplyProps {
@@ -86,8 +87,8 @@ export function CheckCard({ blocked, onStarted }: Omit<ApplyProps, 'check'>) {
             <dt>registry</dt>
             <dd title={check.data.registry}>{check.data.registry}</dd>
           </dl>
-          <p data-testid="update-verdict" className={check.data.update_available ? undefined : 'muted'}>
-            {check.data.update_available ? `svc ${check.data.latest} is available.` : `svc ${check.data.current} is up to date on the ${check.data.channel} channel.`}
+          <p data-testid="update-verdict" data-verdict={checkVerdict(check.data).kind} className={check.data.update_available ? undefined : 'muted'}>
+            {checkVerdict(check.data).text}
           </p>
           <ApplyForm key={check.dataUpdatedAt} check={check.data} blocked={blocked} onStarted={onStarted} />
         </>
