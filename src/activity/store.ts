@@ -4,6 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { maskUrlSecrets } from '../protocol/url-secrets.js';
 import { migrate } from './migrations.js';
 import { buildActivitySql, toActivityPage } from './query.js';
 import { redactSecrets } from './redact.js';
@@ -149,7 +150,7 @@ function toInsertParams(entry: ActivityInput) {
     target: entry.target ?? '',
     actor: entry.actor ?? 'system',
     outcome: entry.outcome ?? 'ok',
-    message: entry.message ?? '',
+    message: maskUrlSecrets(entry.message ?? ''),
     details: JSON.stringify(redactSecrets(entry.details ?? {})),
     requestId: entry.requestId ?? null,
   };
