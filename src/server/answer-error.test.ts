@@ -5,7 +5,7 @@ describe('answerError', () => {
   it('reads the envelope of a failed answer', () => {
     const body = JSON.stringify({ error: { code: 'request.context_exceeded', message: 'the request exceeds the available context size (900 prompt tokens, 512 in the context)', details: {} } });
     expect(answerError(400, body)).toEqual({ code: 'request.context_exceeded', message: 'the request exceeds the available context size (900 prompt tokens, 512 in the context)' });
-    expect(answerError(502, 'Bad Gateway\n')).toEqual({ code: 'http.502', message: 'Bad Gateway' });
+    expect(answerError(502, 'Bad Gateway\n')).toEqual({ code: 'upstream.error', message: 'Bad Gateway' });
   });
 
   it("finds a stream's error event after it began, svc's and a Responses response.failed", () => {

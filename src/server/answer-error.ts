@@ -4,6 +4,7 @@
 // it in the agent's activity row, so `svc agent run` can say why a run's requests failed
 // (docs/agents.md). Only an agent's requests are tapped; every other answer is untouched.
 import type { ServerResponse } from 'node:http';
+import { upstreamCode } from '../dispatch/error-answer.js';
 
 /** Last bytes of an answer kept: an error envelope or a stream's last events fit in it. */
 export const TAIL_BYTES = 16 * 1024;
@@ -38,7 +39,8 @@ export function tapAnswer(res: ServerResponse): { read(): AnswerError | null } {
 
 /** The error in an answer's last bytes: the whole body's envelope when the status says failure, else a stream's last error event. */
 export function answerError(status: number, tail: string): AnswerError | null {
-  if (status >= 400) return errorOf(parse(tail.slice(Math.max(0, tail.indexOf('{'))))) ?? { code: `http.${status}`, message: oneLine(tail) || `status ${status}` };
+  // A body that is not the envelope (it always is, from svc) gets the code svc gives such an upstream answer.
+  if (status >= 400) return errorOf(parse(tail.slice(Math.max(0, tail.indexOf('{'))))) ?? { code: upstreamCode(status), message: oneLine(tail) || `status ${status}` };
   let found: AnswerError | null = null;
   for (const line of tail.split('\n')) {
     if (!line.startsWith('data: ')) continue;
