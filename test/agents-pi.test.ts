@@ -1,7 +1,9 @@
 // pi for real (docs/agents.md): `svc agent install pi` with the npm CLI from the npm registry
 // into a temporary home, wired to a real gateway whose chat slot is the built-in engine on the
 // tiny model; `svc agent run pi -- -p` prints the model's answer, the request is an activity
-// row attributed to pi; upgrade --to an older version and back; uninstall leaves nothing.
+// row attributed to pi; models.json gives each slot the context one request really gets, and a
+// run whose requests the gateway refused (pi's prompt does not fit) says why and exits 1;
+// upgrade --to an older version and back; uninstall leaves nothing.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,14 +33,18 @@ function svc(args: string[], env: Record<string, string> = {}): Promise<{ status
 
 beforeAll(async () => {
   // pi's system prompt and tool definitions are long: a context the tiny model's prompt fits in.
-  home = await homeWithTinySlots([{ name: 'chat', provider: 'builtin', contextSize: 16384 }]);
+  // "small" splits 4096 among 4 workers: a request gets 1024, which pi's prompt does not fit.
+  home = await homeWithTinySlots([{ name: 'chat', provider: 'builtin', contextSize: 16384 }, { name: 'small', provider: 'builtin', contextSize: 4096, extra: 'workers = 4\n' }]);
   gw = await startGateway(home.home);
-}, 60_000);
+  // Served now, so the install wires it (pi's models are the ones /v1/models lists).
+  const loaded = await api(gw.url, '/api/slots/small/load', { method: 'POST' });
+  expect(loaded.status, loaded.text).toBe(200);
+}, 120_000);
 
 afterAll(async () => {
   await gw?.stop();
   rmSync(home.home, { recursive: true, force: true });
-});
+}, 120_000);
 
 const installDir = () => join(home.stateRoot, 'agents', 'pi');
 
@@ -52,6 +58,8 @@ describe('pi, installed from npm and wired to the gateway', () => {
     const models = JSON.parse(readFileSync(join(installDir(), 'config/models.json'), 'utf8'));
     expect(models.providers.svc).toMatchObject({ api: 'openai-completions', baseUrl: `${gw.url}/v1`, headers: { 'X-Svc-Agent': 'pi' }, compat: { supportsDeveloperRole: false } });
     expect(models.providers.svc.models.map((m: { id: string }) => m.id)).toContain('chat');
+    const windows = Object.fromEntries(models.providers.svc.models.map((m: { id: string; contextWindow: number }) => [m.id, m.contextWindow]));
+    expect(windows).toMatchObject({ chat: 16384, small: 1024 });
     expect(statSync(join(installDir(), 'config/models.json')).mode & 0o777).toBe(0o600);
     expect(readFileSync(join(installDir(), 'config/skills/svc/SKILL.md'), 'utf8')).toMatch(/^---\nname: svc\n/);
     const file = readFileSync(join(home.configRoot, 'agents/pi.toml'), 'utf8');
@@ -71,6 +79,14 @@ describe('pi, installed from npm and wired to the gateway', () => {
     expect(activity.agent).toBe('pi');
     expect(activity.count).toBeGreaterThan(0);
     expect(activity.events[0]).toMatchObject({ tool: 'POST /v1/chat/completions', args: { model: 'chat' }, gated: false, outcome: 'ok', client_id: 'agent:pi' });
+  }, 300_000);
+
+  it("says why a run's requests failed and exits 1, when pi itself says nothing", async () => {
+    const ran = await svc(['agent', 'run', 'pi', '--', '--model', 'svc/small', '-p', 'hello'], { PI_OFFLINE: '1' });
+    expect(ran.status, ran.stderr + ran.stdout).toBe(1);
+    expect(ran.stderr).toContain("svc: pi's last request to the gateway (POST /v1/chat/completions) failed: request.context_exceeded:");
+    const last = (await api(gw.url, '/api/agents/pi/activity?limit=1')).json.events[0];
+    expect(last).toMatchObject({ tool: 'POST /v1/chat/completions', args: { model: 'small' }, outcome: 'error', error: { code: 'request.context_exceeded' } });
   }, 300_000);
 
   it('upgrades --to an older version and back', async () => {

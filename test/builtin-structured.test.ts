@@ -1,7 +1,8 @@
 // Structured output, tool calls and logprobs on the built-in engine, through the real
 // gateway, driven by the official `openai` client (its own stream helpers reassemble the
 // calls). The tiny model's weights are random: what it says is nonsense, but the grammar
-// makes every JSON answer parse and validate (checked with ajv) whatever it says.
+// makes every JSON answer parse and validate (checked with ajv) whatever it says; parallel
+// calls that max_tokens cuts answer only the whole ones (chat, streamed or not, and Responses).
 import { Ajv } from 'ajv';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -143,6 +144,51 @@ describe('tools on the built-in engine', () => {
       expect(choice.message.tool_calls).toBeUndefined();
     }
     expect(next.usage!.prompt_tokens).toBeGreaterThan(first.usage!.prompt_tokens);
+  }, 60_000);
+});
+
+describe('parallel tool calls that max_tokens cuts', () => {
+  // Greedy, so the same calls each time: a whole first call, then max_tokens runs out inside
+  // the second (the engine keeps going while what is left would hold one more call).
+  const cut = { model: 'chat', messages, tools, tool_choice: 'required', parallel_tool_calls: true, temperature: 0, max_tokens: 80 } as const;
+  const wholeCalls = (calls: Array<{ name: string; arguments: string }>) => {
+    for (const call of calls) expect(valid(paramsOf(call.name), JSON.parse(call.arguments)), call.arguments).toBe('valid');
+  };
+
+  it('answer only whole calls, with finish_reason length, streamed or not', async () => {
+    const plain = await client.chat.completions.create(cut);
+    const choice = plain.choices[0]!;
+    expect(choice.finish_reason).toBe('length');
+    expect(plain.usage!.completion_tokens).toBe(80);
+    const calls = choice.message.tool_calls!.map((c) => (c as OpenAI.ChatCompletionMessageFunctionToolCall).function);
+    expect(calls.length).toBeGreaterThan(0);
+    wholeCalls(calls);
+
+    const response = await fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...cut, stream: true }) });
+    const deltas = sseData(await response.text()).slice(0, -1).map((e) => JSON.parse(e).choices[0]);
+    const streamed: Array<{ name: string; arguments: string }> = [];
+    for (const d of deltas) for (const t of d.delta.tool_calls ?? []) {
+      streamed[t.index] ??= { name: '', arguments: '' };
+      streamed[t.index]!.name += t.function.name ?? '';
+      streamed[t.index]!.arguments += t.function.arguments ?? '';
+    }
+    expect(streamed).toEqual(calls.map(({ name, arguments: args }) => ({ name, arguments: args })));
+    expect(deltas.at(-1)).toEqual({ index: 0, delta: {}, finish_reason: 'length' });
+  }, 60_000);
+
+  it('/v1/responses: an incomplete response whose function calls are all whole, streamed or not', async () => {
+    const body = { model: 'chat', input: messages[0]!.content, tools: tools.map((t) => ({ type: 'function', name: t.function.name, parameters: t.function.parameters })), tool_choice: 'required', temperature: 0, max_output_tokens: 80 };
+    const plain = await api(gw.url, '/v1/responses', { method: 'POST', body });
+    expect(plain.json).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } });
+    const items = plain.json.output as Array<{ type: string; status: string; name: string; arguments: string }>;
+    expect(items.length).toBeGreaterThan(0);
+    for (const item of items) expect(item).toMatchObject({ type: 'function_call', status: 'completed' });
+    wholeCalls(items);
+    const streamed = await api(gw.url, '/v1/responses', { method: 'POST', body: { ...body, stream: true } });
+    const events = streamed.text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)));
+    const final = events.at(-1).response;
+    expect(final).toMatchObject({ status: 'incomplete' });
+    expect(final.output.map((i: { name: string; arguments: string; status: string }) => [i.name, i.arguments, i.status])).toEqual(items.map((i) => [i.name, i.arguments, 'completed']));
   }, 60_000);
 });
 

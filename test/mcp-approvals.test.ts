@@ -1,7 +1,8 @@
 // Gated tool calls wait in the approvals queue: svc-admin's slot_restart gated through the
 // API, called through /mcp/admin/mcp with the SDK's client; while it waits the queue lists
 // it (the API, its event stream, `svc agent approvals list --json`), approving runs it, and
-// a second call denied fails with mcp.tool_failed.
+// a second call denied fails with mcp.tool_failed. Approving an entry runs only the call it
+// shows: other arguments, or the same arguments from another token, wait as entries of their own.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -83,5 +84,47 @@ describe('approvals of gated tool calls', () => {
     expect(refusal).toContain('mcp.tool_failed');
     expect((await api(gw.url, '/api/agent/approvals')).json.approvals).toEqual([]);
     expect((await api(gw.url, '/api/agent/approvals/nope/approve', { method: 'POST' })).json.error.code).toBe('approvals.not_found');
+  }, 60_000);
+
+  it('approves exactly the call it shows: other arguments and other callers are entries of their own', async () => {
+    const secret = 'mcp-approvals-test-proxy-secret-0123456789';
+    const proxy = { 'x-forwarded-email': 'admin@example.test', 'x-svc-proxy-secret': secret };
+    const gw = await gateway(home({ 'proxy-secret': secret }), { env: { SVC_AUTH_ENABLED: '1' } });
+    expect((await api(gw.url, '/api/mcp/svc-admin/tools', { method: 'PATCH', headers: proxy, body: { gated: ['slot_load'] } })).status).toBe(200);
+    const connect = async (label: string) => {
+      const created = await api(gw.url, '/api/auth/tokens', { method: 'POST', headers: proxy, body: { label, scope: 'admin' } });
+      expect(created.status, created.text).toBe(201);
+      const client = new Client({ name: label, version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp/admin/mcp`), { requestInit: { headers: { authorization: `Bearer ${created.json.token}` } } }));
+      closers.push(() => client.close());
+      return client;
+    };
+    const [alice, bob] = [await connect('alice'), await connect('bob')];
+    const pending = async () => (await api(gw.url, '/api/agent/approvals', { headers: proxy })).json.approvals as Array<{ id: string; args: unknown; client_id: string; hit_count: number }>;
+    const settled = (call: Promise<Record<string, unknown>>) => call.then((result) => textOf(result), (error: Error) => error.message);
+
+    // The issue's case: one caller's slot_load {name} and a slot_load {name, model} (here the
+    // same caller, the hardest case), then bob with alice's exact arguments.
+    const shown = settled(alice.callTool({ name: 'slot_load', arguments: { name: 'p2' } }));
+    await waitFor(pending, { what: 'the first entry', until: (list) => list.length === 1 });
+    const other = settled(alice.callTool({ name: 'slot_load', arguments: { name: 'p2', model: 'tiny-two' } }));
+    await waitFor(pending, { what: 'the second entry', until: (list) => list.length === 2 });
+    const bobs = settled(bob.callTool({ name: 'slot_load', arguments: { name: 'p2' } }));
+    const entries = await waitFor(pending, { what: 'three entries', until: (list) => list.length === 3 });
+    expect(entries.map((e) => [e.client_id, e.args, e.hit_count])).toEqual([
+      ['mcp:alice', { name: 'p2' }, 1], ['mcp:alice', { name: 'p2', model: 'tiny-two' }, 1], ['mcp:bob', { name: 'p2' }, 1],
+    ]);
+    // A repeat of alice's exact call joins hers.
+    const repeat = settled(alice.callTool({ name: 'slot_load', arguments: { name: 'p2' } }));
+    await waitFor(pending, { what: 'the repeat to join', until: (list) => list[0]?.hit_count === 2 });
+
+    expect((await api(gw.url, `/api/agent/approvals/${entries[0]!.id}/approve`, { method: 'POST', headers: proxy })).status).toBe(200);
+    // Both of alice's {name: p2} calls ran (there is no slot p2 here); nothing else did.
+    for (const ran of [await shown, await repeat]) expect(ran).toContain('slot.not_found');
+    expect((await pending()).map((e) => e.id)).toEqual([entries[1]!.id, entries[2]!.id]);
+    const loads = (await api(gw.url, '/api/activity?action=slot.load', { headers: proxy })).json;
+    expect(JSON.stringify(loads)).not.toContain('tiny-two');
+    for (const entry of entries.slice(1)) expect((await api(gw.url, `/api/agent/approvals/${entry.id}/deny`, { method: 'POST', headers: proxy })).status).toBe(200);
+    for (const refused of [await other, await bobs]) expect(refused).toContain('denied');
   }, 60_000);
 });

@@ -2,7 +2,8 @@
 // streamable HTTP against a real gateway: the embedded pgvector engine, the built-in engine's
 // embedding slot and an llm slot on the tiny model. Its tools act as the request's X-Svc-Agent:
 // one agent's private item is invisible to another; memory_delete waits in the approvals queue
-// until it is approved; memory_reflect answers through the llm. With memory off it offers nothing.
+// until it is approved; memory_reflect answers through the llm; the activity rows of its calls
+// keep the stored text and metadata out. With memory off it offers nothing.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +11,9 @@ import { api, type Gateway, startGateway, type TempHome, useTempGateways } from 
 import { homeWithTinySlots } from './helpers/llama.js';
 import { waitFor } from './helpers/wait.js';
 
-const MEMORY_TOML = '[memory]\nengine = "pgvector"\n';
+// The first write starts the embedded database: on a loaded machine longer than the default
+// [mcp].tool_timeout_s (60 s), so the gateway waits as long as the client does (call() below).
+const MEMORY_TOML = '[memory]\nengine = "pgvector"\n\n[mcp]\ntool_timeout_s = 170\n';
 let home: TempHome;
 let gw: Gateway;
 const clients: Client[] = [];
@@ -58,7 +61,7 @@ describe('svc-memory over MCP', () => {
     expect(tools.find((t) => t.name === 'memory_delete')?.inputSchema).toMatchObject({ required: ['ids'] });
 
     const shared = await call(alice, 'memory_add', { text: SHARED, tags: ['lighthouse'], dataset: 'notes' });
-    const secret = await call(alice, 'memory_add', { text: SECRET, private: true });
+    const secret = await call(alice, 'memory_add', { text: SECRET, private: true, metadata: { where: 'the gym by the river' } });
     expect(shared.id).toEqual(expect.any(String));
 
     const found = await call(alice, 'memory_search', { query: SHARED, limit: 5 });
@@ -92,6 +95,13 @@ describe('svc-memory over MCP', () => {
     const bad = await alice.callTool({ name: 'memory_add', arguments: { text: '' } });
     expect(bad.isError).toBe(true);
     expect(textOf(bad)).toContain('request.invalid');
+
+    // The agent's tool-call rows keep what it stored out: no text, no metadata (issue 36, item 4).
+    const calls = await api(gw.url, '/api/activity?action=mcp.tool_call&target=svc-memory__memory_add');
+    const secretRow = calls.json.items.find((row: { details: { args: { private?: boolean } } }) => row.details.args.private === true);
+    expect(secretRow.details).toMatchObject({ agent: 'alice', omitted: { text: `${SECRET.length} characters`, metadata: '1 keys' } });
+    expect(secretRow.details.args).not.toHaveProperty('text');
+    for (const stored of [SECRET, SHARED, 'the gym by the river']) expect(calls.text).not.toContain(stored);
 
     // A malformed agent id is refused before MCP starts.
     const refused = await api(gw.url, '/mcp/memory/mcp', { method: 'POST', headers: { 'x-svc-agent': 'no spaces!', accept: 'application/json, text/event-stream' }, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });

@@ -16,4 +16,10 @@ describe('redactSecrets', () => {
     expect(redactSecrets(details)).toEqual({ token: '***', nested: { keep: 1 }, self: '[circular]' });
     expect(details.token).toBe('t');
   });
+
+  it('masks the password of every URL, whatever the key (a settings.update row)', () => {
+    const row = { changes: { 'memory.pgvector_url': { before: '', after: 'postgres://svc:hunter2@db/mem' } }, note: 'moved to https://tok@h/x' };
+    expect(JSON.stringify(redactSecrets(row))).not.toContain('hunter2');
+    expect(redactSecrets(row)).toEqual({ changes: { 'memory.pgvector_url': { before: '', after: 'postgres://svc:***@db/mem' } }, note: 'moved to https://***@h/x' });
+  });
 });

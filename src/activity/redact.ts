@@ -1,5 +1,8 @@
 // Secrets never reach the activity database: the log is readable by anyone with dashboard
 // access and outlives the settings it describes, so a token written here would leak twice.
+// Secrets hide under secret-named keys, and inside URLs (a password in a settings value's
+// userinfo): both are masked (protocol/url-secrets.ts).
+import { maskUrlSecrets } from '../protocol/url-secrets.js';
 
 const SECRET_KEY = /(^|_)(api_?key|token|secret|password|hash|authorization)($|_)/i;
 export const REDACTED = '***';
@@ -16,10 +19,12 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 /**
  * A copy of `value` with every secret-named key, at any depth and inside arrays, set to
- * '***'. Values other than plain objects and arrays (dates, errors) are left for
- * JSON.stringify to render. A reference cycle becomes '[circular]' instead of recursing forever.
+ * '***', and every URL's password masked. Values other than strings, plain objects and
+ * arrays (dates, errors) are left for JSON.stringify to render. A reference cycle becomes
+ * '[circular]' instead of recursing forever.
  */
 export function redactSecrets(value: unknown, ancestors: readonly object[] = []): unknown {
+  if (typeof value === 'string') return maskUrlSecrets(value);
   if (!Array.isArray(value) && !isPlainObject(value)) return value;
   if (ancestors.includes(value)) return '[circular]';
   const path = [...ancestors, value];

@@ -12,6 +12,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { type Held, oldestBeyond } from '../lib/prune-oldest.js';
 import type { PruneReason } from '../protocol/events.js';
+import { maskUrlSecrets } from '../protocol/url-secrets.js';
 import { migrate } from './migrations.js';
 import { buildActivitySql, toActivityPage } from './query.js';
 import { redactSecrets } from './redact.js';
@@ -203,7 +204,7 @@ function toInsertParams(entry: ActivityInput) {
     target: entry.target ?? '',
     actor: entry.actor ?? 'system',
     outcome: entry.outcome ?? 'ok',
-    message: messageText(entry.message ?? ''),
+    message: messageText(maskUrlSecrets(entry.message ?? '')),
     details: detailsText(redactSecrets(entry.details ?? {}) as Record<string, unknown>),
     requestId: entry.requestId ?? null,
   };

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { ConfigError } from '../protocol/errors.js';
 import { changedHostOnlySettings, HOST_ONLY_SETTINGS } from '../protocol/host-only.js';
+import { keepMaskedSecrets } from '../protocol/url-secrets.js';
 import { writeFileAtomic } from './atomic.js';
 import { validateSvcToml } from './load.js';
 import type { SvcPaths } from './paths.js';
@@ -138,6 +139,8 @@ export async function updateSvcToml(paths: SvcPaths, patch: Table, extraRules: (
   if (read.status === 'invalid') return { ok: false, problems: [read.problem] };
   const raw: TomlDoc = read.status === 'ok' ? read.doc : {};
   const before = validateSvcToml(raw);
+  // A value sent back as a read showed it (a URL's password masked) keeps the file's secret.
+  patch = keepMaskedSecrets(patch, raw);
   const merged = deepMerge(raw, patch);
   const after = validateSvcToml(merged);
   const touched = leafPaths(patch);

@@ -2,7 +2,8 @@
 // joined with the supervisor's view of it (state, model), plus its context window.
 import type { ResolvedConfig } from '../config/load.js';
 import type { SlotType } from '../config/schema/common.js';
-import { resolveContextSize } from '../engines/llama-server/argv.js';
+import type { SlotFile } from '../config/schema/slot.js';
+import { requestContextSize } from '../engines/llama-server/request-context.js';
 import type { SlotViewPayload } from '../protocol/slots.js';
 import type { SlotCandidate } from './types.js';
 
@@ -39,7 +40,7 @@ export function slotCandidates(config: ResolvedConfig, views: ReadonlyArray<Pick
       enabled: view.enabled,
       state: view.state,
       modelId: view.model,
-      contextLength: contextLength(config, entry.config.slot.provider, entry.config.model.context_size, view.model),
+      contextLength: contextLength(config, entry.config, view.model),
       npu: { embed: entry.config.npu.embed, asr: entry.config.npu.asr },
       ...(selected.has(view.name) && { capabilities: selected.get(view.name) }),
       ...(lastStartFailed(view) && { failed: true }),
@@ -59,14 +60,15 @@ function capabilitiesBySlot(config: ResolvedConfig): Map<string, string[]> {
 }
 
 /**
- * The context window a client can count on: the slot's `[model].context_size`; else, from
- * the registry's `metadata.context_length`, what the engine makes of it (llama-server caps
- * a native window at CONTEXT_CAP, see resolveContextSize; other engines run the native
- * window); else null (unknown until the engine reads the file).
+ * The context window one request can count on. llama-server and the built-in engine: what
+ * their command line gives each sequence (request-context.ts: the -c it runs with, the
+ * slot's context_size or the registry's metadata.context_length as resolveContextSize
+ * derives it, split among its parallel workers). Other engines: the slot's context_size,
+ * else the native window. Null when unknown until the engine reads the file.
  */
-function contextLength(config: ResolvedConfig, provider: string, explicit: number | null, modelId: string): number | null {
-  if (explicit !== null) return explicit;
+function contextLength(config: ResolvedConfig, slot: SlotFile, modelId: string): number | null {
   const native = config.registry.models[modelId]?.metadata.context_length ?? null;
-  if (native === null) return null;
-  return provider === 'llama-server' ? resolveContextSize(null, native) : native;
+  // The built-in engine runs llama-server's command line (engines/builtin/adapter.ts).
+  if (slot.slot.provider === 'llama-server' || slot.slot.provider === 'builtin') return requestContextSize(slot, native);
+  return slot.model.context_size ?? native;
 }

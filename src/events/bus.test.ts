@@ -37,6 +37,18 @@ describe('EventBus', () => {
     expect(Object.keys(first)).toEqual(['id', 'ts', 'type', 'severity', 'source', 'message', 'data']);
   });
 
+  it('masks the password of every URL in the message and the data, for the ring and the listeners', () => {
+    const b = bus();
+    const heard: SvcEvent[] = [];
+    b.listen((e) => heard.push(e));
+    const details = { spec: 'https://u:hunter2@tools.lan/mcp', nested: [{ url: 'postgres://svc:hunter2@db/m' }] };
+    const data = { action: 'mcp.install', target: 'x', actor: 'api', kind: 'action' as const, outcome: 'ok' as const, message: '', details };
+    const event = b.publish({ type: 'activity', source: 'activity', message: 'installed from https://u:hunter2@tools.lan/mcp', data });
+    for (const seen of [event, heard[0], b.page({ limit: 10 }).events[0]]) expect(JSON.stringify(seen)).not.toContain('hunter2');
+    expect(event.message).toBe('installed from https://u:***@tools.lan/mcp');
+    expect(event.data).toEqual({ ...data, details: { spec: 'https://u:***@tools.lan/mcp', nested: [{ url: 'postgres://svc:***@db/m' }] } });
+  });
+
   it('replays the held events after `since`, then tails live ones', () => {
     const b = bus();
     for (const key of ['a', 'b', 'c']) settings(b, key);

@@ -4,6 +4,7 @@
 // reader costs at most that queue and never slows a publisher.
 import { randomUUID } from 'node:crypto';
 import type { EventInput, EventPagePayload, SvcEvent } from '../protocol/events.js';
+import { maskUrlSecrets, maskUrlSecretsIn } from '../protocol/url-secrets.js';
 import { matches, type EventFilter } from './filter.js';
 import { EventRing } from './ring.js';
 import { Subscription } from './subscription.js';
@@ -56,7 +57,10 @@ export class EventBus {
   }
 
   publish(input: EventInput): SvcEvent {
-    const { type, severity = 'info', source, message, data } = input;
+    const { type, severity = 'info', source } = input;
+    // No reader sees a URL's password, whoever published it (protocol/url-secrets.ts).
+    const message = maskUrlSecrets(input.message);
+    const data = maskUrlSecretsIn(input.data);
     const event = Object.freeze({ id: this.ring.newestId + 1, ts: new Date(this.now()).toISOString(), type, severity, source, message, data }) as SvcEvent;
     this.ring.push(event);
     for (const subscriber of this.subscribers) subscriber.offer(event);

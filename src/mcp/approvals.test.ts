@@ -1,11 +1,11 @@
 // Gated tools through the approvals queue, with the real fixture server: approved (the call
 // then runs), denied, expired after approval_timeout_s, identical calls joined, and the
-// queue's own errors.
+// queue's own errors; only the very same call from the same caller joins an entry.
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixtureSpec, mcpHarness, type McpHarness } from '../../test/helpers/mcp.js';
 import { waitFor } from '../../test/helpers/wait.js';
 import type { ApprovalEventData } from '../protocol/mcp.js';
-import { ApprovalQueue, MAX_PENDING, primaryArgument, RESULT_KEPT_MAX_BYTES } from './approvals.js';
+import { ApprovalQueue, joinKey, MAX_PENDING, RESULT_KEPT_MAX_BYTES } from './approvals.js';
 
 let h: McpHarness | undefined;
 afterEach(async () => {
@@ -65,22 +65,42 @@ describe('gated tools', () => {
   });
 });
 
-describe('primaryArgument', () => {
-  it('is the first required property, else every argument, canonically', () => {
-    expect(primaryArgument({ message: 'x', other: 1 }, { required: ['message'] })).toBe('{"message":"x"}');
-    expect(primaryArgument({ b: 1, a: { d: 2, c: 3 } }, {})).toBe('{"a":{"c":3,"d":2},"b":1}');
-    const q = new ApprovalQueue({ timeoutMs: () => 60_000, onEnqueued: () => undefined, onResolved: () => undefined });
-    const one = q.enqueue({ tool: 't', server: 's', args: { a: 1 }, client: 'c', primary: '1' });
-    const two = q.enqueue({ tool: 't', server: 's', args: { a: 1, b: 2 }, client: 'c', primary: '1' });
-    expect(two.entry.id).toBe(one.entry.id);
+describe('joining pending calls', () => {
+  const queue = () => new ApprovalQueue({ timeoutMs: () => 60_000, onEnqueued: () => undefined, onResolved: () => undefined });
+  const enqueue = (q: ApprovalQueue, args: Record<string, unknown>, caller: { client: string; identity?: string; agent?: string }) =>
+    q.enqueue({ tool: 'svc-admin__slot_load', server: 'svc-admin', args, client: caller.client, key: joinKey('svc-admin__slot_load', caller, args) });
+
+  it('joins only the same call from the same caller, whatever the key order', () => {
+    const q = queue();
+    const me = { client: 'mcp:10.0.0.5', identity: 'address:10.0.0.5' };
+    const one = enqueue(q, { name: 'p2', opts: { b: 1, a: 2 } }, me);
+    const same = enqueue(q, { opts: { a: 2, b: 1 }, name: 'p2' }, me);
+    expect(same.entry.id).toBe(one.entry.id);
+    expect(q.list()).toHaveLength(1);
     expect(q.list()[0]!.hit_count).toBe(2);
+    q.close();
+  });
+
+  it('keeps a call with other arguments, or from another caller or agent, its own entry', () => {
+    const q = queue();
+    const me = { client: 'mcp:10.0.0.5', identity: 'address:10.0.0.5' };
+    const shown = enqueue(q, { name: 'p2' }, me);
+    const more = enqueue(q, { name: 'p2', model: 'tiny-two' }, me);
+    const other = enqueue(q, { name: 'p2' }, { client: 'mcp:10.0.0.6', identity: 'address:10.0.0.6' });
+    const token = enqueue(q, { name: 'p2' }, { client: 'mcp:10.0.0.5', identity: 'token:abc' });
+    const agent = enqueue(q, { name: 'p2' }, { ...me, agent: 'pi' });
+    const ids = [shown, more, other, token, agent].map((c) => c.entry.id);
+    expect(new Set(ids).size).toBe(5);
+    expect(q.list().map((e) => [e.args, e.hit_count])).toEqual([
+      [{ name: 'p2' }, 1], [{ name: 'p2', model: 'tiny-two' }, 1], [{ name: 'p2' }, 1], [{ name: 'p2' }, 1], [{ name: 'p2' }, 1],
+    ]);
     q.close();
   });
 });
 
 describe('the bounds of the approvals queue', () => {
   const queue = () => new ApprovalQueue({ timeoutMs: () => 60_000, onEnqueued: () => undefined, onResolved: () => undefined });
-  const call = (n: number) => ({ tool: 't', server: 's', args: { n }, client: 'c', primary: String(n) });
+  const call = (n: number) => ({ tool: 't', server: 's', args: { n }, client: 'c', key: String(n) });
 
   it('refuses a call past MAX_PENDING pending ones at once, and takes one again after a decision', async () => {
     const q = queue();

@@ -1,10 +1,13 @@
 // The approvals queue (REFERENCE §13.2): a call to a gated tool waits here until someone
-// approves or denies it, or until [mcp].approval_timeout_s expires it. Identical calls (same
-// tool, same primary argument) while one is pending join it (hit_count). In memory: a pending
-// call belongs to a request in flight, which does not outlive the gateway either.
+// approves or denies it, or until [mcp].approval_timeout_s expires it. A call joins a pending
+// entry (hit_count) only when it is the very call that entry shows: same tool, same caller,
+// same arguments; approving an entry must never run arguments nobody saw. In memory: a
+// pending call belongs to a request in flight, which does not outlive the gateway either.
 import { randomUUID } from 'node:crypto';
+import { canonicalJson } from '../protocol/canonical-json.js';
 import { SvcError } from '../protocol/errors.js';
 import type { ApprovalEntry, ApprovalEventData } from '../protocol/mcp.js';
+import type { ToolCaller } from './tool-host.js';
 
 export type Decision = 'approved' | 'denied' | 'expired';
 
@@ -15,19 +18,12 @@ export interface ApprovalHooks {
   onResolved(entry: ApprovalEntry): void;
 }
 
-/** The argument two calls are the same by: the first required property of the schema, else all of them. */
-export function primaryArgument(args: Record<string, unknown>, inputSchema: Record<string, unknown> | undefined): string {
-  const required = inputSchema?.required;
-  const first = Array.isArray(required) ? required.find((r): r is string => typeof r === 'string') : undefined;
-  return canonicalJson(first !== undefined ? { [first]: args[first] } : args);
-}
-
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
+/**
+ * What two gated calls must share to join one entry: the tool, the caller (its identity, its
+ * client and its agent) and every argument, compared canonically so key order does not count.
+ */
+export function joinKey(tool: string, caller: Pick<ToolCaller, 'client' | 'identity' | 'agent'>, args: Record<string, unknown>): string {
+  return canonicalJson([tool, caller.identity ?? null, caller.client, caller.agent ?? null, args]);
 }
 
 interface Pending {
@@ -56,8 +52,8 @@ export class ApprovalQueue {
   constructor(private readonly hooks: ApprovalHooks) {}
 
   /** Enqueue a call (or join the identical pending one); the promise settles with the decision. */
-  enqueue(call: { tool: string; server: string; args: Record<string, unknown>; client: string; primary: string }): { entry: ApprovalEntry; decision: Promise<Decision> } {
-    const key = `${call.tool}\u0000${call.primary}`;
+  enqueue(call: { tool: string; server: string; args: Record<string, unknown>; client: string; key: string }): { entry: ApprovalEntry; decision: Promise<Decision> } {
+    const key = call.key;
     for (const waiting of this.pending.values()) {
       if (waiting.key === key) {
         waiting.entry.hit_count++;

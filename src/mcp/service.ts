@@ -22,6 +22,7 @@ import type { BundledTool, OfferedTool, ToolCallOptions, ToolCaller, ToolHost, T
 import { bundledView, installedView } from './views.js';
 import { loadRecords } from './records.js';
 import { DEFAULT_TOOL_POLICY } from './policy.js';
+import { loggedArgs } from './logged-args.js';
 
 export class McpService implements ToolHost {
   private readonly internals: McpInternals;
@@ -63,7 +64,8 @@ export class McpService implements ToolHost {
       onAgentCall: (call) => deps.record({
         action: 'mcp.tool_call', target: call.name, actor: `agent:${call.agent}`, outcome: call.outcome === 'executed' ? 'ok' : 'error',
         ...(call.error && { message: call.error }),
-        details: { agent: call.agent, tool: call.name, args: call.args, gated: call.gated, client_id: call.client, outcome: call.outcome },
+        // Stored content (memory_add's text and metadata) stays out of the log (logged-args.ts).
+        details: { agent: call.agent, tool: call.name, ...loggedArgs(call.args), gated: call.gated, client_id: call.client, outcome: call.outcome },
       }),
     });
     this.lifecycle = new McpLifecycle(this.internals);

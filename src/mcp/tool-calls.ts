@@ -5,7 +5,7 @@
 import { SvcError } from '../protocol/errors.js';
 import type { McpState, McpToolEventData, ToolOutcome, ToolPolicyLists } from '../protocol/mcp.js';
 import type { ApprovalQueue } from './approvals.js';
-import { primaryArgument } from './approvals.js';
+import { joinKey } from './approvals.js';
 import type { ListedTool } from './client-session.js';
 import { policyOf, qualifiedName, scopeAllows, splitQualified } from './policy.js';
 import type { OfferedTool, ToolCallOptions, ToolCaller, ToolHost, ToolResult } from './tool-host.js';
@@ -75,7 +75,7 @@ export class ToolCalls implements ToolHost {
       }
     };
     event('invoked');
-    const approvalId = gated ? await this.waitForApproval(name, server, args, listed, caller, options, event) : null;
+    const approvalId = gated ? await this.waitForApproval(name, server, args, caller, options, event) : null;
 
     const started = Date.now();
     const timeoutMs = options.timeoutMs ?? this.deps.toolTimeoutMs();
@@ -100,10 +100,10 @@ export class ToolCalls implements ToolHost {
 
   /** Enqueue (or join) the approval; resolves with its id when approved, throws when denied or expired. */
   private async waitForApproval(
-    name: string, server: string, args: Record<string, unknown>, listed: ListedTool, caller: ToolCaller, options: ToolCallOptions,
+    name: string, server: string, args: Record<string, unknown>, caller: ToolCaller, options: ToolCallOptions,
     event: (outcome: ToolOutcome, ms?: number | null, error?: string | null) => void,
   ): Promise<string> {
-    const { entry, decision } = this.deps.approvals.enqueue({ tool: name, server, args, client: caller.client, primary: primaryArgument(args, listed.input_schema) });
+    const { entry, decision } = this.deps.approvals.enqueue({ tool: name, server, args, client: caller.client, key: joinKey(name, caller, args) });
     event('enqueued');
     options.onProgress?.({ status: 'waiting_approval', approval_id: entry.id });
     const aborted = options.signal ? new Promise<never>((_, reject) => options.signal!.addEventListener('abort', () => reject(options.signal!.reason as Error), { once: true })) : null;

@@ -10,6 +10,11 @@ export interface ToolCaller {
   scope: TokenScope | null;
   /** For the queue and the events: `omni:<request id>`, `mcp:<label>`, `api`. */
   client: string;
+  /**
+   * Who it is, for joining approvals (approvals.ts joinKey): `token:<id>`, `proxy:<user>` or
+   * `address:<ip>`. Absent for a caller its client already names alone (`omni:<request id>`).
+   */
+  identity?: string;
   /** The agent calling (X-Svc-Agent, checked, or its token): each of its calls is an activity row of its own (docs/agents.md), and svc-memory's tools read and write as it. */
   agent?: string;
   /** Whether it asked for privacy (X-Svc-Private). */

@@ -95,6 +95,8 @@ export interface AgentActivityEvent {
   gated: boolean;
   outcome: string;
   client_id: string;
+  /** Why it failed: the gateway's error (a /v1 request's answer, a tool call's error); null when it did not. */
+  error: { code: string; message: string } | null;
 }
 
 export interface AgentActivityPayload {

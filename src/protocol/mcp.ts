@@ -168,7 +168,7 @@ export interface ApprovalEntry {
   client_id: string;
   enqueued_at: string;
   state: ApprovalState;
-  /** Identical calls (same tool, same primary argument) while pending join this entry. */
+  /** The very same call (same tool, same arguments, same caller: approvals.ts joinKey) while pending joins this entry. */
   hit_count: number;
   decided_at: string | null;
   decided_by: string | null;

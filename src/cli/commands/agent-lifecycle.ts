@@ -1,13 +1,9 @@
-// svc agent install|uninstall|list|status|log|upgrade|run (docs/cli.md, docs/agents.md): the
+// svc agent install|uninstall|list|status|log|upgrade (docs/cli.md, docs/agents.md): the
 // bundled agents over /api/agents. An install or upgrade is a job in the gateway; the CLI
 // follows it (GET /api/agents/jobs/<id>) printing each step, and exits 1 when it fails.
-// `run` needs no gateway: it executes the run.json the agent's install wrote, as is.
-import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+// `run` is agent-run.ts.
 import { join } from 'node:path';
-import { agentDirs, agentRunSpecPath } from '../../config/agent-paths.js';
-import type { SvcPaths } from '../../config/paths.js';
-import type { AgentJob, AgentListPayload, AgentLogPayload, AgentRunSpec, AgentUninstallPayload, AgentView } from '../../protocol/agents.js';
+import type { AgentJob, AgentListPayload, AgentLogPayload, AgentUninstallPayload, AgentView } from '../../protocol/agents.js';
 import type { ErrorEnvelope } from '../../protocol/errors.js';
 import type { ApiClient } from '../client.js';
 import { CliExit, EXIT, print, printJson, table } from '../output.js';
@@ -85,29 +81,4 @@ export async function agentLog(client: ApiClient, name: string, o: Json & { phas
   const result = await client.request<AgentLogPayload>('GET', agentPath(name, `/log${o.phase ? `?phase=${encodeURIComponent(o.phase)}` : ''}`));
   if (o.json) return printJson(result);
   process.stdout.write(result.text.endsWith('\n') || result.text === '' ? result.text : `${result.text}\n`);
-}
-
-/** Runs an installed cli agent with its wiring; resolves to its exit code. */
-export async function agentRun(paths: SvcPaths, name: string, args: string[]): Promise<void> {
-  let dirs;
-  try {
-    dirs = agentDirs(paths, name);
-  } catch {
-    throw new CliExit(EXIT.usage, `agent.invalid_name: ${JSON.stringify(name)} is not an agent name`);
-  }
-  let spec: AgentRunSpec;
-  try {
-    spec = JSON.parse(await readFile(agentRunSpecPath(dirs), 'utf8')) as AgentRunSpec;
-  } catch {
-    throw new CliExit(EXIT.failed, `agent.not_installed: ${name} is not installed as a cli agent here (${agentRunSpecPath(dirs)} is missing): svc agent install ${name}`);
-  }
-  const child = spawn(spec.command, [...spec.args, ...args], { stdio: 'inherit', env: { ...process.env, ...spec.env } });
-  const code = await new Promise<number>((resolve) => {
-    child.once('error', (error) => {
-      process.stderr.write(`svc: cannot run ${name}: ${error.message}\n`);
-      resolve(EXIT.failed);
-    });
-    child.once('close', (exit, signal) => resolve(exit ?? (signal ? 128 : EXIT.failed)));
-  });
-  process.exitCode = code;
 }

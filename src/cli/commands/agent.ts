@@ -1,5 +1,5 @@
-// svc agent: the bundled agents (install|uninstall|list|status|log|upgrade|run, in
-// agent-lifecycle.ts; docs/agents.md) and approvals list|approve|deny, the queue of gated tool
+// svc agent: the bundled agents (install|uninstall|list|status|log|upgrade in agent-lifecycle.ts,
+// run in agent-run.ts; docs/agents.md) and approvals list|approve|deny, the queue of gated tool
 // calls over /api/agent/approvals (docs/cli.md, "svc agent approvals").
 import { type Command, Option } from 'commander';
 import { resolvePaths } from '../../config/paths.js';
@@ -48,7 +48,16 @@ function registerLifecycle(agent: Command, client: () => ApiClient): void {
     .action(async (name: string, o) => (await life()).agentUpgrade(client(), name, o));
   agent.command('run <name> [args...]').description('run an installed cli agent with its wiring: svc agent run pi -- -p "hello"')
     .allowUnknownOption()
-    .action(async (name: string, args: string[]) => (await life()).agentRun(resolvePaths(), name, args));
+    .action(async (name: string, args: string[]) => (await import('./agent-run.js')).agentRun(resolvePaths(), name, args, gatewayIfAny(client)));
+}
+
+/** The client, or none when SVC_API_URL is malformed: a run needs no gateway. */
+function gatewayIfAny(client: () => ApiClient): ApiClient | undefined {
+  try {
+    return client();
+  } catch {
+    return undefined;
+  }
 }
 
 /** The arguments in one short line. */

@@ -56,6 +56,14 @@ describe('responseFromChat', () => {
     expect(response).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, output: [{ type: 'message', status: 'incomplete' }] });
   });
 
+  it('marks a function call max_tokens cut in half incomplete, and keeps a whole one completed', () => {
+    const response = responseFromChat(meta, chat({ content: null, tool_calls: [
+      { id: 'call_a', type: 'function', function: { name: 'ping', arguments: '{}' } },
+      { id: 'call_b', type: 'function', function: { name: 'ping', arguments: '{"n":' } },
+    ] }, 'length'));
+    expect(response).toMatchObject({ status: 'incomplete', output: [{ call_id: 'call_a', status: 'completed' }, { call_id: 'call_b', status: 'incomplete' }] });
+  });
+
   it('carries logprobs into output_text', () => {
     const logprobs = { content: [{ token: 'Hi', logprob: -0.5, bytes: [72, 105], top_logprobs: [{ token: 'Hi', logprob: -0.5, bytes: [72, 105] }, { token: 'Yo', logprob: -1.2, bytes: [89, 111] }] }] };
     const response = responseFromChat(meta, chat({ content: 'Hi' }, 'stop', { logprobs }));

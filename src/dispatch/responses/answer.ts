@@ -1,9 +1,10 @@
 // One (non-streamed) chat completion as a Response object. Output items in the order a
 // model produces them: its reasoning, its text, then one function_call per tool call (the
 // call id the engine gave is the call_id the client answers with function_call_output).
-// A choice cut short by max_tokens makes the response incomplete, and its message too.
+// A choice cut short by max_tokens makes the response incomplete, and its message too (and a
+// function call whose arguments it cut).
 import { newItemId } from './ids.js';
-import { argumentsText, contentText, functionCallItem, logprobsOf, messageItem, outcomeOf, outputTextPart, reasoningItem, reasoningTextPart, reasoningText, responseObject, usageOf } from './output.js';
+import { argumentsText, callStatus, contentText, functionCallItem, logprobsOf, messageItem, outcomeOf, outputTextPart, reasoningItem, reasoningTextPart, reasoningText, responseObject, usageOf } from './output.js';
 import { isObject, type Json, type ResponseMeta } from './types.js';
 
 export function responseFromChat(meta: ResponseMeta, chat: Json): Json {
@@ -18,7 +19,7 @@ export function responseFromChat(meta: ResponseMeta, chat: Json): Json {
   const text = contentText(message.content);
   if (text) output.push(messageItem(newItemId('msg'), outcome.status, [outputTextPart(text, logprobsOf(choice.logprobs))]));
   const calls = Array.isArray(message.tool_calls) ? message.tool_calls.filter(isObject) : [];
-  for (const call of calls) output.push(functionCallItem(newItemId('fc'), 'completed', toolCallOf(call)));
+  for (const call of calls.map(toolCallOf)) output.push(functionCallItem(newItemId('fc'), callStatus(outcome, call.arguments), call));
 
   return responseObject(meta, { status: outcome.status, incompleteDetails: outcome.incompleteDetails, output, usage: usageOf(chat.usage) });
 }

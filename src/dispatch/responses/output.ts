@@ -18,6 +18,21 @@ export const reasoningItem = (id: string, content: Json[]): Json => ({ id, type:
 export const functionCallItem = (id: string, status: ItemStatus, call: { callId: string; name: string; arguments: string }): Json =>
   ({ id, type: 'function_call', status, call_id: call.callId, name: call.name, arguments: call.arguments });
 
+/**
+ * A function call's item status: `incomplete` when the answer was cut short and its arguments
+ * are not a whole JSON value (an engine that sent a call max_tokens cut in half; the built-in
+ * engine sends only whole calls), else `completed`.
+ */
+export function callStatus(outcome: Outcome, args: string): ItemStatus {
+  if (outcome.status === 'completed') return 'completed';
+  try {
+    JSON.parse(args);
+    return 'completed';
+  } catch {
+    return 'incomplete';
+  }
+}
+
 export interface Outcome {
   status: 'completed' | 'incomplete';
   incompleteDetails: Json | null;

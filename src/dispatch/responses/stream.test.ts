@@ -94,6 +94,13 @@ describe('ResponsesStream', () => {
     expect(final.usage).toEqual({ input_tokens: 0, input_tokens_details: { cached_tokens: 0 }, output_tokens: 0, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 0 });
   });
 
+  it('closes a function call max_tokens cut in half incomplete, a whole one completed', () => {
+    const { events, final } = run([chunk({ tool_calls: [call(0, { name: 'a', arguments: '{}' }, 'call_1'), call(1, { name: 'b', arguments: '{"x":' }, 'call_2')] }), chunk({}, 'length')]);
+    const done = events.filter((e) => e.type === 'response.output_item.done').map((e) => (e.item as Json).status);
+    expect(done).toEqual(['completed', 'incomplete']);
+    expect(final).toMatchObject({ status: 'incomplete', output: [{ call_id: 'call_1', status: 'completed' }, { call_id: 'call_2', status: 'incomplete' }] });
+  });
+
   it('fails with the error and what was produced so far, marked incomplete', () => {
     const { events, final, types } = run([chunk({ content: 'Half an ans' }), chunk({ tool_calls: [call(0, { name: 'f', arguments: '{"a' }, 'call_1')] })], (s) => s.fail({ code: 'dispatch.upstream_unreachable', message: 'the engine hung up' }));
     expect(types.at(-1)).toBe('response.failed');

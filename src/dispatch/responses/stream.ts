@@ -12,7 +12,7 @@
 // answer ends (or text follows them), so arguments that arrive for several chat tool_call
 // indices, even in one chunk, each land in their own function_call item.
 import { newItemId } from './ids.js';
-import { argumentsText, contentText, functionCallItem, logprobsOf, messageItem, outcomeOf, outputTextPart, reasoningItem, reasoningText, reasoningTextPart, responseObject, usageOf, type ItemStatus, type ResponseState } from './output.js';
+import { argumentsText, callStatus, contentText, functionCallItem, logprobsOf, messageItem, outcomeOf, outputTextPart, reasoningItem, reasoningText, reasoningTextPart, responseObject, usageOf, type ItemStatus, type Outcome, type ResponseState } from './output.js';
 import { isObject, type Json, type ResponseMeta } from './types.js';
 
 interface TextItem { kind: 'message' | 'reasoning'; id: string; index: number; text: string; logprobs: Json[] }
@@ -66,7 +66,7 @@ export class ResponsesStream {
     this.start();
     const outcome = outcomeOf(this.#finishReason);
     this.#closeText(outcome.status);
-    this.#closeCalls();
+    this.#closeCalls(outcome);
     this.#phase = 'ended';
     this.#final = this.#response({ status: outcome.status, incompleteDetails: outcome.incompleteDetails, output: this.#closedOutput(), usage: usageOf(this.#usage) });
     this.#send(outcome.status === 'completed' ? 'response.completed' : 'response.incomplete', { response: this.#final });
@@ -152,12 +152,15 @@ export class ResponsesStream {
     this.#send('response.function_call_arguments.delta', { item_id: open.id, output_index: open.index, delta: piece });
   }
 
-  /** A call that got no arguments at all gets "{}", what OpenAI sends for a function without parameters. */
-  #closeCalls(): void {
+  /**
+   * A call that got no arguments at all gets "{}", what OpenAI sends for a function without
+   * parameters; one the end of the answer cut short is closed `incomplete` (callStatus).
+   */
+  #closeCalls(outcome: Outcome = outcomeOf('stop')): void {
     for (const open of this.#calls.values()) {
       if (open.args === '') this.#argumentsDelta(open, '{}');
       this.#send('response.function_call_arguments.done', { item_id: open.id, output_index: open.index, name: open.name, arguments: open.args });
-      const item = this.#callItem(open, 'completed');
+      const item = this.#callItem(open, callStatus(outcome, open.args));
       this.#output[open.index] = item;
       this.#send('response.output_item.done', { output_index: open.index, item });
     }

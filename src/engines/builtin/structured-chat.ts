@@ -90,7 +90,9 @@ export async function ownTextAnswer(turn: ChatTurn, prefix: readonly ResponsePar
 /**
  * Tool calls on the token loop: a JSON array of calls that the grammar holds to the
  * functions' parameters, streamed as OpenAI streams calls. `only` narrows the functions to
- * those the model chose; `prefix` is what it said in this turn before calling.
+ * those the model chose; `prefix` is what it said in this turn before calling. Only whole
+ * calls are answered: a call's deltas are held until it is whole, so one that max_tokens
+ * cuts is neither streamed nor returned, and the finish_reason then says `length`.
  */
 export async function ownCallsAnswer(turn: ChatTurn, prefix: readonly ResponsePart[] = [], only?: readonly string[]): Promise<Generated> {
   const { request } = turn;
@@ -110,6 +112,12 @@ export async function ownCallsAnswer(turn: ChatTurn, prefix: readonly ResponsePa
   let used = 0;
   let callStart = 0;
   let longest = 0;
+  // Deltas of calls not yet whole, by call index; sent once the call is, in their order.
+  let held: Array<{ index: number; delta: Delta }> = [];
+  const release = (whole: number) => {
+    for (const { delta } of held.filter((h) => h.index < whole)) turn.onDelta(delta);
+    held = held.filter((h) => h.index >= whole);
+  };
   const result = budget === 0 ? null : await runTokenLoop(turn.target, {
     // The client's stop strings are for text: one inside a call's arguments would break them.
     prompt: prompt.tokens, sampling: request.sampling, seed: turn.seed, budget, grammar, logprobs: request.logprobs,
@@ -124,20 +132,24 @@ export async function ownCallsAnswer(turn: ChatTurn, prefix: readonly ResponsePa
         if (event.kind === 'start') {
           callStart = used;
           ids.push(newCallId());
-          turn.onDelta({ toolCall: { index: event.index, id: ids[event.index]!, type: 'function', function: { name: event.name, arguments: '' } }, ...attach });
+          held.push({ index: event.index, delta: { toolCall: { index: event.index, id: ids[event.index]!, type: 'function', function: { name: event.name, arguments: '' } }, ...attach } });
         } else {
-          turn.onDelta({ toolCall: { index: event.index, function: { arguments: event.text } }, ...attach });
+          held.push({ index: event.index, delta: { toolCall: { index: event.index, function: { arguments: event.text } }, ...attach } });
         }
       }
+      release(parser.whole);
       if (!parser.betweenCalls) return;
       longest = Math.max(longest, used - callStart);
       if (budget - used < longest) enough.abort();
     },
   }).finally(() => turn.signal.removeEventListener('abort', leave));
+  // A cut call's tokens still count (usage, logprobs): their logprobs go out without it.
+  const whole = parser.whole;
+  pending = [...held.flatMap(({ delta }) => delta.logprobs ?? []), ...pending];
   if (logprobs && pending.length > 0) turn.onDelta({ logprobs: pending });
-  const toolCalls = parser.calls.filter((c) => c.name !== '').map((c, i) => ({ id: ids[i] ?? newCallId(), name: c.name, arguments: c.arguments }));
-  const whole = parser.complete || (parser.betweenCalls && !turn.signal.aborted);
-  const finishReason = result === null ? 'length' : whole && toolCalls.length > 0 ? 'tool_calls' : result.finishReason;
+  const toolCalls = parser.calls.slice(0, whole).map((c, i) => ({ id: ids[i] ?? newCallId(), name: c.name, arguments: c.arguments }));
+  const ended = parser.complete || (parser.betweenCalls && !turn.signal.aborted);
+  const finishReason = result === null ? 'length' : ended && toolCalls.length > 0 ? 'tool_calls' : result.finishReason;
   return {
     text: '', reasoning: '', finishReason, promptTokens: prompt.tokens.length, completionTokens: result?.completionTokens ?? 0,
     aborted: turn.signal.aborted, toolCalls, ...(logprobs && { logprobs }),

@@ -38,4 +38,12 @@ describe('ToolCallStream', () => {
   it('scalar arguments end at the call object', () => {
     expect(feed(['[{"name":"f","arguments":42}]']).parser.calls).toEqual([{ name: 'f', arguments: '42' }]);
   });
+
+  it('counts the whole calls: closed ones, and the last once its arguments are a complete object', () => {
+    expect(feed(['[{"name":"f","arguments":{"a":1}},{"name":"g","arguments":{"b":"cut']).parser.whole).toBe(1);
+    expect(feed(['[{"name":"f","arguments":{"a":1}},{"name":"g']).parser.whole).toBe(1);
+    expect(feed(['[{"name":"f","arguments":{}']).parser.whole).toBe(1);
+    expect(feed(['[{"name":"f","arguments":{"a":[1,2]}},{"name":"g","arguments":{}}]']).parser.whole).toBe(2);
+    expect(feed(['[{"name":"f","argu']).parser.whole).toBe(0);
+  });
 });

@@ -27,6 +27,8 @@ export class ToolCallStream {
   private depth = 0;
   private inString = false;
   private escaped = false;
+  /** Calls whose arguments ended (the call object closed). */
+  private closed = 0;
 
   /** The array closed: every call is whole. */
   get complete(): boolean {
@@ -36,6 +38,21 @@ export class ToolCallStream {
   /** A call just ended and no other has begun: stopping here leaves only whole calls. */
   get betweenCalls(): boolean {
     return this.state === 'after-call';
+  }
+
+  /**
+   * How many calls are whole: those whose call object closed, and the last one too when its
+   * arguments already are a complete JSON object (a proper prefix of an object never parses).
+   */
+  get whole(): number {
+    const open = this.calls.length - this.closed;
+    if (open === 0 || this.state !== 'arguments') return this.closed;
+    try {
+      JSON.parse(this.calls.at(-1)!.arguments);
+      return this.closed + 1;
+    } catch {
+      return this.closed;
+    }
   }
 
   push(piece: string): CallEvent[] {
@@ -50,6 +67,7 @@ export class ToolCallStream {
         if (this.endsArguments(char)) {
           flushArgs();
           this.state = 'after-call';
+          this.closed++;
           continue;
         }
         args += char;

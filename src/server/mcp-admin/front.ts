@@ -24,9 +24,13 @@ export const SVC_ADMIN_PATH = '/mcp/admin/mcp';
 export function callerOf(ctx: ServerContext, request: FastifyRequest): ToolCaller {
   const identity = identityOf(request);
   const scope = ctx.config.env.authEnabled ? (scopeOf(identity) ?? null) : null;
-  const who = identity.kind === 'anonymous' ? (request.socket.remoteAddress ?? 'unknown') : identity.label;
+  const address = request.socket.remoteAddress ?? 'unknown';
+  const who = identity.kind === 'anonymous' ? address : identity.label;
+  // The approvals queue joins calls of one caller only: a token by its id (a label can be
+  // reused after a revoke), a proxy user by name, anyone else by address.
+  const key = identity.kind === 'token' ? `token:${identity.id}` : identity.kind === 'proxy' ? `proxy:${identity.label}` : `address:${address}`;
   const agent = agentOf(request.headers, identity);
-  return { scope, client: `mcp:${who}`, ...(agent && { agent }) };
+  return { scope, client: `mcp:${who}`, identity: key, ...(agent && { agent }) };
 }
 
 /** A tool's answer as MCP's CallToolResult: the server's own content when it has one. */

@@ -8,6 +8,7 @@ import { MODEL_ID_PATTERN, MODEL_ID_RULE } from '../../config/schema/registry.js
 import { listModels } from '../../models/service.js';
 import { RequestError, SvcError, SystemError } from '../../protocol/errors.js';
 import type { BundledTool, ToolResult } from '../../mcp/tool-host.js';
+import { maskUrlSecretsIn } from '../../protocol/url-secrets.js';
 import { summarizeSlots } from '../../slots/summary.js';
 import type { ServerContext } from '../context.js';
 
@@ -120,6 +121,6 @@ export function svcAdminTools(ctx: ServerContext): BundledTool[] {
       if ('problems' in parsed) throw new RequestError('request.invalid', `invalid arguments: ${parsed.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, { problems: parsed.problems });
       return ctx.activity.query(parsed.query);
     }),
-    tool('settings_read', 'svc.toml as running (every key, defaults filled in)', NO_ARGS, true, async () => ({ settings: ctx.config.svc, file: ctx.paths.svcToml })),
+    tool('settings_read', 'svc.toml as running (every key, defaults filled in; URL passwords masked)', NO_ARGS, true, async () => ({ settings: maskUrlSecretsIn(ctx.config.svc), file: ctx.paths.svcToml })),
   ];
 }

@@ -66,8 +66,10 @@ export function registerAgentRoutes(app: FastifyInstance, ctx: ServerContext): v
     if (!ctx.activity) throw new SystemError('system.unavailable', 'the activity database is not open', { subsystem: 'activity' });
     const page = ctx.activity.query({ actor: agentActor(name), limit });
     const events = page.items.map((row) => {
-      const d = row.details as { tool?: string; args?: Record<string, unknown>; gated?: boolean; client_id?: string };
-      return { id: row.id, timestamp: row.ts, tool: d.tool ?? row.action, args: d.args ?? {}, gated: d.gated ?? false, outcome: row.outcome, client_id: d.client_id ?? row.actor };
+      const d = row.details as { tool?: string; args?: Record<string, unknown>; gated?: boolean; client_id?: string; error?: { code: string; message: string } };
+      // A /v1 request's row carries the gateway's error; a failed or denied tool call's is mcp.tool_failed with its message.
+      const error = d.error ?? (row.outcome === 'error' && row.action === 'mcp.tool_call' ? { code: 'mcp.tool_failed', message: row.message } : null);
+      return { id: row.id, timestamp: row.ts, tool: d.tool ?? row.action, args: d.args ?? {}, gated: d.gated ?? false, outcome: row.outcome, client_id: d.client_id ?? row.actor, error };
     });
     const hint = events.length === 0 ? `nothing from ${name} yet: its /v1 requests and tool calls appear here (X-Svc-Agent: ${name}, or its agent-${name} token)` : undefined;
     return { agent: name, events, count: events.length, ...(hint && { hint }) };

@@ -9,6 +9,7 @@ import {
 } from '../../protocol/mcp-requests.js';
 import { checkMcpId } from '../../mcp/records.js';
 import type { McpInstallRequest } from '../../protocol/mcp.js';
+import { keepMaskedSecrets, maskUrlSecretsIn } from '../../protocol/url-secrets.js';
 import { parseRequest } from '../../protocol/validate.js';
 import type { ServerContext } from '../context.js';
 import { requireHostAuthority } from '../host-authority.js';
@@ -32,12 +33,14 @@ function linesQuery(request: FastifyRequest): number {
 }
 
 export function registerMcpRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  // Every answer that shows a record shows it with URL passwords masked (protocol/url-secrets.ts);
+  // the service keeps the real ones (the tool loop and hermes' loans connect with them).
   app.get('/api/mcp/servers', async () => {
-    const servers = await ctx.mcp.list();
+    const servers = maskUrlSecretsIn(await ctx.mcp.list());
     return { servers, count: servers.length };
   });
 
-  app.get('/api/mcp/servers/:id', async (request) => ctx.mcp.get(idOf(request)));
+  app.get('/api/mcp/servers/:id', async (request) => maskUrlSecretsIn(await ctx.mcp.get(idOf(request))));
 
   app.post('/api/mcp/install', async (request, reply) => {
     const body = parseRequest(McpInstallRequestSchema, objectBody(request));
@@ -46,32 +49,33 @@ export function registerMcpRoutes(app: FastifyInstance, ctx: ServerContext): voi
     await requireToolUrlAuthority(ctx, request, 'mcp.install', target, toolUrlFields(body));
     const view = await ctx.mcp.install(body as McpInstallRequest, actorOf(request));
     reply.code(201);
-    return view;
+    return maskUrlSecretsIn(view);
   });
 
-  app.delete('/api/mcp/:id', async (request) => ctx.mcp.uninstall(idOf(request), actorOf(request)));
+  app.delete('/api/mcp/:id', async (request) => maskUrlSecretsIn(await ctx.mcp.uninstall(idOf(request), actorOf(request))));
 
   app.patch('/api/mcp/:id/config', async (request) => {
     const id = idOf(request);
-    const patch = parseRequest(McpConfigPatchSchema, objectBody(request));
     const current = await ctx.mcp.get(id);
+    // The url, env or args sent back as a read showed them keep the record's secrets.
+    const patch = keepMaskedSecrets(parseRequest(McpConfigPatchSchema, objectBody(request)), current);
     await requireHostAuthority(ctx, request, 'mcp.config', id, hostOnlyConfigKeys(current.transport, patch), "changing what a tool server's program runs with");
     await requireToolUrlAuthority(ctx, request, 'mcp.config', id, toolUrlFields(patch));
-    return ctx.mcp.patchConfig(id, patch, actorOf(request));
+    return maskUrlSecretsIn(await ctx.mcp.patchConfig(id, patch, actorOf(request)));
   });
 
-  app.patch('/api/mcp/:id/tools', async (request) => ctx.mcp.patchTools(idOf(request), parseRequest(McpToolsPatchSchema, objectBody(request)), actorOf(request)));
+  app.patch('/api/mcp/:id/tools', async (request) => maskUrlSecretsIn(await ctx.mcp.patchTools(idOf(request), parseRequest(McpToolsPatchSchema, objectBody(request)), actorOf(request))));
 
   // Start, stop and restart answer once the server is ready (or stopped): no body.
-  app.post('/api/mcp/:id/start', async (request) => ctx.mcp.start(idOf(request), actorOf(request)));
-  app.post('/api/mcp/:id/stop', async (request) => ctx.mcp.stop(idOf(request), actorOf(request)));
-  app.post('/api/mcp/:id/restart', async (request) => ctx.mcp.restart(idOf(request), actorOf(request)));
-  app.post('/api/mcp/:id/test', async (request) => ctx.mcp.test(idOf(request)));
+  app.post('/api/mcp/:id/start', async (request) => maskUrlSecretsIn(await ctx.mcp.start(idOf(request), actorOf(request))));
+  app.post('/api/mcp/:id/stop', async (request) => maskUrlSecretsIn(await ctx.mcp.stop(idOf(request), actorOf(request))));
+  app.post('/api/mcp/:id/restart', async (request) => maskUrlSecretsIn(await ctx.mcp.restart(idOf(request), actorOf(request))));
+  app.post('/api/mcp/:id/test', async (request) => maskUrlSecretsIn(await ctx.mcp.test(idOf(request))));
 
   app.get('/api/mcp/:id/logs', async (request) => {
     const id = idOf(request);
     const lines = linesQuery(request);
-    return ctx.mcp.logs(id, lines);
+    return maskUrlSecretsIn(await ctx.mcp.logs(id, lines));
   });
 
   app.get('/api/mcp/catalog', async () => ctx.mcp.catalog());

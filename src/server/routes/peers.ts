@@ -2,13 +2,15 @@
 // replica target, and a health check of all of them on demand.
 import type { FastifyInstance } from 'fastify';
 import type { PeersPayload } from '../../protocol/peers.js';
+import { maskUrlSecretsIn } from '../../protocol/url-secrets.js';
 import type { ServerContext } from '../context.js';
 
 export function registerPeerRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  app.get('/api/peers', async (): Promise<PeersPayload> => ({ peers: ctx.peers.views() }));
+  // A peer's or upstream's URL may carry a password: shown masked (protocol/url-secrets.ts).
+  app.get('/api/peers', async (): Promise<PeersPayload> => ({ peers: maskUrlSecretsIn(ctx.peers.views()) }));
 
   app.post('/api/peers/refresh', async (): Promise<PeersPayload> => {
     await ctx.peers.refresh();
-    return { peers: ctx.peers.views() };
+    return { peers: maskUrlSecretsIn(ctx.peers.views()) };
   });
 }

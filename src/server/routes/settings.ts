@@ -8,6 +8,7 @@ import { SvcTomlSchema } from '../../config/schema/svc-toml.js';
 import { applyPlan, describeSettings, updateSvcToml } from '../../config/settings.js';
 import { envOverrides, extractionSlotRule, settingsChanges } from '../../config/settings-edit.js';
 import { ConfigError } from '../../protocol/errors.js';
+import { maskUrlSecretsIn } from '../../protocol/url-secrets.js';
 import type { ApplyPlan, SettingsPayload, SettingsReloadPayload, SettingsSchemaPayload, SettingsUpdatePayload } from '../../protocol/settings-wire.js';
 import { actorOf, objectBody } from '../request.js';
 import type { ServerContext } from '../context.js';
@@ -25,10 +26,11 @@ export function registerSettingsRoutes(app: FastifyInstance, ctx: ServerContext)
   let described: ReturnType<typeof describeSettings> | undefined;
   const descriptions = () => (described ??= describeSettings(ctx.paths));
 
+  // URL passwords come back masked (protocol/url-secrets.ts); a PUT of the masked form keeps them.
   app.get('/api/settings', async (): Promise<SettingsPayload> => ({
-    settings: ctx.config.svc,
+    settings: maskUrlSecretsIn(ctx.config.svc),
     file: ctx.paths.svcToml,
-    env_overrides: envOverrides(ctx.config),
+    env_overrides: maskUrlSecretsIn(envOverrides(ctx.config)),
   }));
 
   app.put('/api/settings', async (request): Promise<SettingsUpdatePayload> => {
@@ -55,7 +57,7 @@ export function registerSettingsRoutes(app: FastifyInstance, ctx: ServerContext)
       // Keys only: values may be secrets, and the activity event carries them redacted.
       ctx.events.publish({ type: 'settings.changed', source: 'settings', message: `settings changed: ${result.changed.join(', ')}`, data: { keys: result.changed } });
     }
-    return { settings: ctx.config.svc, changed: result.changed, apply: applyPlan(descriptions(), result.changed) };
+    return { settings: maskUrlSecretsIn(ctx.config.svc), changed: result.changed, apply: applyPlan(descriptions(), result.changed) };
   });
 
   app.get('/api/settings/schema', async (): Promise<SettingsSchemaPayload> => ({

@@ -9,9 +9,11 @@ import { SlotError, SvcError } from '../../protocol/errors.js';
 import {
   AssignSlotModelRequestSchema, CreateSlotRequestSchema, DEFAULT_LOG_LINES, EditSlotRequestSchema, LoadSlotRequestSchema, LOG_RING_LINES, SwapSlotRequestSchema,
 } from '../../protocol/slot-requests.js';
+import { keepMaskedSecrets, maskUrlSecretsIn } from '../../protocol/url-secrets.js';
 import { parseRequest } from '../../protocol/validate.js';
 import type { CreateSlotPayload, SlotDetailPayload, SlotLaunchPayload } from '../../protocol/slots.js';
 import { slotStateDir } from '../../config/slot-state-file.js';
+import type { SlotFile } from '../../config/schema/slot.js';
 import type { SlotView } from '../../slots/view.js';
 import type { ServerContext } from '../context.js';
 import { openEventStream } from '../sse.js';
@@ -50,6 +52,17 @@ export function launchPayload(spec: LaunchSpec, gatewayEnv: NodeJS.ProcessEnv = 
   };
 }
 
+/** A PUT's env, extra_args and file as sent, except values that are exactly what GET /api/slots/<name> showed masked: those stay as stored. */
+function keepSlotSecrets(body: Record<string, unknown>, config: SlotFile | undefined): Record<string, unknown> {
+  if (!config) return body;
+  return {
+    ...body,
+    ...(body.env !== undefined && { env: keepMaskedSecrets(body.env, config.server.env) }),
+    ...(body.extra_args !== undefined && { extra_args: keepMaskedSecrets(body.extra_args, config.server.extra_args) }),
+    ...(body.file !== undefined && { file: keepMaskedSecrets(body.file, config) }),
+  };
+}
+
 export function registerSlotRoutes(app: FastifyInstance, ctx: ServerContext): void {
   /** Run a mutation; a failure is an activity row (with its code) before it is rethrown. */
   const mutate = async <T>(request: FastifyRequest, action: string, target: string, details: Record<string, unknown>, operation: () => Promise<T>): Promise<T> => {
@@ -66,7 +79,7 @@ export function registerSlotRoutes(app: FastifyInstance, ctx: ServerContext): vo
     ctx.record({ action, target, actor: actorOf(request), details, ...(message !== undefined && { message }) });
   const runtimeDetails = (view: SlotView) => ({ state: view.state, model: view.model, port: view.port, pid: view.pid });
 
-  app.get('/api/slots', async () => ({ slots: ctx.supervisor.list() }));
+  app.get('/api/slots', async () => ({ slots: maskUrlSecretsIn(ctx.supervisor.list()) }));
 
   app.get('/api/slots/:name', async (request): Promise<SlotDetailPayload> => {
     const { name } = params(request);
@@ -80,7 +93,8 @@ export function registerSlotRoutes(app: FastifyInstance, ctx: ServerContext): vo
       if (!(error instanceof SvcError)) throw error;
       launchError = { code: error.code, message: error.message, details: error.details };
     }
-    return { ...view, file: entry.file, config: entry.config as unknown as SlotDetailPayload['config'], launch, launch_error: launchError };
+    // A URL in the env, the flags or an error shows its password masked; a PUT of the masked form keeps it.
+    return maskUrlSecretsIn({ ...view, file: entry.file, config: entry.config as unknown as SlotDetailPayload['config'], launch, launch_error: launchError });
   });
 
   app.post('/api/slots', async (request, reply) => {
@@ -97,7 +111,7 @@ export function registerSlotRoutes(app: FastifyInstance, ctx: ServerContext): vo
 
   app.put('/api/slots/:name', async (request) => {
     const { name } = params(request);
-    const body = objectBody(request);
+    const body = keepSlotSecrets(objectBody(request), ctx.config.slots.find((s) => s.name === name)?.config);
     const changes = await mutate(request, 'slot.edit_config', name, { request: body }, () => ctx.slotConfig.edit(name, parseRequest(EditSlotRequestSchema, body), slotChangeCheck(ctx, request, 'slot.edit_config', name)));
     const view = ctx.supervisor.view(name);
     const restartRequired = changes.length > 0 && BUSY_STATES.has(view.state);

@@ -8,6 +8,7 @@ import type { ServerContext } from '../context.js';
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { dashboardRoot } from './dashboard.js';
+import { maskUrlSecrets } from '../../protocol/url-secrets.js';
 
 /** The summary's slot rows, each with its request metrics (the figures of GET /api/metrics). */
 function withMetrics(ctx: ServerContext, summary: SlotsSummary) {
@@ -42,7 +43,8 @@ export function registerSystemRoutes(app: FastifyInstance, ctx: ServerContext): 
       home_source: ctx.paths.source,
       listen: ctx.listening,
       auth_enabled: config.env.authEnabled,
-      config_warnings: config.warnings.map(formatProblem),
+      // A warning may quote a value; a URL's password in it stays masked.
+      config_warnings: config.warnings.map((problem) => maskUrlSecrets(formatProblem(problem))),
       slots: withMetrics(ctx, summarizeSlots(views)),
       gpu: ctx.arbiter.view(),
       // What a peer gateway balances by (docs/scaling.md).
