@@ -241,6 +241,7 @@ export function walkCases(w: WalkContext): Record<string, Record<string, HttpCas
       id: post('/api/models', { id: '../walk', path: '/etc/passwd' }, host('path')),
       name: post('/api/models', { id: 'walk', path: '/etc/passwd', name: FILE_FLAG }, host('path')),
       license: post('/api/models', { id: 'walk', path: '/etc/passwd', license: FILE_FLAG }, host('path')),
+      force: post('/api/models', { id: 'walk', path: '/etc/passwd', force: true }, host('path')),
     },
     'protocol/models:AssignModelRequestSchema': { slot: post('/api/models/tiny/assign', { slot: '../chat' }, NONE) },
     // A pull writes files into the store that engines read: only from Hugging Face and the host's allowed hosts.

@@ -148,6 +148,7 @@ export const ROUTES_WITHOUT_ENGINE_INPUT: Readonly<Record<string, string>> = {
   'DELETE /api/models/:ref': 'removes a registry entry',
   'POST /api/models/scan': 'scans the host\'s roots (host-only keys) for files the host put there',
   'DELETE /api/models/:id/pull': 'cancels a pull',
+  'DELETE /api/models/pulls/:job': 'forgets a finished pull job',
   'POST /api/hardware/probe': 'probes this host',
   'DELETE /api/slots/:name': 'removes a slot file',
   'POST /api/slots/:name/unload': 'stops an engine',

@@ -63,7 +63,7 @@ describe('builtinAdapter', () => {
     const spec = await builtinAdapter.launch(context({ slot: { workers: 3, chat_template: 'chatml', mtp: true } }, { profile: 'cpu-llm' }));
     const flags = engineFlags(spec.args);
     expect(flags).toMatchObject({
-      model: modelPath, host: '127.0.0.1', port: 8091, alias: 'svc-tiny', ctxSize: 2048, gpuLayers: 0, parallel: 3, chatTemplate: 'chatml', device: 'none',
+      model: modelPath, host: '127.0.0.1', port: 8091, alias: 'svc-tiny', ctxSize: 32768, gpuLayers: 0, parallel: 3, chatTemplate: 'chatml', device: 'none',
     });
     for (const llamaServerOnly of ['-b', '--load-mode', '--jinja', '--spec-type']) expect(spec.args).not.toContain(llamaServerOnly);
   });
