@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSecretKey, redactSecrets } from './redact.js';
+import { isSecretKey, redactSecrets, TOO_DEEP } from './redact.js';
 
 describe('redactSecrets', () => {
   it.each(['api_key', 'apikey', 'API_KEY', 'token', 'github_token', 'token_id', 'client_secret', 'password', 'password_hash', 'Authorization'])(
@@ -15,5 +15,15 @@ describe('redactSecrets', () => {
     details.self = details;
     expect(redactSecrets(details)).toEqual({ token: '***', nested: { keep: 1 }, self: '[circular]' });
     expect(details.token).toBe('t');
+  });
+});
+
+describe('redactSecrets on a value nested past any detail svc records', () => {
+  it('names the deep part instead of overflowing the stack, and still redacts above it', () => {
+    let deep: Record<string, unknown> = { token: 't' };
+    for (let i = 0; i < 100_000; i++) deep = { a: deep };
+    const redacted = JSON.stringify(redactSecrets({ token: 'secret', deep }));
+    expect(redacted).toContain(`"${TOO_DEEP}"`);
+    expect(redacted).not.toContain('secret');
   });
 });

