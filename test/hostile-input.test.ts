@@ -42,3 +42,29 @@ describe('JSON nested 100,000 deep', () => {
     expect(answer.json.error.code).toBe('model.not_found');
   });
 });
+
+describe('a name Object.prototype has, as a path parameter', () => {
+  // [path with NAME in it, the namespace of the resource's own refusal]
+  const routes: Array<[string, string, string]> = [
+    ['GET', '/api/models/NAME/pull/status', 'model.'], ['GET', '/api/models/NAME', 'model.'], ['GET', '/api/stacks/NAME', 'stacks.'],
+    ['GET', '/api/stacks/NAME/export', 'stacks.'], ['POST', '/api/stacks/NAME/apply', 'stacks.'], ['DELETE', '/api/stacks/NAME', 'stacks.'],
+    ['GET', '/api/profiles/NAME', 'profiles.'], ['GET', '/api/slots/NAME', 'slot.'], ['GET', '/api/agents/NAME', 'agent.'],
+    ['GET', '/v1/models/NAME', 'model.'], ['GET', '/api/mcp/servers/NAME', 'mcp.'], ['GET', '/v1/responses/NAME', 'response.'],
+  ];
+
+  it.each([['constructor'], ['__proto__'], ['toString'], ['hasOwnProperty']])('%s is the resource\'s own 4xx on every route, never a 500 or a resource', async (name) => {
+    for (const [method, template, namespace] of routes) {
+      const path = template.replace('NAME', name);
+      const answer = await api(gateway.url, path, { method, ...(method === 'POST' && { body: {} }) });
+      expect([400, 404], `${method} ${path}: ${answer.text.slice(0, 200)}`).toContain(answer.status);
+      expect(answer.json.error.code.startsWith(namespace), `${method} ${path}: ${answer.json.error.code}`).toBe(true);
+    }
+  });
+
+  it('is a slug a new stack may take (it was "taken" by Object.prototype)', async () => {
+    const created = await api(gateway.url, '/api/stacks', { method: 'POST', body: { slug: 'constructor', name: 'Constructor' } });
+    expect(created.status, created.text).toBe(201);
+    const read = await api(gateway.url, '/api/stacks/constructor');
+    expect(read.json).toMatchObject({ slug: 'constructor', seed: false, name: 'Constructor' });
+  });
+});

@@ -5,6 +5,7 @@ import type { SlotType } from '../config/schema/common.js';
 import { resolveContextSize } from '../engines/llama-server/argv.js';
 import type { SlotViewPayload } from '../protocol/slots.js';
 import type { SlotCandidate } from './types.js';
+import { own } from '../lib/own.js';
 
 /**
  * Refusals that say nothing about the slot itself: the host was full (max_slots, memory),
@@ -66,7 +67,7 @@ function capabilitiesBySlot(config: ResolvedConfig): Map<string, string[]> {
  */
 function contextLength(config: ResolvedConfig, provider: string, explicit: number | null, modelId: string): number | null {
   if (explicit !== null) return explicit;
-  const native = config.registry.models[modelId]?.metadata.context_length ?? null;
+  const native = own(config.registry.models, modelId)?.metadata.context_length ?? null;
   if (native === null) return null;
   return provider === 'llama-server' ? resolveContextSize(null, native) : native;
 }

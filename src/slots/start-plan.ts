@@ -10,6 +10,7 @@ import { storeOf } from '../models/scan.js';
 import { portFreeWithin } from '../lib/process.js';
 import { SlotError } from '../protocol/errors.js';
 import { resolveSlotModel } from './model.js';
+import { own } from '../lib/own.js';
 
 /** How long a start waits for its port to be released (an engine just stopped; see portFreeWithin). */
 const PORT_GRACE_MS = 1_500;
@@ -35,7 +36,7 @@ export async function planStart({ entry, config, engine, modelOverride, checkPor
   const { slot } = entry.config;
   if (!engine) throw new SlotError('slot.config_error', `slot ${entry.name}: provider ${slot.provider} has no engine adapter yet`, { slot: entry.name, provider: slot.provider });
   const model = await resolveSlotModel(entry, config.registry, modelOverride, engine);
-  const profile = resolveProfile(slot, config.registry.models[model.id]?.defaults.profile, config.profiles.profiles);
+  const profile = resolveProfile(slot, own(config.registry.models, model.id)?.defaults.profile, config.profiles.profiles);
   if ('error' in profile) throw new SlotError('slot.config_error', `slot ${entry.name}: ${profile.error}`, { slot: entry.name });
   if (checkPort && !(await portFreeWithin(slot.port, PORT_GRACE_MS))) {
     throw new SlotError('slot.port_in_use', `slot ${entry.name}: port ${slot.port} is already in use by another process`, { slot: entry.name, port: slot.port });
