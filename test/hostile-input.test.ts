@@ -68,3 +68,29 @@ describe('a name Object.prototype has, as a path parameter', () => {
     expect(read.json).toMatchObject({ slug: 'constructor', seed: false, name: 'Constructor' });
   });
 });
+
+describe('a NUL character', () => {
+  const nul = (path: string, method: string, body: unknown) => api(gateway.url, path, { method, body });
+
+  it('is refused naming its field wherever no store or program can hold it', async () => {
+    const cases: Array<[string, string, unknown, string]> = [
+      ['POST', '/api/memory/add', { text: 'a\u0000b' }, 'text'],
+      ['POST', '/api/memory/add', { text: 'ok', metadata: { note: 'x\u0000' } }, 'metadata.note'],
+      ['POST', '/api/slots', { name: 'chat', model: 'tiny', extra_args: '--threads 4\u0000--log-file /tmp/x' }, 'extra_args'],
+      ['PUT', '/api/slots/chat', { extra_args: '\u0000' }, 'extra_args'],
+      ['POST', '/api/profiles', { name: 'p', flags: '--a\u0000' }, 'flags'],
+      ['PUT', '/api/settings', { memory: { pgvector_url: 'postgres://h/\u0000' } }, 'memory.pgvector_url'],
+    ];
+    for (const [method, path, body, field] of cases) {
+      const answer = await nul(path, method, body);
+      expect(answer.status, `${method} ${path}: ${answer.text.slice(0, 300)}`).toBe(400);
+      expect(answer.json.error.code).toBe('request.invalid');
+      expect(answer.json.error.details.problems[0].path).toBe(field);
+    }
+  });
+
+  it('goes through on /v1, where the engine takes the body as it came', async () => {
+    const answer = await nul('/v1/chat/completions', 'POST', { model: 'nope', messages: [{ role: 'user', content: 'a\u0000b' }] });
+    expect(answer.json.error.code).toBe('model.not_found');
+  });
+});

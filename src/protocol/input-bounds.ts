@@ -15,3 +15,14 @@ export function clip(text: string, max = MAX_ECHO_CHARS): string {
   if (clipped && clipped.index <= max) return text;
   return `${text.slice(0, max)}… (${text.length - max} more characters)`;
 }
+
+/** Why a NUL character is refused, as a field's problem. */
+export const NUL_REFUSED = 'expected no NUL character (\\u0000): no store or program svc passes it to can hold one';
+
+/** Whether a string, or any key or string inside a JSON value, holds a NUL character. */
+export function containsNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (typeof value !== 'object' || value === null || depth > MAX_JSON_DEPTH) return false;
+  if (Array.isArray(value)) return value.some((item) => containsNul(item, depth + 1));
+  return Object.entries(value).some(([key, item]) => key.includes('\u0000') || containsNul(item, depth + 1));
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RequestError } from '../protocol/errors.js';
 import { MAX_JSON_DEPTH } from '../protocol/input-bounds.js';
-import { parseJsonBody } from './json-body.js';
+import { isV1Path, parseJsonBody } from './json-body.js';
 
 const nested = (depth: number, key: string | null) => {
   const open = key === null ? '[' : `{"${key}":`;
@@ -9,9 +9,9 @@ const nested = (depth: number, key: string | null) => {
 };
 
 /** The RequestError a parse throws (and fails when it throws something else, a RangeError above all). */
-function refusal(text: string): RequestError {
+function refusal(text: string, options?: Parameters<typeof parseJsonBody>[1]): RequestError {
   try {
-    parseJsonBody(text);
+    parseJsonBody(text, options);
   } catch (error) {
     expect(error).toBeInstanceOf(RequestError);
     return error as RequestError;
@@ -46,5 +46,22 @@ describe('parseJsonBody: refused keys', () => {
     expect(refusal('{"a":[{"__proto__":{}}]}').details.problems).toEqual([{ path: 'a[0].__proto__', message: 'this key is refused: it can change object prototypes' }]);
     expect((refusal('{"constructor":{"prototype":{}}}').details.problems as Array<{ path: string }>)[0]!.path).toBe('constructor.prototype');
     expect(parseJsonBody('{"constructor":"a word","text":"__proto__"}')).toEqual({ constructor: 'a word', text: '__proto__' });
+  });
+});
+
+describe('parseJsonBody: NUL', () => {
+  it('refuses a NUL in a string or a key when told to, naming the field', () => {
+    const error = refusal('{"server":{"extra_args":"--a\\u0000b"}}', { nul: true });
+    expect(error.code).toBe('request.invalid');
+    expect((error.details.problems as Array<{ path: string }>)[0]!.path).toBe('server.extra_args');
+    expect((refusal('{"tags":["ok","k\\u0000"]}', { nul: true }).details.problems as Array<{ path: string }>)[0]!.path).toBe('tags[1]');
+    expect((refusal('{"metadata":{"k\\u0000":1}}', { nul: true }).details.problems as Array<{ path: string }>)[0]!.path).toBe('metadata.k\u0000');
+  });
+
+  it('takes a NUL where it is not told to (/v1 bodies go to an engine as they came), and an escaped backslash anywhere', () => {
+    expect(parseJsonBody('{"content":"a\\u0000b"}')).toEqual({ content: 'a\u0000b' });
+    expect(parseJsonBody('{"text":"a\\\\u0000b"}', { nul: true })).toEqual({ text: 'a\\u0000b' });
+    expect(isV1Path('/v1/chat/completions')).toBe(true);
+    expect(isV1Path('/api/v1/x')).toBe(false);
   });
 });

@@ -7,8 +7,11 @@
 //   object's prototype once copied with Object.assign. It reports that as "not valid JSON",
 //   which sends a user looking for a syntax error; this parser says request.invalid, naming
 //   where the key is.
+// - Outside /v1 a NUL character is refused (`nul: true`): nothing an /api or /mcp body reaches
+//   can hold one (Postgres text and jsonb, a program's argv and environment, file names), and
+//   refused here it names its field instead of failing later as an internal error.
 import { RequestError } from '../protocol/errors.js';
-import { clip, MAX_JSON_DEPTH } from '../protocol/input-bounds.js';
+import { clip, MAX_JSON_DEPTH, NUL_REFUSED } from '../protocol/input-bounds.js';
 import { joinPath } from '../protocol/issues.js';
 
 type Path = PropertyKey[];
@@ -66,11 +69,21 @@ function prototypeKey(text: string, isKey: boolean, child: unknown): string | un
   return text === 'constructor' && isContainer(child) && Object.hasOwn(child, 'prototype') ? PROTOTYPE_KEY : undefined;
 }
 
+const hasNul = (text: string) => (text.includes('\u0000') ? NUL_REFUSED : undefined);
+
+/** Whether a request path is under /v1, whose bodies may carry NUL (they go to an engine, as they came). */
+export const isV1Path = (url: string): boolean => url.startsWith('/v1/');
+
+export interface JsonBodyOptions {
+  /** Refuse a NUL character in any key or string (every body outside /v1). */
+  nul?: boolean;
+}
+
 /**
  * Parse a JSON body; an empty or malformed one is request.invalid_json, one nested deeper
- * than MAX_JSON_DEPTH request.too_deep, a refused key request.invalid.
+ * than MAX_JSON_DEPTH request.too_deep, a refused key (or NUL) request.invalid.
  */
-export function parseJsonBody(text: string): unknown {
+export function parseJsonBody(text: string, options: JsonBodyOptions = {}): unknown {
   if (text.length === 0) throw new RequestError('request.invalid_json', 'The body is empty but Content-Type says JSON.');
   let value: unknown;
   try {
@@ -87,14 +100,19 @@ export function parseJsonBody(text: string): unknown {
       problems: [{ path: where, message: `nested deeper than ${MAX_JSON_DEPTH} levels` }],
     });
   }
-  // The scan runs only when one of the keys can be there at all: the common body pays one search of its text.
-  if (!text.includes('__proto__') && !text.includes('constructor')) return value;
-  const found = findRefused(value, prototypeKey);
+  // Each scan runs only when what it looks for can be there at all: the common body pays a search of its text.
+  // A NUL can only be written \u0000 in JSON (a raw one is a syntax error).
+  const keys = text.includes('__proto__') || text.includes('constructor');
+  const nul = options.nul === true && text.includes('\\u0000');
+  if (!keys && !nul) return value;
+  const found = findRefused(value, (candidate, isKey, child) => (keys ? prototypeKey(candidate, isKey, child) : undefined) ?? (nul ? hasNul(candidate) : undefined));
   if (found) {
     const key = found.path[found.path.length - 1];
     // A refused `constructor` is named by the `prototype` under it, the part that does harm.
     const where = joinPath(found.why === PROTOTYPE_KEY && key === 'constructor' ? [...found.path, 'prototype'] : found.path) || '(the body)';
-    const what = `The body has the key "${String(key)}" at ${clip(where)}, which svc refuses (such keys can change object prototypes); remove it.`;
+    const what = found.why === PROTOTYPE_KEY
+      ? `The body has the key "${String(key)}" at ${clip(where)}, which svc refuses (such keys can change object prototypes); remove it.`
+      : `The body has a NUL character (\\u0000) at ${clip(where)}, which svc refuses (no store or program svc passes it to can hold one); remove it.`;
     throw new RequestError('request.invalid', what, { problems: [{ path: where, message: found.why }] });
   }
   return value;
