@@ -4,7 +4,7 @@
 // and 40,000 unknown settings keys are answered with a bounded error while a health check
 // sent meanwhile is answered too. test/fuzz.test.ts runs the same kinds of input over every route.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH } from '../src/protocol/input-bounds.js';
+import { MAX_JSON_DEPTH, MAX_REPORTED_PROBLEMS } from '../src/protocol/input-bounds.js';
 import { api, type Gateway, startGateway, tempHome } from './helpers/gateway.js';
 
 let gateway: Gateway;
@@ -92,5 +92,37 @@ describe('a NUL character', () => {
   it('goes through on /v1, where the engine takes the body as it came', async () => {
     const answer = await nul('/v1/chat/completions', 'POST', { model: 'nope', messages: [{ role: 'user', content: 'a\u0000b' }] });
     expect(answer.json.error.code).toBe('model.not_found');
+  });
+});
+
+describe('a request with 40,000 unknown keys', () => {
+  const unknownKeys = (count: number) => JSON.stringify(Object.fromEntries(Array.from({ length: count }, (_, i) => [`unknown_key_${i}`, i])));
+
+  it('is answered with the first problems and a count, and a health check sent meanwhile is answered', async () => {
+    const put = send('PUT', '/api/settings', unknownKeys(40_000));
+    const health = api(gateway.url, '/api/status');
+    const [settings, status] = await Promise.all([put, health]);
+    expect(status.status).toBe(200);
+    expect(settings.status).toBe(400);
+    expect(settings.json.error.code).toBe('config.invalid');
+    expect(settings.json.error.details.problems).toHaveLength(MAX_REPORTED_PROBLEMS);
+    expect(settings.json.error.details.problems_omitted).toBe(40_000 - MAX_REPORTED_PROBLEMS);
+    expect(settings.json.error.message).toContain(`and ${40_000 - MAX_REPORTED_PROBLEMS} more`);
+    expect(settings.text.length).toBeLessThan(8 * 1024);
+  }, 120_000);
+
+  it('is bounded the same on a route that validates with a request schema', async () => {
+    const answer = await send('POST', '/api/slots', unknownKeys(40_000));
+    expect(answer.json.error.code).toBe('request.invalid');
+    expect(answer.json.error.details.problems).toHaveLength(MAX_REPORTED_PROBLEMS);
+    expect(answer.json.error.details.problems_omitted).toBeGreaterThanOrEqual(40_000 - MAX_REPORTED_PROBLEMS);
+    expect(answer.text.length).toBeLessThan(16 * 1024);
+  }, 120_000);
+
+  it('a 100 KB key name comes back as its first characters, not twice over', async () => {
+    const answer = await send('PUT', '/api/settings', JSON.stringify({ ['k'.repeat(100_000)]: 1 }));
+    expect(answer.json.error.code).toBe('config.invalid');
+    expect(answer.json.error.details.problems[0].path).toMatch(/^k{200}… \(99800 more characters\)$/);
+    expect(answer.text.length).toBeLessThan(8 * 1024);
   });
 });

@@ -1,6 +1,7 @@
 // The one error catalogue. Every failure svc reports, over HTTP or on the command line,
 // carries one of these codes; each code has exactly one HTTP status. docs/errors.md lists
 // the same table, and errors.test.ts fails when the two disagree.
+import { boundedEnvelope } from './input-bounds.js';
 
 export interface ErrorCodeInfo {
   readonly status: number;
@@ -226,8 +227,9 @@ export class SvcError extends Error {
     return ERROR_CODES[this.code].status;
   }
 
+  /** The envelope, within the bounds every answer keeps (protocol/input-bounds.ts). */
   toEnvelope(): ErrorEnvelope {
-    return { error: { code: this.code, message: this.message, details: this.details } };
+    return boundedEnvelope({ error: { code: this.code, message: this.message, details: this.details } });
   }
 }
 
