@@ -13,11 +13,13 @@
 //   --auth-only        only what auth mode adds to /v1 (c=1 and c=64), printed; nothing written
 //   --pull-only        a model pull beside curl on the same file, and the bytes a resume re-fetches; printed
 //   --stack-only       a stack apply of three slots beside loading the same three engines directly; printed
+//   --front-door-only  the admission checks' time per request in-process, and the added p50 at c=1; printed
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { authOverhead } from './lib/auth.mjs';
+import { addedAtC1, frontDoorChecks } from './lib/front-door.mjs';
 import { pullBeside } from './lib/pull.mjs';
 import { coldLoads, directColdLoads, gatewayStartup } from './lib/cold.mjs';
 import { hostileRss } from './lib/hostile.mjs';
@@ -85,6 +87,25 @@ if (argv.includes('--auth-only')) {
     console.log(JSON.stringify(auth, null, 2));
   } finally {
     await open.stop();
+    await upstream.stop();
+    home.remove();
+  }
+  process.exit(0);
+}
+if (argv.includes('--front-door-only')) {
+  const gw = await startGateway(home);
+  try {
+    log('the front door\'s checks, in-process');
+    const checks = await frontDoorChecks();
+    log('added p50 at c=1, the gateway against the upstream directly');
+    const body = chatBody(MODELS.remote);
+    const directUrl = `${upstream.url}/v1/chat/completions`;
+    const gatewayUrl = `${gw.url}/v1/chat/completions`;
+    await warmUp([directUrl, gatewayUrl], body, 1, () => ({}));
+    const c1 = await addedAtC1({ directUrl, gatewayUrl, body, reps: options.reps + 2, durationS: options.durationS });
+    console.log(JSON.stringify({ meta: { ...meta, load_after: round(loadavg()) }, front_door: checks, c1 }, null, 2));
+  } finally {
+    await gw.stop();
     await upstream.stop();
     home.remove();
   }
@@ -244,6 +265,9 @@ try {
   log('auth mode beside default mode');
   const auth = await authOverhead({ openUrl: gateway.url, openPid: gateway.pid, upstreamPort, upstreamPid: upstream.pid, reps: options.reps + 2, durationS: options.durationS });
 
+  log('the front door\'s checks, in-process');
+  const frontDoor = await frontDoorChecks();
+
   log('cold slot loads');
   const cold = await coldLoads(gateway.url, options.coldLoads, latency.slot.c1.direct.p50, await directColdLoads(home, options.coldLoads, options.coldLoadMs));
   clearInterval(sampler);
@@ -277,7 +301,7 @@ try {
   }
 
   meta.load_after = round(loadavg());
-  const result = { meta, startup, rss, latency, throughput, streaming, sse_throughput: sseThroughput, streams_held: held, cold_slot: cold, hostile_input: hostile, auth, structured, omni, dashboard, memory, rpc, peers, fuzz };
+  const result = { meta, startup, rss, latency, throughput, streaming, sse_throughput: sseThroughput, streams_held: held, cold_slot: cold, hostile_input: hostile, auth, front_door: frontDoor, structured, omni, dashboard, memory, rpc, peers, fuzz };
   result.targets = checkTargets(result);
   const file = outFile ?? join(REPO_ROOT, 'bench/results', `${meta.date.replace(/[:.]/g, '-')}.json`);
   mkdirSync(dirname(file), { recursive: true });

@@ -98,8 +98,11 @@ describe('every failure is an error envelope', () => {
     expect(bare.status).toBe(415);
     expect(bareJson.error.message).toMatch(/send the header Content-Type: application\/json \(got no Content-Type\)/);
     expect(bareJson.error.details.content_type).toBeNull();
-    // Without a bearer either, a POST with no Content-Type could come from a web page: refused first, saying what to send.
-    const formLike = await fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', body: new Uint8Array(Buffer.from('{"model":"chat"}')) });
+    // Without a bearer too: a tool's POST carries no browser header, so it gets the same 415.
+    const tool = await fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', body: new Uint8Array(Buffer.from('{"model":"chat"}')) });
+    expect([tool.status, ((await tool.json()) as { error: { code: string } }).error.code]).toEqual([415, 'request.unsupported_media_type']);
+    // One a browser marks as sent by a page elsewhere is refused first, saying what a tool should send.
+    const formLike = await fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', headers: { 'sec-fetch-site': 'same-site' }, body: new Uint8Array(Buffer.from('{"model":"chat"}')) });
     const formJson = (await formLike.json()) as { error: { code: string; message: string } };
     expect([formLike.status, formJson.error.code]).toEqual([403, 'request.form_post']);
     expect(formJson.error.message).toContain('Content-Type: application/json');

@@ -1,8 +1,9 @@
 // What a web page can make a default-mode gateway do (docs/auth.md, "Default mode on a
 // network"), with the exact headers browsers send: DNS rebinding (a foreign Host), cross-site
-// mutations (Origin, Sec-Fetch-Site) and form-like posts are refused on every route of the
-// access table before any handler runs; listed origins get CORS done properly; API clients
-// (no Origin) keep working.
+// mutations (Origin, Sec-Fetch-Site) and form-like posts a browser marks as sent by a page
+// elsewhere are refused on every route of the access table before any handler runs; the same
+// posts from a tool (no browser header) are served; listed origins get CORS done properly;
+// API clients (no Origin) keep working.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_ACCESS_TABLE } from '../src/protocol/access.js';
 import { api, type Gateway, startGateway, tempHome } from './helpers/gateway.js';
@@ -15,6 +16,20 @@ const routes = Object.keys(ROUTE_ACCESS_TABLE).map((key) => {
   return { method: method === '*' ? 'POST' : method, path: concretePath(pattern) };
 });
 const mutations = routes.filter((r) => r.method !== 'GET');
+const posts = mutations.filter((r) => r.method === 'POST');
+/** What the admission check refuses with, before any route runs. */
+const ADMISSION_REFUSALS = /^request\.(cross_site|form_post|unknown_host)$/;
+/**
+ * How browsers mark a form's or a no-cors fetch's POST from a page elsewhere when they send
+ * no Origin: Sec-Fetch-Site same-site, or (browsers without Sec-Fetch-*, such as Firefox
+ * before 70 on a form) a Referer from another origin, or the mode and navigation headers alone.
+ */
+const BROWSER_MARKS: Record<string, string>[] = [
+  { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'empty' },
+  { referer: 'http://attacker.example/cats.html', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:68.0) Gecko/20100101 Firefox/68.0' },
+  { 'sec-fetch-mode': 'navigate' },
+  { 'upgrade-insecure-requests': '1' },
+];
 /** What Chromium sends with fetch(url, {method: 'POST', mode: 'no-cors', body: 'x'}) from a page on attacker.example. */
 const noCors = { origin: 'http://attacker.example', 'content-type': 'text/plain;charset=UTF-8', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'empty', accept: '*/*' };
 
@@ -67,16 +82,37 @@ describe('cross-site requests', () => {
     expect(wrong).toEqual([]);
   }, 60_000);
 
-  it('refuses a form-like POST (no JSON, no X- or Authorization header) on every POST route', async () => {
+  it('serves a tool\'s form-typed POST (no browser header) on every POST route: the route itself answers', async () => {
     const wrong: string[] = [];
-    for (const { path } of mutations.filter((r) => r.method === 'POST')) {
-      for (const type of ['text/plain', 'application/x-www-form-urlencoded', undefined]) {
-        const answer = await rawRequest(gateway.url, path, { method: 'POST', headers: type ? { 'content-type': type } : {}, body: type ? 'a=1' : undefined });
-        if (answer.status !== 403 || answer.json?.error?.code !== 'request.form_post') wrong.push(`POST ${path} ${type}: ${answer.status} ${answer.json?.error?.code}`);
+    for (const { path } of posts) {
+      // Not text/plain: Fastify parses it, so a route that reads no body would run (and change things).
+      for (const type of ['application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+        const answer = await rawRequest(gateway.url, path, { method: 'POST', headers: { 'content-type': type, 'user-agent': 'curl/8.5.0', accept: '*/*' }, body: 'a=1' });
+        if (answer.status === 403 || ADMISSION_REFUSALS.test(answer.json?.error?.code)) wrong.push(`POST ${path} ${type}: ${answer.status} ${answer.json?.error?.code}`);
       }
     }
     expect(wrong).toEqual([]);
   }, 60_000);
+
+  it('refuses that POST on every POST route when a browser\'s own headers say a page elsewhere sent it', async () => {
+    const wrong: string[] = [];
+    for (const { path } of posts) {
+      for (const marks of BROWSER_MARKS) {
+        const headers = { 'content-type': 'text/plain;charset=UTF-8', ...marks };
+        const answer = await rawRequest(gateway.url, path, { method: 'POST', headers, body: 'a=1' });
+        if (answer.status !== 403 || answer.json?.error?.code !== 'request.form_post') wrong.push(`POST ${path} ${JSON.stringify(marks)}: ${answer.status} ${answer.json?.error?.code}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  }, 60_000);
+
+  it('serves a bare POST (curl -X POST: no type, no body) and a page of this origin\'s own', async () => {
+    const senders: Record<string, string>[] = [{}, { 'user-agent': 'curl/8.5.0', accept: '*/*' }, { origin: gateway.url, 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'navigate' }, { referer: `${gateway.url}/slots` }];
+    for (const headers of senders) {
+      const load = await rawRequest(gateway.url, '/api/slots/nope/load', { method: 'POST', headers: { ...headers, 'content-length': '0' } });
+      expect([load.status, load.json.error.code], JSON.stringify(headers)).toEqual([404, 'slot.not_found']);
+    }
+  });
 
   it('leaves the gateway as it was after a page\'s no-cors posts', async () => {
     for (const path of ['/api/slots/nope/load', '/api/updates/rollback', '/api/stacks/saber/apply', '/api/models/tiny/pull', '/api/auth/tokens', '/api/hardware/probe']) {
@@ -96,9 +132,12 @@ describe('CORS for listed origins', () => {
     expect(preflight.headers['access-control-allow-headers']).toBe('authorization,content-type');
     expect(String(preflight.headers['access-control-allow-methods'])).toContain('POST');
     const post = await rawRequest(gateway.url, '/v1/chat/completions', { method: 'POST', headers: { origin: TRUSTED, 'content-type': 'application/json' }, body: '{"model":"nope","messages":[]}' });
-    expect(post.json.error.code).not.toMatch(/^request\.(cross_site|form_post|unknown_host)$/);
+    expect(post.json.error.code).not.toMatch(ADMISSION_REFUSALS);
     expect(post.headers['access-control-allow-origin']).toBe(TRUSTED);
     expect(post.headers.vary).toContain('Origin');
+    // A page on a listed origin may post what a form can (a FormData upload, say) like any client.
+    const upload = await rawRequest(gateway.url, '/v1/audio/transcriptions', { method: 'POST', headers: { origin: TRUSTED, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors', 'content-type': 'multipart/form-data; boundary=x' }, body: '--x--\r\n' });
+    expect([upload.status, upload.json.error.code]).toEqual([400, 'request.missing_model']);
 
     const other = await rawRequest(gateway.url, '/v1/chat/completions', { method: 'OPTIONS', headers: { origin: 'http://attacker.example', 'access-control-request-method': 'POST' } });
     expect([other.status, other.json.error.code]).toEqual([403, 'request.cross_site']);

@@ -108,7 +108,7 @@ describe('the dashboard on the API port', () => {
 
   it('keeps the JSON 404 of unknown /api and /v1 paths, and their routes', async () => {
     for (const [method, path] of [['GET', '/api/nope'], ['GET', '/v1/nope'], ['GET', '/api'], ['POST', '/api/nope'], ['POST', '/api/n%20ope/'], ['PUT', '/v1/a%2Fb'], ['DELETE', '/v1/nope/deeper']]) {
-      // JSON, as API clients send: a bare POST looks like a web form (request.form_post, docs/auth.md).
+      // JSON, as API clients send.
       const answer = await get(gateway.url, path!, { 'content-type': 'application/json' }, method);
       expect(answer.status, `${method} ${path}`).toBe(404);
       expect(json(answer).error, `${method} ${path}`).toMatchObject({ code: 'request.unknown_route', details: { method, path } });

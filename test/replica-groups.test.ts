@@ -153,7 +153,7 @@ describe('the audio routes', () => {
       const form = new FormData();
       form.append('file', new Blob([Buffer.alloc(64)], { type: 'audio/wav' }), 'a.wav');
       form.append('model', 'pub');
-      // An X-* header: a multipart POST without one looks like a web form to svc (request.form_post).
+      // An X-* header, as a client's own marks its requests (a bare multipart POST is served too: tool-posts.test.ts).
       const response = await fetch(`${gateway.url}/v1/audio/transcriptions`, { method: 'POST', body: form, headers: { 'x-client': 'test' } });
       return { status: response.status, headers: response.headers, json: (await response.json()) as { text: string } };
     });

@@ -201,8 +201,11 @@ describe('POST /v1/audio/transcriptions', () => {
     expect(nothing.status).toBe(400);
     expect(((await nothing.json()) as { error: { code: string } }).error.code).toBe('request.missing_model');
 
-    // Without a bearer or an X- header, a multipart post is what a web form sends: refused before it is read.
-    const formLike = await post(url, form, undefined, {});
+    // Without a bearer or an X- header (curl -F in default mode): no browser header says a page sent it, so it is served.
+    const tool = await post(url, form, undefined, {});
+    expect([tool.status, tool.json?.error.code]).toEqual([400, 'request.missing_model']);
+    // The same post marked by a browser as a page elsewhere's is what a web form sends: refused before it is read.
+    const formLike = await post(url, form, undefined, { 'sec-fetch-site': 'same-site' });
     expect([formLike.status, formLike.json?.error.code]).toEqual([403, 'request.form_post']);
   });
 

@@ -64,6 +64,8 @@ export function checkTargets(r) {
     ['auth mode: added p50 at c=64', '<= 30 us', r.auth.c64.added_p50_us, (v) => v <= 30, 'us', (v) => 30 - v],
     ['  for scale: auth mode throughput at c=64, of default mode', '-', r.auth.c64.rps_ratio, () => true, 'x', () => 0],
     ['  the guard\'s own time per request (in-process)', '-', r.auth.guard_check_us, () => true, 'us', () => 0],
+    ['front-door checks (admission), per request, in-process', '<= 1 us', r.front_door.served_mix_ns / 1000, (v) => v <= 1, 'us', (v) => 1 - v],
+    ['  for scale: a refused request (its error object)', '-', r.front_door.by_kind_ns['a page elsewhere, a no-cors POST (refused)'] / 1000, () => true, 'us', () => 0],
     ['throughput at c=64 over Portkey\'s', '>= 10x', r.throughput.remote.over_portkey, (v) => v >= 10, 'x Portkey', (v) => v - 10],
     ['chunk coalescing (all stream runs)', 'none', sameCounts ? 0 : 1, (v) => v === 0, sameCounts ? 'none' : 'seen', () => 0],
     [`${r.streams_held.streams} concurrent streams held`, '1000 held, 0 errors', r.streams_held.streams >= 1000 ? r.streams_held.failed : NaN, (v) => v === 0, 'failed', () => 0],

@@ -8,9 +8,13 @@
 //      rebound), the auth-mode hostname, or a name in [api].public_hostnames. Every method.
 //   2. A mutation whose Origin is another origin (or "null"), or whose Sec-Fetch-Site says
 //      cross-site, is refused unless the origin is in [api].allowed_origins.
-//   3. A POST must carry what no form and no no-cors fetch can: Content-Type
-//      application/json (or another non-simple type), Authorization, or an X-* header.
-//      (PUT, DELETE and PATCH are never simple requests: a page needs a preflight for them.)
+//   3. A POST a form or a no-cors fetch could send (a simple content type or none, and no
+//      Authorization or X-* header: nothing that takes a preflight) is refused when a browser's
+//      own headers say a page elsewhere sent it: Sec-Fetch-Site same-site or cross-site, a
+//      Referer from another origin, or (with neither) Sec-Fetch-Mode no-cors or navigate, or
+//      Upgrade-Insecure-Requests. With no such marker it is a tool's (curl -X POST, curl -F),
+//      or this origin's own page, and it is served. (PUT, DELETE and PATCH are never simple
+//      requests: a page needs a preflight for them.)
 // Pure: the request's parts in, a refusal or undefined out.
 import { isIP } from 'node:net';
 import { RequestError } from '../protocol/errors.js';
@@ -23,7 +27,14 @@ export interface BrowserRules {
   readonly origins: ReadonlySet<string>;
   /** Host headers already decided, by the local address they arrived on. */
   readonly decided: Map<string, Map<string, boolean>>;
+  /** Origin headers already placed, by the Host they came with ("<host> <origin>"). */
+  readonly placed: Map<string, OriginVerdict>;
+  /** Origin headers already looked up in `origins`. */
+  readonly listed: Map<string, boolean>;
 }
+
+/** Where an Origin says a request comes from: this gateway's own origin, a listed one, or elsewhere. */
+type OriginVerdict = 'own' | 'listed' | 'elsewhere';
 
 export interface BrowserRequest {
   readonly method: string;
@@ -39,7 +50,7 @@ const SIMPLE_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/fo
 export function compileBrowserRules(publicHostnames: readonly string[], allowedOrigins: readonly string[], authHostname?: string): BrowserRules {
   const names = [...publicHostnames, ...(authHostname ? [authHostname] : [])].map((name) => canonicalName(stripDot(name.toLowerCase())));
   const origins = new Set(allowedOrigins.map((origin) => normalizeOrigin(origin)).filter((o): o is string => o !== undefined));
-  return { names, origins, decided: new Map() };
+  return { names, origins, decided: new Map(), placed: new Map(), listed: new Map() };
 }
 
 /** The refusal for a request a browser should not be able to make, or undefined. */
@@ -51,24 +62,51 @@ export function browserRefusal(request: BrowserRequest, rules: BrowserRules): Re
   if (READS.has(request.method)) return undefined;
   const origin = first(request.headers.origin);
   const site = first(request.headers['sec-fetch-site']);
-  const fromElsewhere = origin !== undefined ? !sameOrigin(origin, host!) : site === 'cross-site';
-  if (fromElsewhere && !(origin !== undefined && rules.origins.has(normalizeOrigin(origin) ?? ''))) {
+  if (origin !== undefined ? placeOrigin(origin, host!, rules) === 'elsewhere' : site === 'cross-site') {
     return new RequestError('request.cross_site', `a page on ${origin ?? 'another site'} may not change svc. If you trust that origin, add it to [api].allowed_origins on the host (svc config edit)`, { origin: origin ?? null, sec_fetch_site: site ?? null });
   }
   // Only POST: a form or a no-cors fetch can send no other mutation (PUT, DELETE, PATCH always take a preflight).
-  if (request.method === 'POST' && !provesNonBrowser(request.headers)) {
-    return new RequestError('request.form_post', `POST needs Content-Type: application/json (or an Authorization or X-* header): without one it looks like a web form or a no-cors fetch, which svc refuses. With curl: -H 'content-type: application/json'`, { method: request.method });
+  if (request.method !== 'POST') return undefined;
+  const marker = pageElsewhere(request.headers, host!, rules);
+  if (marker !== undefined && !provesNonBrowser(request.headers)) {
+    const value = first(request.headers[marker])!.slice(0, MAX_ECHO);
+    return new RequestError('request.form_post', `this POST comes from a web page elsewhere (${marker}: ${value}) and is one a form or a no-cors fetch can send, so svc refuses it. A page you trust goes in [api].allowed_origins on the host; a tool should send no browser headers (or send Content-Type: application/json)`, { method: request.method, marker, value });
   }
   return undefined;
 }
 
-/** Whether the allowed origin list names `origin` (for CORS answers). */
+/** Whether the allowed origin list names `origin` (for CORS answers); decided once per header value. */
 export function allowedOrigin(origin: string | undefined, rules: BrowserRules): boolean {
-  return origin !== undefined && rules.origins.has(normalizeOrigin(origin) ?? '');
+  if (origin === undefined) return false;
+  let known = rules.listed.get(origin);
+  if (known === undefined) {
+    known = rules.origins.has(normalizeOrigin(origin) ?? '');
+    remember(rules.listed, origin, known);
+  }
+  return known;
 }
 
 /** Enough for every name and address a host is reached by; a client spraying names only empties it. */
 const MAX_DECIDED = 256;
+
+/** A decision kept for the next request that carries the same header (parsing a URL costs microseconds). */
+function remember<T>(cache: Map<string, T>, key: string, value: T): void {
+  if (cache.size >= MAX_DECIDED) cache.clear();
+  cache.set(key, value);
+}
+
+/** Where an Origin header says a request comes from, decided once per Host and Origin. */
+function placeOrigin(origin: string, host: string, rules: BrowserRules): OriginVerdict {
+  // The common case, a page of this origin as browsers spell it, needs no parse and no lookup.
+  if (origin.endsWith(host) && (origin.length === host.length + 7 ? origin.startsWith('http://') : origin.length === host.length + 8 && origin.startsWith('https://'))) return 'own';
+  const key = `${host} ${origin}`;
+  let verdict = rules.placed.get(key);
+  if (verdict === undefined) {
+    verdict = sameOrigin(origin, host) ? 'own' : allowedOrigin(origin, rules) ? 'listed' : 'elsewhere';
+    remember(rules.placed, key, verdict);
+  }
+  return verdict;
+}
 
 /** Whether svc answers to a Host header; decided once per header and local address (parsing one costs microseconds). */
 function answersTo(host: string | undefined, localAddress: string | undefined, rules: BrowserRules): boolean {
@@ -80,8 +118,7 @@ function answersTo(host: string | undefined, localAddress: string | undefined, r
   if (known === undefined) {
     const name = hostnameOf(host);
     known = name !== undefined && knownHost(name, localAddress, rules);
-    if (byHost.size >= MAX_DECIDED) byHost.clear();
-    byHost.set(host, known);
+    remember(byHost, host, known);
   }
   return known;
 }
@@ -91,6 +128,31 @@ function knownHost(name: string, localAddress: string | undefined, rules: Browse
   const literal = name.startsWith('[') ? name.slice(1, -1) : name;
   if (isIP(literal)) return isLoopbackAddress(literal) || sameAddress(literal, localAddress) || rules.names.includes(literal);
   return rules.names.some((known) => known === name || (known.startsWith('*.') && name.endsWith(known.slice(1))));
+}
+
+/** How much of a header's value a refusal repeats. */
+const MAX_ECHO = 200;
+/** Sec-Fetch-Mode values of a form's navigation or a no-cors fetch ("nested-navigate": Chromium 76-79's iframes). */
+const FORM_MODES = new Set(['navigate', 'nested-navigate', 'no-cors']);
+
+/**
+ * The browser header that says a page on another origin (not a listed one) sent a request,
+ * or undefined when none does: a tool sends none of them, and this origin's own pages say
+ * so. The strongest marker present decides (browsers send them together); Origin was
+ * judged by rule 2 already (refused unless this origin or a listed one).
+ */
+function pageElsewhere(headers: BrowserRequest['headers'], host: string, rules: BrowserRules): string | undefined {
+  if (headers.origin !== undefined) return undefined;
+  const site = first(headers['sec-fetch-site']);
+  if (site !== undefined) return site === 'same-origin' || site === 'none' ? undefined : 'sec-fetch-site';
+  // Browsers without Sec-Fetch-* (before 2020-2023) and without Origin on forms (Firefox before 70) still send a Referer.
+  const referer = first(headers.referer);
+  if (referer !== undefined) return sameOrigin(referer, host) || rules.origins.has(normalizeOrigin(referer) ?? '') ? undefined : 'referer';
+  const mode = first(headers['sec-fetch-mode']);
+  if (mode !== undefined && FORM_MODES.has(mode)) return 'sec-fetch-mode';
+  // A navigation (a form's submission) from a browser that sent no Referer.
+  if (headers['upgrade-insecure-requests'] !== undefined) return 'upgrade-insecure-requests';
+  return undefined;
 }
 
 /** A header a page cannot set on a request that skips the CORS preflight. */

@@ -7,7 +7,8 @@ import { RequestError, SvcError } from '../protocol/errors.js';
 import { Admission } from './admission.js';
 import { browserRulesOf } from './browser-rules.js';
 import type { ServerContext } from './context.js';
-import { sendError } from './errors.js';
+import { answerClientError } from './client-errors.js';
+import { clientBrokeOff, MAX_PATH_PARAM, sendError } from './errors.js';
 import { type DirectHandler, FrontDoor } from './front-door.js';
 import { serverTiming } from '../dispatch/server-timing.js';
 import { isV1Path, parseJsonBody } from './json-body.js';
@@ -95,14 +96,20 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
     logger: false,
     bodyLimit,
     serverFactory: (fastifyHandler) => {
-      const server = createServer((req, res) => front.handle(req, res, fastifyHandler));
+      // A request without Host is the front door's to refuse, in the envelope (Node's own check answers an empty 400).
+      const server = createServer({ requireHostHeader: false }, (req, res) => front.handle(req, res, fastifyHandler));
       server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
       return server;
     },
     // Fastify's own 503 while closing is not our envelope; the onRequest hook below answers instead.
     return503OnClosing: false,
     forceCloseConnections: 'idle',
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAM },
+    // Fastify's own answers are not our envelope: what Node's parser refuses (client-errors.ts)
+    // and what the router refuses (a path that is not percent-encoding, an overlong name) go
+    // through the one renderer.
+    clientErrorHandler: answerClientError,
+    frameworkErrors: (error, _request, reply) => void sendError(reply, error),
     // Bodies are validated by the zod schemas in protocol/, never by route JSON schemas, so
     // Fastify's ajv and fast-json-stringify compilers (about 150 ms of start-up) never load.
     schemaController: { compilersFactory: { buildValidator: noRouteSchemas, buildSerializer: noRouteSchemas } },
@@ -149,7 +156,11 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
       done(error as Error, undefined);
     }
   });
-  app.setErrorHandler((error, _request, reply) => sendError(reply, error));
+  app.setErrorHandler((error, request, reply) => {
+    if (!clientBrokeOff(error, request.raw)) return sendError(reply, error);
+    reply.hijack();
+    reply.raw.destroy();
+  });
   app.addHook('onClose', () => ctx.dispatcher.close());
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';

@@ -13,7 +13,7 @@ import type { Decision } from '../auth/guard.js';
 import type { Identity } from '../auth/identity.js';
 import { SvcError } from '../protocol/errors.js';
 import type { Admission } from './admission.js';
-import { bodyTooLarge, contentLengthMismatch, renderError, unsupportedMediaType } from './errors.js';
+import { bodyTooLarge, contentLengthMismatch, malformedRequest, renderError, unsupportedMediaType } from './errors.js';
 import { serverTiming } from '../dispatch/server-timing.js';
 import { parseJsonBody } from './json-body.js';
 import { arrivalOf, asObject, identityOf, notAnObject } from './request.js';
@@ -58,6 +58,7 @@ export class FrontDoor {
 
   /** The server's request listener: a direct route is answered here, anything else by `next` (Fastify). */
   handle(req: IncomingMessage, res: ServerResponse, next: Next): void {
+    if (req.headers.host === undefined && req.httpVersion === '1.1') return withoutHost(req, res);
     if (req.headers.origin !== undefined && crossOrigin(req, res, this.admission)) return;
     const route = req.method === 'POST' ? this.routes.get(routePath(req.url ?? '/')) : undefined;
     if (!route) return next(req, res);
@@ -98,7 +99,7 @@ export class FrontDoor {
     };
     const onEnd = (error?: Error) => {
       stopReading();
-      if (error) return void res.destroy(); // the client broke off its own request: nobody to answer
+      if (error) return void res.destroy(); // the client broke off its own request: nobody to answer, nothing to log (errors.ts, clientBrokeOff)
       if (!Number.isNaN(declared) && received !== declared) return fail(req, res, contentLengthMismatch(), arrivedAt);
       const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received);
       let body: Record<string, unknown>;
@@ -138,6 +139,12 @@ function fail(req: IncomingMessage, res: ServerResponse, error: unknown, arrived
   const answer = renderError(error, req as RequestLineOf);
   answer.headers['server-timing'] = serverTiming(arrivedAt);
   res.writeHead(answer.status, answer.headers).end(answer.body);
+}
+
+/** RFC 9112: an HTTP/1.1 request must name its Host; one that does not is malformed, and its connection not kept. */
+function withoutHost(req: IncomingMessage, res: ServerResponse): void {
+  const answer = renderError(malformedRequest('an HTTP/1.1 request must carry a Host header'), req as RequestLineOf);
+  res.writeHead(answer.status, { ...answer.headers, connection: 'close' }).end(answer.body);
 }
 
 /** Whether a request says it carries a body. */

@@ -130,8 +130,8 @@ export async function api(base: string, path: string, init: { method?: string; b
     body = JSON.stringify(init.body);
     headers['content-type'] ??= 'application/json';
   }
-  // A POST with no body says JSON anyway, as API clients do: a POST without it (or another
-  // non-simple header) looks like a web form to svc (request.form_post, docs/auth.md).
+  // A POST with no body says JSON anyway, as most API clients do (a bare one, as curl -X POST
+  // sends, is served too: tool-posts.test.ts).
   if (init.method === 'POST' && body === undefined) headers['content-type'] ??= 'application/json';
   const response = await fetch(`${base}${path}`, { method: init.method ?? 'GET', headers, ...(body !== undefined && { body }) });
   const text = await response.text();

@@ -126,7 +126,7 @@ export async function openLan(): Promise<Lan> {
       let body = init.raw;
       const typed = Object.keys(headers).some((name) => name.toLowerCase() === 'content-type');
       if (init.body !== undefined) body = JSON.stringify(init.body);
-      // An API client's POST says JSON even without a body (else it looks like a web form: request.form_post).
+      // A POST without a body says JSON, as most API clients do (a bare one is served too: tool-posts.test.ts sends raw).
       if (!typed && (init.body !== undefined || (init.method === 'POST' && body === undefined))) headers['content-type'] = 'application/json';
       return new Promise<LanAnswer>((done, fail) => {
         pending.set(id, (answer) => {

@@ -48,8 +48,8 @@ export async function sendJson<T>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', p
   try {
     response = await fetch(path, {
       method,
-      // Always JSON, even with no body: svc refuses a write that looks like a web form's
-      // (request.form_post, docs/auth.md), which a request without this header would.
+      // Always JSON, even with no body: a write no web form could send, whatever headers the
+      // browser adds (request.form_post, docs/auth.md).
       headers: { accept: 'application/json', 'content-type': 'application/json' },
       ...(body !== undefined && { body: JSON.stringify(body) }),
       ...(signal && { signal }),

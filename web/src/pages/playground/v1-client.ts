@@ -35,8 +35,8 @@ export async function postJson<T>(path: string, body: unknown, signal?: AbortSig
 
 /**
  * A multipart body (the transcription route); the browser writes the boundary. A web form
- * can send multipart too, so svc refuses a POST of it that carries no X-* (or Authorization)
- * header (request.form_post): the X-Requested-With header shows a script sent it.
+ * can send multipart too: X-Requested-With makes it a request no form can send (it takes a
+ * preflight off this origin), so no browser header can get it refused (request.form_post).
  */
 export async function postForm<T>(path: string, form: FormData, signal?: AbortSignal): Promise<Timed<T>> {
   const response = await send(path, { method: 'POST', headers: { accept: 'application/json', 'x-requested-with': 'svc-dashboard' }, body: form, ...(signal && { signal }) });
