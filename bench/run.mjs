@@ -8,6 +8,7 @@
 //   --duration S       seconds per load run (default 3)
 //   --streams N        streams held at once (default 1000)
 //   --hostile-rounds N rounds of hostile bodies on every /v1 route, 2 of them warm-up (default 5; 3 with --quick)
+//   --fuzz-requests N  hostile requests over every route (bench/fuzz.mjs; default 8000, 1600 with --quick; 0 leaves it out)
 //   --out FILE         where the JSON goes (default bench/results/<timestamp>.json)
 //   --auth-only        only what auth mode adds to /v1 (c=1 and c=64), printed; nothing written
 //   --pull-only        a model pull beside curl on the same file, and the bytes a resume re-fetches; printed
@@ -22,6 +23,7 @@ import { addedAtC1, frontDoorChecks } from './lib/front-door.mjs';
 import { pullBeside } from './lib/pull.mjs';
 import { coldLoads, directColdLoads, gatewayStartup } from './lib/cold.mjs';
 import { hostileRss } from './lib/hostile.mjs';
+import { FUZZ_REQUESTS, measureFuzz } from './fuzz.mjs';
 import { chatBody, loadRun, median, quiesce, warmUp } from './lib/load.mjs';
 import { anonMb, freePort, makeHome, MODELS, portkeyHeaders, REPO_ROOT, rssMb, startFloorProxy, startGateway, startPortkey, startUpstream } from './lib/processes.mjs';
 import { checkTargets, render, summaryLine } from './lib/report.mjs';
@@ -40,6 +42,7 @@ const options = {
   reps: opt('--reps', quick ? 1 : 3), durationS: opt('--duration', quick ? 1 : 3),
   streams: opt('--streams', 1000), holdChunks: 20, holdIntervalMs: 200, streamChunks: 16, streamIntervalMs: 5, coldLoadMs: 300, coldLoads: quick ? 2 : 5,
   hostileRounds: opt('--hostile-rounds', quick ? 3 : 5),
+  fuzzRequests: opt('--fuzz-requests', quick ? 1_600 : FUZZ_REQUESTS),
   sseThroughputStreams: quick ? 160 : 480,
 };
 const outFile = argv.includes('--out') ? argv[argv.indexOf('--out') + 1] : null;
@@ -290,9 +293,15 @@ try {
   const rpc = await measureRpc({ runs: quick ? 3 : 7 });
   log('one gateway in front of two peer gateways against the two hit directly, and the failover when one dies');
   const peers = await measurePeers({ connections: 16, durationS: options.durationS, reps: options.reps });
+  // Its own gateways (test/fuzz.test.ts), last: hostile requests over every route of the access table.
+  let fuzz = null;
+  if (options.fuzzRequests > 0) {
+    log(`the fuzzer: ${options.fuzzRequests} hostile requests over every route, default and auth mode`);
+    fuzz = await measureFuzz({ requests: options.fuzzRequests });
+  }
 
   meta.load_after = round(loadavg());
-  const result = { meta, startup, rss, latency, throughput, streaming, sse_throughput: sseThroughput, streams_held: held, cold_slot: cold, hostile_input: hostile, auth, front_door: frontDoor, structured, omni, dashboard, memory, rpc, peers };
+  const result = { meta, startup, rss, latency, throughput, streaming, sse_throughput: sseThroughput, streams_held: held, cold_slot: cold, hostile_input: hostile, auth, front_door: frontDoor, structured, omni, dashboard, memory, rpc, peers, fuzz };
   result.targets = checkTargets(result);
   const file = outFile ?? join(REPO_ROOT, 'bench/results', `${meta.date.replace(/[:.]/g, '-')}.json`);
   mkdirSync(dirname(file), { recursive: true });

@@ -71,6 +71,7 @@ export function checkTargets(r) {
     [`${r.streams_held.streams} concurrent streams held`, '1000 held, 0 errors', r.streams_held.streams >= 1000 ? r.streams_held.failed : NaN, (v) => v === 0, 'failed', () => 0],
     [`RSS growth after ${r.hostile_input.requests} hostile requests`, '< 64 MB', r.hostile_input.growth_mb, (v) => v < 64, 'MB', (v) => 64 - v],
     ['hostile requests answered 5xx other than 502/504', '0', r.hostile_input.unexpected, (v) => v === 0, 'answers', () => 0],
+    ...(r.fuzz ? [['fuzzer: kinds of failure over every route (default and auth mode)', '0', r.fuzz.passed ? 0 : (r.fuzz.default?.failures ?? 0) + (r.fuzz.auth?.failures ?? 0) || NaN, (v) => v === 0, 'kinds', () => 0]] : []),
   ];
   const round = (v) => Math.round(v * 1000) / 1000;
   return rows.map(([measure, target, value, ok, unit, margin]) => ({ measure, target, value: round(value), unit, met: ok(value), margin: round(margin(value)) }));
@@ -95,6 +96,11 @@ export function render(r) {
   if (c.overhead_vs_warm_ms !== undefined) lines.push(`  earlier measures: less a warm answer instead of the engine's first ${f(c.overhead_vs_warm_ms, 1)} ms; that, and counted from Node's start in the engine (the bench before 2026-11-25) ${f(c.overhead_node_origin_ms, 1)} ms`);
   const hi = r.hostile_input;
   lines.push(`hostile input: ${hi.requests} requests (${hi.rounds} rounds of every hostile body on every /v1 route, ${hi.warm_up_rounds} of them warm-up): RSS peak by round ${hi.peaks_mb.map((p) => f(p, 0)).join(', ')} MB; growth over the warm-up peak ${signed(hi.growth_mb, 1)} MB; ${f(hi.after_mb, 1)} MB after; statuses ${Object.entries(hi.statuses).map(([s, n]) => `${s} x${n}`).join(', ')}`);
+  if (r.fuzz) {
+    const fz = r.fuzz;
+    const mode = (m) => (m ? `${m.sent} requests in ${f(m.seconds, 1)} s, ${m.failures} kinds of failure` : 'not run');
+    lines.push(`fuzzer (seed ${fz.seed}, ${fz.routes} routes): default mode ${mode(fz.default)}; auth mode ${mode(fz.auth)}${fz.passed ? '' : ' (FAILED: see fuzz.output_tail in the results file)'}`);
+  }
   const sse = r.sse_throughput;
   lines.push('', 'SSE throughput: whole streams per second, 16 chunks back to back, 16 streams at a time (failed streams do not count)');
   for (const [route, sides] of Object.entries(sse)) {

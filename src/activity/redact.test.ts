@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSecretKey, redactSecrets } from './redact.js';
+import { isSecretKey, redactSecrets, TOO_DEEP } from './redact.js';
 
 describe('redactSecrets', () => {
   it.each(['api_key', 'apikey', 'API_KEY', 'token', 'github_token', 'token_id', 'client_secret', 'password', 'password_hash', 'Authorization'])(
@@ -21,5 +21,15 @@ describe('redactSecrets', () => {
     const row = { changes: { 'memory.pgvector_url': { before: '', after: 'postgres://svc:hunter2@db/mem' } }, note: 'moved to https://tok@h/x' };
     expect(JSON.stringify(redactSecrets(row))).not.toContain('hunter2');
     expect(redactSecrets(row)).toEqual({ changes: { 'memory.pgvector_url': { before: '', after: 'postgres://svc:***@db/mem' } }, note: 'moved to https://***@h/x' });
+  });
+});
+
+describe('redactSecrets on a value nested past any detail svc records', () => {
+  it('names the deep part instead of overflowing the stack, and still redacts above it', () => {
+    let deep: Record<string, unknown> = { token: 't' };
+    for (let i = 0; i < 100_000; i++) deep = { a: deep };
+    const redacted = JSON.stringify(redactSecrets({ token: 'secret', deep }));
+    expect(redacted).toContain(`"${TOO_DEEP}"`);
+    expect(redacted).not.toContain('secret');
   });
 });

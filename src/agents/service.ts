@@ -14,6 +14,7 @@ import { type AgentFile, readAgentFile, removeAgentFile, seedAgentFile, writeAge
 import type { AgentDriver, GatewayWiring, ProgressSink } from './driver.js';
 import { AgentJobs } from './jobs.js';
 import { BUNDLED_AGENTS, isAgentName } from './names.js';
+import { own } from '../lib/own.js';
 
 export interface AgentServiceDeps {
   paths: SvcPaths;
@@ -71,7 +72,7 @@ export class AgentService {
     const dirs = this.dirs(name);
     const read = await readAgentFile(dirs.configPath, name);
     const driver = this.drivers.get(name);
-    const kind = driver?.kind ?? (read.status === 'ok' ? read.file.agent.kind : undefined) ?? BUNDLED_AGENTS[name] ?? 'cli';
+    const kind = driver?.kind ?? (read.status === 'ok' ? read.file.agent.kind : undefined) ?? own(BUNDLED_AGENTS, name) ?? 'cli';
     const problems: string[] = read.status === 'invalid' ? read.problems.map(formatProblem) : [];
     const version = read.status === 'missing' || !driver ? null : await driver.installedVersion(dirs).catch(() => null);
     if (read.status !== 'missing' && !driver) problems.push(`this gateway has no driver for ${name}`);
@@ -116,7 +117,7 @@ export class AgentService {
     for (const name of await this.installedNames()) {
       if (name === except) continue;
       const read = await readAgentFile(this.dirs(name).configPath, name);
-      const kind = this.drivers.get(name)?.kind ?? (read.status === 'ok' ? read.file.agent.kind : undefined) ?? BUNDLED_AGENTS[name];
+      const kind = this.drivers.get(name)?.kind ?? (read.status === 'ok' ? read.file.agent.kind : undefined) ?? own(BUNDLED_AGENTS, name);
       if (kind === 'daemon' && read.status === 'ok') return { name, file: read.file };
     }
     return null;

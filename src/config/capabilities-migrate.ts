@@ -7,6 +7,7 @@ import { PROVIDERS } from '../protocol/vocabulary.js';
 import type { CapabilitiesFile } from './schema/capabilities.js';
 import type { RegistryFile } from './schema/registry.js';
 import type { TomlDoc } from './toml.js';
+import { own } from '../lib/own.js';
 
 export interface CapabilityChange {
   readonly capability: string;
@@ -29,7 +30,7 @@ export function planCapabilitiesMigration(file: CapabilitiesFile, registry: Regi
     }
     const model = selection.model ?? slotModel(selection.slot);
     // Only backends that are providers can be snapped to (the file must stay valid).
-    const backends = (model ? (registry.models[model]?.backends ?? []) : []).filter((b) => (PROVIDERS as readonly string[]).includes(b));
+    const backends = (model ? (own(registry.models, model)?.backends ?? []) : []).filter((b) => (PROVIDERS as readonly string[]).includes(b));
     if (selection.provider !== null && backends.length > 0 && !backends.includes(selection.provider)) {
       changes.push({ capability, slot: selection.slot, model, key: 'provider', before: selection.provider, after: backends[0]!, reason: `${model} runs on ${backends.join(', ')}: snapped to its first backend` });
     }

@@ -7,6 +7,7 @@ import type { ResolvedConfig } from './load.js';
 import { profileProblems, seedImmutable } from './profile-store.js';
 import { profileServes, SEED_PROFILES } from './profiles.js';
 import type { Profile } from './schema/profiles.js';
+import { own } from '../lib/own.js';
 
 type Config = Pick<ResolvedConfig, 'profiles' | 'slots'>;
 
@@ -38,7 +39,7 @@ export function findProfile(config: Config, name: string): ProfilePayload {
 /** A user profile, the one kind that may change: a seed is refused, an unknown name is not found. */
 export function userProfile(config: Config, name: string): Profile {
   if (Object.hasOwn(SEED_PROFILES, name)) throw seedImmutable(name);
-  const found = config.profiles.profiles[name];
+  const found = own(config.profiles.profiles, name);
   if (!found) findProfile(config, name);
   return found!;
 }

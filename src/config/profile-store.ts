@@ -13,6 +13,7 @@ import { tokenize } from '../lib/shell-words.js';
 import { readTomlFile, stringifyToml, type TomlDoc } from './toml.js';
 import { validateDocument } from './validate.js';
 import { join } from 'node:path';
+import { own } from '../lib/own.js';
 
 /** Flags a slot supplies from its own keys: a profile carrying them would fight the slot. */
 export const SLOT_SUPPLIED_FLAGS: Readonly<Record<string, string>> = {
@@ -37,7 +38,7 @@ export function profileProblems(name: string, profile: Profile): ConfigProblem[]
   if (owned.length > 0) problems.push(problem(at('flags'), ownedFlagsMessage(owned)));
   for (const token of tokens) {
     const flag = token.includes('=') ? token.slice(0, token.indexOf('=')) : token;
-    const what = SLOT_SUPPLIED_FLAGS[flag];
+    const what = own(SLOT_SUPPLIED_FLAGS, flag);
     if (what && !owned.includes(flag)) problems.push(problem(at('flags'), `${flag} is supplied by the slot (${what}); remove it from the profile`));
   }
   if (profile.device_class === 'gpu' && profile.backend === null) problems.push(problem(at('backend'), 'a gpu profile names its backend: rocm, vulkan or cuda'));

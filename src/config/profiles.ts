@@ -3,6 +3,7 @@
 // configuration error, so users clone under a new name instead.
 import type { Profile } from './schema/profiles.js';
 import type { Device, SlotType } from './schema/common.js';
+import { own } from '../lib/own.js';
 
 // The original's seeds pin --threads/--threads-batch for its 16-core target; on a smaller
 // host that oversubscribes the CPU (measured: 6.9 s instead of 0.13 s to load the tiny model
@@ -85,10 +86,10 @@ export function resolveProfile(
 ): ProfileChoice | { error: string } {
   const all = { ...catalogue, ...SEED_PROFILES };
   if (slot.profile) {
-    const profile = all[slot.profile];
+    const profile = own(all, slot.profile);
     return profile ? { name: slot.profile, profile, source: 'slot' } : { error: `profile "${slot.profile}" is neither a seed profile nor in profiles.toml` };
   }
-  const preferred = modelPreferred ? all[modelPreferred] : undefined;
+  const preferred = modelPreferred ? own(all, modelPreferred) : undefined;
   if (preferred && profileFitsDevice(preferred, slot.device) && profileServes(preferred).includes(slot.type)) {
     return { name: modelPreferred!, profile: preferred, source: 'model' };
   }

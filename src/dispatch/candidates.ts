@@ -6,6 +6,7 @@ import type { SlotFile } from '../config/schema/slot.js';
 import { requestContextSize } from '../engines/llama-server/request-context.js';
 import type { SlotViewPayload } from '../protocol/slots.js';
 import type { SlotCandidate } from './types.js';
+import { own } from '../lib/own.js';
 
 /**
  * Refusals that say nothing about the slot itself: the host was full (max_slots, memory),
@@ -67,7 +68,7 @@ function capabilitiesBySlot(config: ResolvedConfig): Map<string, string[]> {
  * else the native window. Null when unknown until the engine reads the file.
  */
 function contextLength(config: ResolvedConfig, slot: SlotFile, modelId: string): number | null {
-  const native = config.registry.models[modelId]?.metadata.context_length ?? null;
+  const native = own(config.registry.models, modelId)?.metadata.context_length ?? null;
   // The built-in engine runs llama-server's command line (engines/builtin/adapter.ts).
   if (slot.slot.provider === 'llama-server' || slot.slot.provider === 'builtin') return requestContextSize(slot, native);
   return slot.model.context_size ?? native;

@@ -20,6 +20,7 @@ import { clockCheck, proxyCheck, serviceCheck } from './host-checks.js';
 import { run } from './run.js';
 import type { CheckResult } from './types.js';
 import { updateCheck } from './update-check.js';
+import { own } from '../lib/own.js';
 
 export type { CheckResult, CheckStatus } from './types.js';
 
@@ -172,7 +173,7 @@ function memoryCheck(config: ResolvedConfig, probe: Awaited<ReturnType<typeof pr
   const { ramMb: ram, vramMb: vram } = memoryOf(probe);
   let needed = 0;
   for (const slot of config.slots.filter((s) => s.config.slot.enabled)) {
-    const size = config.registry.models[slot.config.model.default]?.size_bytes;
+    const size = own(config.registry.models, slot.config.model.default)?.size_bytes;
     if (size) needed += estimateFit({ weightsBytes: size, shape: null, context: slot.config.model.context_size ?? undefined, ramAvailableMb: ram, vramMb: vram }).total_mb;
   }
   const message = `enabled slots need about ${needed} MB; the host has ${ram} MB RAM + ${vram} MB VRAM`;

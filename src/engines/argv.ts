@@ -8,6 +8,7 @@
 //   - repeatable flags (--lora, --override-kv, ...) are never deduplicated.
 
 export { ArgvSyntaxError, tokenize } from '../lib/shell-words.js';
+import { own } from '../lib/own.js';
 
 /** Short spellings folded onto the long flag they mean, for llama.cpp servers. */
 const LONG_FORM: Readonly<Record<string, string>> = {
@@ -25,7 +26,7 @@ export const isFlag = (token: string) => token.startsWith('--') || /^-[A-Za-z]/.
 /** The dedupe key of a flag token: its long form, without any "=value". */
 export function flagKey(token: string): string {
   const name = token.includes('=') ? token.slice(0, token.indexOf('=')) : token;
-  return LONG_FORM[name] ?? name;
+  return own(LONG_FORM, name) ?? name;
 }
 
 interface Arg {

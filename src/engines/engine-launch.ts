@@ -21,6 +21,7 @@ import { tokenizeFlags } from './llama-server/argv.js';
 import { reachableUrl } from './llama-server/adapter.js';
 import { probeHealth } from './llama-server/health.js';
 import type { EngineAdapter, EngineRoute, LaunchContext, LaunchSpec } from './types.js';
+import { own } from '../lib/own.js';
 
 export interface ContainerExtras {
   /** Replaces the image's entrypoint; `wrap` then shapes what follows the image. */
@@ -57,7 +58,7 @@ export interface EngineLaunch {
  */
 export function engineProfile(choice: ProfileChoice, seed: string | null): Profile | null {
   if (choice.source !== 'device-default') return choice.profile;
-  return seed !== null ? (SEED_PROFILES[seed] ?? null) : null;
+  return seed !== null ? (own(SEED_PROFILES, seed) ?? null) : null;
 }
 
 /** slot.config_error unless the engine serves the slot's type. */

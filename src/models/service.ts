@@ -16,6 +16,7 @@ import { inspectModelFile } from './inspect.js';
 import { isMmprojName, matchExtension, splitPartOf, uniqueId } from './names.js';
 import { scanModelRoots, scanRoots } from './scan.js';
 import { deleteEntry, excludeFromScan, includeInScan, putEntry, readRegistry, writeRegistry } from './store.js';
+import { own } from '../lib/own.js';
 
 /** A registry entry as the API shows it. */
 export type ModelView = ModelPayload;
@@ -124,7 +125,7 @@ export async function registerModel(config: Config, id: string, input: RegisterI
   }
 
   const { doc, registry } = await readRegistry(config.paths);
-  const existing = registry.models[id];
+  const existing = own(registry.models, id);
   if (existing && resolve(existing.path) !== path) {
     throw new ModelError('model.already_exists', `model "${id}" is already registered for ${existing.path}`, { id, path: existing.path });
   }

@@ -1,6 +1,7 @@
 // The one error catalogue. Every failure svc reports, over HTTP or on the command line,
 // carries one of these codes; each code has exactly one HTTP status. docs/errors.md lists
 // the same table, and errors.test.ts fails when the two disagree.
+import { boundedEnvelope } from './input-bounds.js';
 
 export interface ErrorCodeInfo {
   readonly status: number;
@@ -13,6 +14,7 @@ export const ERROR_CODES = {
   'request.invalid': { status: 400, when: 'A field of the request is missing, of the wrong type or out of range; details.problems names each path.' },
   'request.missing_model': { status: 400, when: '`model` is missing on /v1/audio/transcriptions or /v1/audio/speech.' },
   'request.too_large': { status: 413, when: 'The body is larger than [api].max_body_mb.' },
+  'request.too_deep': { status: 400, when: 'The JSON body nests objects and arrays deeper than 128 levels; details carry max_depth and the path where it crossed.' },
   'request.unsupported_media_type': { status: 415, when: 'The Content-Type is not one this route accepts.' },
   'request.unknown_route': { status: 404, when: 'No route has this path.' },
   'request.method_not_allowed': { status: 405, when: 'The path exists but not with this method.' },
@@ -235,8 +237,9 @@ export class SvcError extends Error {
     return ERROR_CODES[this.code].status;
   }
 
+  /** The envelope, within the bounds every answer keeps (protocol/input-bounds.ts). */
   toEnvelope(): ErrorEnvelope {
-    return { error: { code: this.code, message: this.message, details: this.details } };
+    return boundedEnvelope({ error: { code: this.code, message: this.message, details: this.details } });
   }
 }
 

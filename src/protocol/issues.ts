@@ -2,6 +2,7 @@
 // request bodies alike: `<path>: expected one of a, b; got "c"`. A problem is a field path
 // and a message; config problems add the file and a severity (src/config/problems.ts).
 import type { z } from 'zod';
+import { clip } from './input-bounds.js';
 
 export interface FieldProblem {
   /** Dotted field path ("" for the whole value), e.g. `slot.device`, `messages[0].role`. */
@@ -20,7 +21,7 @@ export function joinPath(segments: readonly PropertyKey[]): string {
 export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'null';
-  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'string') return JSON.stringify(clip(value));
   if (Array.isArray(value)) return 'an array';
   if (value instanceof Date) return `a date (${value.toISOString()})`;
   if (typeof value === 'object') return 'a table';

@@ -3,6 +3,7 @@
 // wire types of the answers. Unknown fields are refused (strict objects): that is how a
 // `source` field on add is rejected (the gateway sets where an item came from).
 import { z } from 'zod';
+import { nulFreeRecord, nulFreeString } from './no-nul.js';
 
 /** The largest text of one item, in UTF-8 bytes. */
 export const MEMORY_TEXT_MAX_BYTES = 64 * 1024;
@@ -12,18 +13,18 @@ export const AGENT_ID_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 export const BANK_ID_PATTERN = /^[a-zA-Z0-9_-]{1,128}$/;
 export const MEMORY_ITEM_TYPES = ['world', 'experience', 'observation'] as const;
 
-const text = () => z.string().min(1).refine((s) => Buffer.byteLength(s, 'utf8') <= MEMORY_TEXT_MAX_BYTES, { message: `expected at most ${MEMORY_TEXT_MAX_BYTES} bytes of UTF-8` });
-const query = () => z.string().min(1).max(8192);
-const dataset = () => z.string().min(1).max(256);
-const tags = () => z.array(z.string().min(1).max(256)).max(64);
+const text = () => nulFreeString().min(1).refine((s) => Buffer.byteLength(s, 'utf8') <= MEMORY_TEXT_MAX_BYTES, { message: `expected at most ${MEMORY_TEXT_MAX_BYTES} bytes of UTF-8` });
+const query = () => nulFreeString().min(1).max(8192);
+const dataset = () => nulFreeString().min(1).max(256);
+const tags = () => z.array(nulFreeString().min(1).max(256)).max(64);
 const isoTime = () => z.iso.datetime({ offset: true });
 
 export const MemoryAddRequestSchema = z.strictObject({
   text: text(),
   dataset: dataset().optional(),
   tags: tags().optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
-  document_id: z.string().min(1).max(256).optional(),
+  metadata: nulFreeRecord().optional(),
+  document_id: nulFreeString().min(1).max(256).optional(),
 });
 export type MemoryAddRequest = z.output<typeof MemoryAddRequestSchema>;
 
@@ -51,7 +52,7 @@ export type MemoryRecallRequest = z.output<typeof MemoryRecallRequestSchema>;
 
 /** `ids`, or a `dataset` (every item of it the caller may read), or both (those ids within it). */
 export const MemoryDeleteRequestSchema = z.strictObject({
-  ids: z.array(z.string().min(1).max(128)).min(1).max(1000).optional(),
+  ids: z.array(nulFreeString().min(1).max(128)).min(1).max(1000).optional(),
   dataset: dataset().optional(),
 }).superRefine((body, context) => {
   if (body.ids === undefined && body.dataset === undefined) context.addIssue({ code: 'custom', path: ['ids'], message: 'expected ids, a dataset, or both' });
@@ -59,12 +60,12 @@ export const MemoryDeleteRequestSchema = z.strictObject({
 export type MemoryDeleteRequest = z.output<typeof MemoryDeleteRequestSchema>;
 
 /** DELETE /api/memory/banks/<id>: the body form of the confirmation (or ?confirm=<id>). */
-export const MemoryBankDeleteBodySchema = z.strictObject({ confirm: z.string().min(1).max(128).optional() });
+export const MemoryBankDeleteBodySchema = z.strictObject({ confirm: nulFreeString().min(1).max(128).optional() });
 
 const bankFields = {
-  name: z.string().min(1).max(256).nullable().optional(),
-  description: z.string().max(4096).nullable().optional(),
-  config: z.record(z.string(), z.unknown()).optional(),
+  name: nulFreeString().min(1).max(256).nullable().optional(),
+  description: nulFreeString().max(4096).nullable().optional(),
+  config: nulFreeRecord().optional(),
 };
 
 /** PUT /api/memory/banks/<id>: creates or replaces its fields; nothing is required; a dimension pins the bank's vectors. */
@@ -80,12 +81,12 @@ export const MEMORY_IMPORT_CONFLICTS = ['skip', 'replace', 'new-id'] as const;
 
 /** One line of GET /api/memory/banks/<id>/export (application/x-ndjson), and of an import. */
 export const MemoryExportLineSchema = z.strictObject({
-  id: z.string().min(1).max(128),
+  id: nulFreeString().min(1).max(128),
   text: text(),
   dataset: dataset().nullable().default(null),
   tags: tags().default([]),
-  metadata: z.record(z.string(), z.unknown()).default({}),
-  document_id: z.string().min(1).max(256).nullable().default(null),
+  metadata: nulFreeRecord().default({}),
+  document_id: nulFreeString().min(1).max(256).nullable().default(null),
   type: z.enum(MEMORY_ITEM_TYPES).default('world'),
   timestamp: isoTime(),
   embedding: z.array(z.number()).min(1).max(16000),

@@ -2,6 +2,8 @@
 // closest known name for an unknown config key or request field, and the ids near a model
 // a request named (model.not_found's details.candidates).
 
+const MAX_QUERY = 512;
+
 /** Levenshtein distance; returns `cap + 1` early once it is sure to exceed `cap`. */
 export function editDistance(a: string, b: string, cap = Infinity): number {
   if (Math.abs(a.length - b.length) > cap) return cap + 1;
@@ -36,6 +38,8 @@ export function suggest(name: string, known: readonly string[]): string | undefi
  * substring, then a small edit distance; within a tier by edit distance, then by id.
  */
 export function nearMatches(query: string, ids: Iterable<string>, limit = 10): string[] {
+  // No id is this long (model ids stop at 128), and a long query would make each comparison cost its length squared.
+  if (query.length > MAX_QUERY) return [];
   const q = query.toLowerCase();
   const maxDistance = q.length <= 3 ? 1 : Math.max(2, Math.floor(q.length / 4));
   const scored: { id: string; tier: number; distance: number }[] = [];

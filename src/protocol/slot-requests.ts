@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { HARDWARE_FLAGS } from './hardware.js';
 import { MAX_CTX_SIZE, MIN_CTX_SIZE } from './slot-limits.js';
 import { DEVICES, PROVIDERS, SLOT_NAME_PATTERN, SLOT_NAME_RULE, SLOT_PORT_MAX, SLOT_PORT_MIN, SLOT_TYPES, type SlotType } from './vocabulary.js';
+import { NUL_REFUSED } from './input-bounds.js';
+import { nulFreeString } from './no-nul.js';
 
 export { DEFAULT_CTX_SIZE, DEFAULT_LOG_LINES, LOG_RING_LINES, MAX_CTX_SIZE, MIN_CTX_SIZE } from './slot-limits.js';
 /** Slot types whose engine has a context window; the others (speech, images) take no ctx_size. */
@@ -18,9 +20,9 @@ const maybe = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v)
 const PORT_RULE = `expected a port number, and a slot's port is ${SLOT_PORT_MIN}-${SLOT_PORT_MAX}`;
 const port = () => z.int().min(1, { error: PORT_RULE }).max(65535, { error: PORT_RULE });
 /** [server].extra_args: "" clears them. */
-const extraArgs = () => z.string().max(4096).nullish().transform((v) => v ?? undefined);
+const extraArgs = () => nulFreeString().max(4096).nullish().transform((v) => v ?? undefined);
 /** [server].env: {} clears it; names as the slot file's rule, values without newlines. */
-const engineEnv = () => z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'expected an environment variable name matching [A-Za-z_][A-Za-z0-9_]*' }), z.string().regex(/^[^\r\n]*$/, { message: 'expected a value without newlines' }))
+const engineEnv = () => z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'expected an environment variable name matching [A-Za-z_][A-Za-z0-9_]*' }), z.string().regex(/^[^\r\n]*$/, { message: 'expected a value without newlines' }).refine((v) => !v.includes('\u0000'), { message: NUL_REFUSED }))
   .nullish().transform((v) => v ?? undefined);
 const ctxSize = () => z.int().min(MIN_CTX_SIZE).max(MAX_CTX_SIZE);
 

@@ -4,6 +4,7 @@
 // field path (unknown fields included, with a "did you mean" when one is close).
 import type { z } from 'zod';
 import { RequestError } from './errors.js';
+import { boundProblems, clip, listProblems } from './input-bounds.js';
 import { describeIssue, joinPath, type FieldProblem } from './issues.js';
 import { suggest } from './near-matches.js';
 
@@ -38,6 +39,6 @@ export function parseRequest<S extends z.ZodType>(schema: S, value: unknown, wha
   const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
   const problems = result.error.issues.flatMap((issue) => problemsOf(issue, (path) => keysAt(schema, path)));
-  const list = problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join('; ');
-  throw new RequestError('request.invalid', `invalid ${what}: ${list}`, { problems });
+  const list = listProblems(problems, (p) => (p.path ? `${clip(p.path)}: ${p.message}` : p.message));
+  throw new RequestError('request.invalid', `invalid ${what}: ${list}`, boundProblems(problems));
 }

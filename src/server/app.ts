@@ -12,7 +12,7 @@ import { answerClientError } from './client-errors.js';
 import { clientBrokeOff, MAX_PATH_PARAM, sendError } from './errors.js';
 import { type DirectHandler, FrontDoor } from './front-door.js';
 import { serverTiming } from '../dispatch/server-timing.js';
-import { parseJsonBody } from './json-body.js';
+import { isV1Path, parseJsonBody } from './json-body.js';
 import { arrivalOf, markArrival, setIdentity } from './request.js';
 import { registerActivityRoutes } from './routes/activity.js';
 import { registerApprovalRoutes } from './routes/approvals.js';
@@ -151,10 +151,10 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
     done(null, payload);
   });
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     try {
       // No body at all is no body, whatever Content-Type says (clients send it on DELETE).
-      done(null, body === '' ? undefined : parseJsonBody(body as string));
+      done(null, body === '' ? undefined : parseJsonBody(body as string, { nul: !isV1Path(request.url) }));
     } catch (error) {
       done(error as Error, undefined);
     }

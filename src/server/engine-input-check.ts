@@ -10,10 +10,11 @@ import type { SlotChangeCheck } from '../slots/slot-config.js';
 import type { FastifyRequest } from 'fastify';
 import type { ServerContext } from './context.js';
 import { requireHostAuthority } from './host-authority.js';
+import { own } from '../lib/own.js';
 
 /** A slot file's engine input under the running configuration (its profile resolved as a start would). */
 export function slotEngineInput(ctx: ServerContext, file: SlotFile): SlotEngineInput {
-  const preferred = ctx.config.registry.models[file.model.default]?.defaults.profile;
+  const preferred = own(ctx.config.registry.models, file.model.default)?.defaults.profile;
   const choice = resolveProfile(file.slot, preferred, ctx.config.profiles.profiles);
   return { provider: file.slot.provider, profile: 'error' in choice ? null : choice.profile, extraArgs: file.server.extra_args, env: file.server.env };
 }

@@ -16,6 +16,7 @@ import { linkPulledFiles, registerPulled } from '../models/pull/register.js';
 import { storeOf } from '../models/scan.js';
 import { ModelError } from '../protocol/errors.js';
 import type { PullJobPayload, PullPlanPayload } from '../protocol/pulls.js';
+import { own } from '../lib/own.js';
 
 // Re-exported for the routes, which load this module (and what it pulls in) on first use.
 export { searchRepos } from '../models/hf/search.js';
@@ -48,7 +49,7 @@ export async function planFor(ctx: PullHost, modelId: string, refText: string, o
     refText,
     store: storeOf(ctx.config),
     hub: hubOf(ctx),
-    entry: ctx.config.registry.models[modelId],
+    entry: own(ctx.config.registry.models, modelId),
     context: options.context,
     host: await hostCapacity(ctx.paths),
     connections: PULL_CONNECTIONS,
@@ -63,7 +64,7 @@ export async function planFor(ctx: PullHost, modelId: string, refText: string, o
  * job fields nothing remembers are empty (`id`, `created_at`) or null.
  */
 export function registeredPullJob(ctx: Pick<PullHost, 'config'>, modelId: string): PullJobPayload | undefined {
-  const entry = ctx.config.registry.models[modelId];
+  const entry = own(ctx.config.registry.models, modelId);
   if (!entry) return undefined;
   const size = entry.size_bytes ?? 0;
   return {

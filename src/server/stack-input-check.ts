@@ -11,12 +11,13 @@ import { hostOnlyProfileChanges, hostOnlySlotChanges, type SlotEngineInput } fro
 import { deviceOfProfile, effectiveRows, typeForRow } from '../stacks/rows.js';
 import type { ServerContext } from './context.js';
 import { unlikeAModelId } from './engine-input-check.js';
+import { own } from '../lib/own.js';
 
 /** The engines a row may end up on: its own provider, else those apply could choose for its type and device. */
 function candidateProviders(ctx: ServerContext, row: StackSlotRow, profile: Profile | undefined): string[] {
   if (row.provider) return [row.provider];
   const [effective] = effectiveRows({ name: '', description: '', author: '', icon: '', tags: [], slots: [{ ...row, capabilities: [] }] });
-  const type = typeForRow(effective!, profile, ctx.config.registry.models[row.model]?.capabilities ?? []);
+  const type = typeForRow(effective!, profile, own(ctx.config.registry.models, row.model)?.capabilities ?? []);
   const npu = (row.device ?? (profile ? deviceOfProfile(profile) : null)) === 'npu';
   if (type === 'image') return ['comfyui'];
   if (type === 'tts') return ['kokoro', 'qwen3tts'];
@@ -30,7 +31,7 @@ export function stackHostOnlyKeys(ctx: ServerContext, slug: string, before: Stac
   const known = new Set(Object.values({ ...ctx.config.profiles.profiles, ...SEED_PROFILES }).map((p) => p.image));
   const keys = Object.entries(incoming).flatMap(([name, profile]) => hostOnlyProfileChanges(name, undefined, profile, known));
   for (const row of after.slots) {
-    const profile = row.profile ? catalogue[row.profile] : undefined;
+    const profile = row.profile ? own(catalogue, row.profile) : undefined;
     const old = before?.slots.find((r) => r.slot === row.slot);
     // Apply writes the row's models as [model].default (engine-input-check.ts unlikeAModelId).
     const oldModels = old ? [old.model, ...old.capabilities.map((c) => c.model)] : [];
@@ -38,7 +39,7 @@ export function stackHostOnlyKeys(ctx: ServerContext, slug: string, before: Stac
       if (unlikeAModelId(model) && !oldModels.includes(model)) keys.push(`stacks.${slug}.slots.${row.slot} model ${model}`);
     }
     for (const provider of candidateProviders(ctx, row, profile)) {
-      const input = (r: StackSlotRow): SlotEngineInput => ({ provider, profile: (r.profile ? catalogue[r.profile] : undefined) ?? null, extraArgs: r.server_extra_args, env: null });
+      const input = (r: StackSlotRow): SlotEngineInput => ({ provider, profile: (r.profile ? own(catalogue, r.profile) : undefined) ?? null, extraArgs: r.server_extra_args, env: null });
       keys.push(...hostOnlySlotChanges(old && input(old), input(row)).map((key) => `stacks.${slug}.slots.${row.slot} ${key}`));
     }
   }

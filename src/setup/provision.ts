@@ -23,6 +23,7 @@ import { ConfigError, SvcError } from '../protocol/errors.js';
 import type { InstallApplyInput, InstallApplyPayload, InstallSlotOutcome } from '../protocol/install.js';
 import type { CreateSlotInput } from '../protocol/slot-requests.js';
 import { completeInstall, type FirstRunHost } from './first-run.js';
+import { own } from '../lib/own.js';
 
 /** What slot creation answers (slots/slot-config.ts CreatedSlot has more; provisioning reads these). */
 export interface ProvisionedSlot {
@@ -95,8 +96,8 @@ async function provisionSlot(host: ProvisionHost, asked: SlotRequest, actor: str
 async function provideModel(host: ProvisionHost, { slot, ref, pull, store }: SlotRequest, modelsAdded: string[]): Promise<Waiting | null> {
   // kokoro, moonshine, …: engines that name their model by id need nothing registered.
   const namedById = slot.provider !== undefined && engineFor(slot.provider)?.defaultModelId !== undefined;
-  if (namedById || host.config.registry.models[slot.model]) return null;
-  const demo = DEMO_MODELS[slot.model];
+  if (namedById || own(host.config.registry.models, slot.model)) return null;
+  const demo = own(DEMO_MODELS, slot.model);
   if (demo) {
     await registerDemoModel(host, store, slot.model, demo);
     modelsAdded.push(slot.model);

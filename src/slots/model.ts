@@ -11,6 +11,7 @@ import type { SlotEntry } from '../config/load.js';
 import type { RegistryFile } from '../config/schema/registry.js';
 import type { EngineAdapter, ResolvedModel } from '../engines/types.js';
 import { SlotError } from '../protocol/errors.js';
+import { own } from '../lib/own.js';
 
 type ModelEngine = Pick<EngineAdapter, 'defaultModelId' | 'loadsNoModel'>;
 
@@ -40,7 +41,7 @@ export async function resolveSlotModel(slot: SlotEntry, registry: RegistryFile, 
     return { id: id || pathModelId(model.path), path: model.path, mmproj: null, tags: [], contextLength: null };
   }
   if (!id) throw missing(slot.name, `it has no model; set one with \`svc model assign <id> --slot ${slot.name}\``);
-  const entry = registry.models[id];
+  const entry = own(registry.models, id);
   if (!entry) throw missing(slot.name, `its model "${id}" is not in the registry; register it with \`svc model register ${id} --path <file>\``, { model: id });
   if (!(await exists(entry.path))) throw missing(slot.name, `the file of model "${id}" is gone: ${entry.path}`, { model: id, path: entry.path });
   return { id, path: entry.path, mmproj: entry.mmproj, tags: entry.tags, contextLength: entry.metadata.context_length };
@@ -49,7 +50,7 @@ export async function resolveSlotModel(slot: SlotEntry, registry: RegistryFile, 
 async function resolveById(slot: SlotEntry, registry: RegistryFile, id: string): Promise<ResolvedModel> {
   if (!id) throw missing(slot.name, `its ${slot.config.slot.provider} engine has no default model; set [model].default in slots/${slot.name}.toml`);
   const { path } = slot.config.model;
-  const entry = registry.models[id];
+  const entry = own(registry.models, id);
   const file = path ?? entry?.path ?? '';
   if (file && !(await exists(file))) throw missing(slot.name, `the model files of "${id}" are gone: ${file}`, { model: id, path: file });
   return { id, path: file, mmproj: null, tags: entry?.tags ?? [], contextLength: entry?.metadata.context_length ?? null };

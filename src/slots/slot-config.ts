@@ -42,6 +42,7 @@ import { checkProvider, chooseDevice, chooseProvider, readDevice, type DeviceCho
 import { pickSlotPort } from './ports.js';
 import { fileChanges, filePatchProblems, patchedValue, withFilePatch } from './slot-file-patch.js';
 import type { SlotSupervisor } from './supervisor.js';
+import { own } from '../lib/own.js';
 
 export interface CreatedSlot extends DeviceChoice {
   name: string;
@@ -158,7 +159,7 @@ export class SlotConfigService {
       if (!(error instanceof SvcError)) throw error;
       warnings.push(`it cannot start as configured (${error.code}): ${error.message}`);
     }
-    const native = await nativeContextOf(this.store.config.registry.models[model]);
+    const native = await nativeContextOf(own(this.store.config.registry.models, model));
     if (ctxSize !== null && native !== null && ctxSize > native) {
       warnings.push(`context size ${ctxSize} is above the native context of ${model} (${native} tokens): the model was not trained for longer contexts and answers degrade past it; \`svc slot edit ${name} --ctx-size ${native}\` sets it to the native size`);
     }

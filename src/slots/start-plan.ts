@@ -11,6 +11,7 @@ import { portFreeWithin } from '../lib/process.js';
 import { SlotError } from '../protocol/errors.js';
 import { SLOT_PORT_MAX, SLOT_PORT_MIN } from '../protocol/vocabulary.js';
 import { resolveSlotModel } from './model.js';
+import { own } from '../lib/own.js';
 
 /** How long a start waits for its port to be released (an engine just stopped; see portFreeWithin). */
 const PORT_GRACE_MS = 1_500;
@@ -36,7 +37,7 @@ export async function planStart({ entry, config, engine, modelOverride, checkPor
   const { slot } = entry.config;
   if (!engine) throw new SlotError('slot.config_error', `slot ${entry.name}: provider ${slot.provider} has no engine adapter yet`, { slot: entry.name, provider: slot.provider });
   const model = await resolveSlotModel(entry, config.registry, modelOverride, engine);
-  const profile = resolveProfile(slot, config.registry.models[model.id]?.defaults.profile, config.profiles.profiles);
+  const profile = resolveProfile(slot, own(config.registry.models, model.id)?.defaults.profile, config.profiles.profiles);
   if ('error' in profile) throw new SlotError('slot.config_error', `slot ${entry.name}: ${profile.error}`, { slot: entry.name });
   if (checkPort && !(await portFreeWithin(slot.port, PORT_GRACE_MS))) {
     throw new SlotError('slot.port_in_use', `slot ${entry.name}: port ${slot.port} is already in use by another process; stop that process, or move the slot to a free port: svc slot edit ${entry.name} --port <port> (${SLOT_PORT_MIN}-${SLOT_PORT_MAX}; svc doctor names who holds ${slot.port})`, { slot: entry.name, port: slot.port });

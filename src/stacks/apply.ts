@@ -34,6 +34,7 @@ import type { SlotSupervisor } from '../slots/supervisor.js';
 import { activeRecordPath, slotSetHash, type ActiveRecord } from './active.js';
 import { planStack, RUNNING_STATES, type StackPlanResult } from './plan.js';
 import { deviceOfProfile, effectiveRows, profileNamed, typeForRow, type EffectiveRow, type NewSlotFacts } from './rows.js';
+import { own } from '../lib/own.js';
 
 export type StackApplyEvent = 'stack.apply.started' | 'stack.apply.committed' | 'stack.apply.slot' | 'stack.apply.completed' | 'slot.created' | 'slot.edited';
 
@@ -132,7 +133,7 @@ export class StackApplier {
     const { port_range_start: start, port_range_end: end } = config.svc.slots;
     for (const row of rows) {
       const profile = profileNamed(row.profile, config.profiles.profiles);
-      const type = typeForRow(row, profile, config.registry.models[row.model]?.capabilities ?? []);
+      const type = typeForRow(row, profile, own(config.registry.models, row.model)?.capabilities ?? []);
       const device = row.device ?? (profile ? deviceOfProfile(profile) : null) ?? (await chooseDevice(config.paths, {})).device;
       const provider = row.provider ?? (await chooseProvider(type, device, config.svc.engines, process.env)).provider;
       let port = start;
@@ -140,7 +141,7 @@ export class StackApplier {
       if (port > end) throw new SlotError('slot.no_free_port', `no free port in the pool ${start}-${end} for slot ${row.slot}`, { range: [start, end], slot: row.slot });
       claimed.add(port);
       // The default context, but never above the model's own (what svc slot create warns about).
-      const native = config.registry.models[row.model]?.metadata.context_length ?? null;
+      const native = own(config.registry.models, row.model)?.metadata.context_length ?? null;
       const context = CONTEXT_SLOT_TYPES.includes(type) ? Math.min(DEFAULT_CTX_SIZE, native ?? DEFAULT_CTX_SIZE) : null;
       facts.set(row.slot, { port, type, device, provider, context_size: context });
     }
@@ -149,7 +150,7 @@ export class StackApplier {
 
   /** present: registered with its file (or named by id by its engine); pullable: a Hugging Face repo is known; else unresolvable. */
   private async modelStatus(config: ResolvedConfig, id: string, rows: readonly EffectiveRow[]): Promise<StackModelReport> {
-    const entry = config.registry.models[id];
+    const entry = own(config.registry.models, id);
     if (entry && (await stat(entry.path).then((s) => s.isFile(), () => false))) return { id, status: 'present' };
     if (entry?.hf_repo || catalogueEntry(id)) return { id, status: 'pullable' };
     const providers = rows.filter((r) => r.model === id).map((r) => r.provider ?? config.slots.find((s) => s.name === r.slot)?.config.slot.provider);
@@ -163,7 +164,7 @@ export class StackApplier {
     let needed = 0;
     const unknown: string[] = [];
     for (const row of rows) {
-      const size = config.registry.models[row.model]?.size_bytes ?? catalogueEntry(row.model)?.size_bytes ?? null;
+      const size = own(config.registry.models, row.model)?.size_bytes ?? catalogueEntry(row.model)?.size_bytes ?? null;
       if (size === null) unknown.push(row.model);
       else needed += estimateFit({ weightsBytes: size, shape: null, ramAvailableMb: host.ramAvailableMb, vramMb: host.vramMb }).total_mb;
     }

@@ -6,6 +6,7 @@ import { SEED_STACKS } from '../config/seed-stacks.js';
 import { validateDocument } from '../config/validate.js';
 import { SvcError } from '../protocol/errors.js';
 import type { StackPayload } from '../protocol/stacks.js';
+import { own } from '../lib/own.js';
 
 type Stacks = Pick<ResolvedConfig, 'stacks'>;
 
@@ -28,7 +29,7 @@ export function allStacks(config: Stacks): StackPayload[] {
 /** The stack `slug` names, or stacks.not_found listing the known slugs. */
 export function findStack(config: Stacks, slug: string): { stack: Stack; seed: boolean } {
   if (Object.hasOwn(SEED_STACKS, slug)) return { stack: SEED_STACKS[slug]!, seed: true };
-  const stack = config.stacks.stack[slug];
+  const stack = own(config.stacks.stack, slug);
   if (!stack) throw new SvcError('stacks.not_found', `no stack ${slug}: not built in and not in stacks.toml`, { stack: slug, known: allStacks(config).map((s) => s.slug) });
   return { stack, seed: false };
 }
@@ -36,7 +37,7 @@ export function findStack(config: Stacks, slug: string): { stack: Stack; seed: b
 /** Refuse a slug a new stack cannot take: a reserved word, a seed's or an existing stack's. */
 export function refuseTakenSlug(config: Stacks, slug: string): void {
   if (RESERVED_SLUGS.has(slug)) throw new SvcError('stacks.invalid_name', `"${slug}" is a word the stack routes use; pick another slug`, { stack: slug, reserved: [...RESERVED_SLUGS] });
-  if (Object.hasOwn(SEED_STACKS, slug) || config.stacks.stack[slug]) throw new SvcError('stacks.exists', `a stack ${slug} exists; pick another slug`, { stack: slug });
+  if (Object.hasOwn(SEED_STACKS, slug) || own(config.stacks.stack, slug)) throw new SvcError('stacks.exists', `a stack ${slug} exists; pick another slug`, { stack: slug });
 }
 
 /** A stack checked against stacks.toml's schema (defaults filled in), or stacks.bad_envelope naming each problem. */

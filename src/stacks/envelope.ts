@@ -12,6 +12,7 @@ import { canonicalJson } from '../protocol/canonical-json.js';
 import { SvcError } from '../protocol/errors.js';
 import { STACK_ENVELOPE_KIND, STACK_ENVELOPE_VERSION, type StackEnvelopePayload, type StackModelReport } from '../protocol/stacks.js';
 import { modelIdsOf, parseStack, refuseTakenSlug } from './catalogue.js';
+import { own } from '../lib/own.js';
 
 /** The wire shape (src/protocol/stacks.ts), so a changed envelope breaks the dashboard's typecheck. */
 export type StackEnvelope = StackEnvelopePayload;
@@ -38,12 +39,12 @@ export function exportEnvelope(config: Pick<ResolvedConfig, 'profiles' | 'regist
   // Seeds travel by name: every gateway has them.
   const profiles: Record<string, Profile> = {};
   for (const { profile: name } of stack.slots) {
-    if (name && !Object.hasOwn(SEED_PROFILES, name) && config.profiles.profiles[name]) profiles[name] = config.profiles.profiles[name]!;
+    if (name && !Object.hasOwn(SEED_PROFILES, name) && own(config.profiles.profiles, name)) profiles[name] = own(config.profiles.profiles, name)!;
   }
   // Where to get each model, never a host path (the importing host has its own store).
   const models: Record<string, unknown> = {};
   for (const id of modelIdsOf(stack)) {
-    const entry = config.registry.models[id];
+    const entry = own(config.registry.models, id);
     if (entry) models[id] = { id, name: entry.name, hf_repo: entry.hf_repo, hf_filename: entry.hf_filename, size_bytes: entry.size_bytes, quant: entry.metadata.quant, capabilities: entry.capabilities, backends: entry.backends, mmproj: entry.mmproj ? 'present' : null };
   }
   const body = { slug, ...JSON.parse(JSON.stringify(stack)), profiles, models };
@@ -73,15 +74,15 @@ export function readEnvelope(config: Pick<ResolvedConfig, 'stacks' | 'profiles'>
   const bad = checked.find(([, parsed]) => !parsed.success);
   if (bad) throw new SvcError('stacks.bad_envelope', `the envelope's profile ${bad[0]} is not valid`, { profile: bad[0] });
   const carried = checked.map(([name, parsed]): [string, Profile] => [name, parsed.data!]);
-  const added = carried.filter(([name]) => !Object.hasOwn(SEED_PROFILES, name) && !config.profiles.profiles[name]);
+  const added = carried.filter(([name]) => !Object.hasOwn(SEED_PROFILES, name) && !own(config.profiles.profiles, name));
   return { slug, stack, profiles: carried, added, models: models as ImportedStack['models'] };
 }
 
 /** Per model of an imported stack: present (registered, its file there), pullable (a repo is known here or was carried), else unresolvable. */
 export function importedModels(config: Pick<ResolvedConfig, 'registry'>, stack: Stack, carried: ImportedStack['models']): Promise<StackModelReport[]> {
   return Promise.all(modelIdsOf(stack).map(async (id): Promise<StackModelReport> => {
-    const entry = config.registry.models[id];
+    const entry = own(config.registry.models, id);
     if (entry && (await stat(entry.path).then((s) => s.isFile(), () => false))) return { id, status: 'present' };
-    return { id, status: entry?.hf_repo || carried[id]?.hf_repo ? 'pullable' : 'unresolvable' };
+    return { id, status: entry?.hf_repo || own(carried, id)?.hf_repo ? 'pullable' : 'unresolvable' };
   }));
 }

@@ -9,6 +9,7 @@ import type { Profile } from '../config/schema/profiles.js';
 import type { Stack } from '../config/schema/stacks.js';
 import type { TomlDoc } from '../config/toml.js';
 import type { Device, SlotType } from '../protocol/vocabulary.js';
+import { own } from '../lib/own.js';
 
 /** One slot the stack names, its own row or a child row. */
 export interface EffectiveRow {
@@ -69,7 +70,7 @@ export function deviceOfProfile(profile: Profile): Device | null {
 }
 
 export const profileNamed = (name: string | null, user: Readonly<Record<string, Profile>>): Profile | undefined =>
-  name === null ? undefined : (SEED_PROFILES[name] ?? user[name]);
+  name === null ? undefined : (own(SEED_PROFILES, name) ?? own(user, name));
 
 export interface NewSlotFacts {
   port: number;

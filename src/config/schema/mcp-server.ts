@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { MCP_TRANSPORTS, TOOL_POLICIES } from '../../protocol/mcp.js';
 import { ENV_KEY_PATTERN, envVarName, httpUrl } from './common.js';
+import { nulFreeString } from '../../protocol/no-nul.js';
 
 export const MCP_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 export const MCP_ID_RULE = 'lowercase letters, digits, "-" and "_", starting with a letter or digit, at most 64 characters';
@@ -32,7 +33,7 @@ export function checkToolListsApart(lists: Record<'allow' | 'gated' | 'blocked',
 /** `[tools]`: the three lists must not share a name. */
 export const ToolPolicySchema = z.strictObject(policyLists).superRefine(checkToolListsApart).prefault({});
 
-const envTable = z.record(z.string().regex(ENV_KEY_PATTERN, { message: 'expected an environment variable name' }), z.string()).default({});
+const envTable = z.record(z.string().regex(ENV_KEY_PATTERN, { message: 'expected an environment variable name' }), nulFreeString()).default({});
 
 export const McpServerFileSchema = z
   .strictObject({
@@ -41,8 +42,8 @@ export const McpServerFileSchema = z
     description: z.string().max(2000).default(''),
     spec: z.string().max(2000).default(''),
     transport: z.enum(MCP_TRANSPORTS),
-    command: z.string().default(''),
-    args: z.array(z.string()).default([]),
+    command: nulFreeString().default(''),
+    args: z.array(nulFreeString()).default([]),
     url: z.union([z.literal(''), httpUrl()]).default(''),
     env: envTable,
     /** ENV_NAME = key in api.env. */

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 
 import { MODEL_ID_PATTERN } from '../../protocol/model-ids.js';
+import { nulFreeString } from '../../protocol/no-nul.js';
 
 export { MODEL_ID_PATTERN, MODEL_ID_RULE } from '../../protocol/model-ids.js';
 
@@ -26,7 +27,7 @@ export const ModelEntrySchema = z.strictObject({
     profile: z.string().nullable().default(null),
     context_size: z.int().min(128).nullable().default(null),
     n_gpu_layers: z.int().min(-1).nullable().default(null),
-    extra_args: z.string().nullable().default(null),
+    extra_args: nulFreeString().nullable().default(null),
     chat_template: z.string().nullable().default(null),
   }).prefault({}),
   metadata: z.strictObject({

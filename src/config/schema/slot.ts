@@ -12,6 +12,8 @@ import {
   slotName,
   TTS_FORMATS,
 } from './common.js';
+import { NUL_REFUSED } from '../../protocol/input-bounds.js';
+import { nulFreeString } from '../../protocol/no-nul.js';
 
 const described = <T extends z.ZodType>(schema: T, description: string) => schema.meta({ description });
 
@@ -58,10 +60,10 @@ export const modelSection = z.strictObject({
   rope_freq_base: described(z.number().min(0).default(0), 'Deprecated: accepted and kept, never used. Use [server].extra_args.'),
 });
 
-const envValue = z.string().refine((v) => !/[\r\n]/.test(v), { message: 'expected a value without newlines' });
+const envValue = z.string().refine((v) => !/[\r\n]/.test(v), { message: 'expected a value without newlines' }).refine((v) => !v.includes('\u0000'), { message: NUL_REFUSED });
 
 export const serverSection = z.strictObject({
-  extra_args: described(z.string().nullable().default(null), 'Engine command-line flags, applied last so they override the same flag set anywhere else.'),
+  extra_args: described(nulFreeString().nullable().default(null), 'Engine command-line flags, applied last so they override the same flag set anywhere else.'),
   env: described(
     z.record(z.string().regex(ENV_KEY_PATTERN, { message: 'expected an environment variable name matching [A-Za-z_][A-Za-z0-9_]*' }), envValue)
       .nullable()

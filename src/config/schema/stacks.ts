@@ -4,6 +4,7 @@ import { ownedFlagsIn, ownedFlagsMessage } from '../../protocol/host-only.js';
 import { wordsOrNone } from '../../lib/shell-words.js';
 import { DEVICES, PROVIDERS, slotName } from './common.js';
 import { CAPABILITIES } from './capabilities.js';
+import { nulFreeString } from '../../protocol/no-nul.js';
 
 const StackCapabilitySchema = z.strictObject({
   child: z.enum(CAPABILITIES),
@@ -23,7 +24,7 @@ export const StackSlotRowSchema = z.strictObject({
   vision: z.boolean().default(true),
   mtp: z.boolean().nullable().default(null),
   enable_thinking: z.boolean().nullable().default(null),
-  server_extra_args: z.string().nullable().default(null).superRefine((value, context) => {
+  server_extra_args: nulFreeString().nullable().default(null).superRefine((value, context) => {
     const owned = ownedFlagsIn(wordsOrNone(value));
     if (owned.length > 0) context.addIssue({ code: 'custom', message: ownedFlagsMessage(owned) });
   }),

@@ -8,6 +8,7 @@ import { BuiltinEngineError, clientGone, loading, notFound, readJsonObject, send
 import type { RequestLog } from './request-log.js';
 import { chatCompletions, completions, type RouteContext } from './text-routes.js';
 import { embeddings, rerank } from './vector-routes.js';
+import { own } from '../../lib/own.js';
 
 const POST_ROUTES: Readonly<Record<string, (ctx: RouteContext) => Promise<void>>> = {
   '/chat/completions': chatCompletions,
@@ -51,7 +52,7 @@ async function handle(state: EngineState, req: IncomingMessage, res: ServerRespo
   const engine = state.engine();
   if (req.method === 'GET' && route === '/health') return engine ? sendJson(res, 200, { status: 'ok' }) : sendError(res, loading());
   if (req.method === 'GET' && route === '/models') return engine ? sendJson(res, 200, modelList(engine)) : sendError(res, loading());
-  const handler = req.method === 'POST' ? POST_ROUTES[route] : undefined;
+  const handler = req.method === 'POST' ? own(POST_ROUTES, route) : undefined;
   if (!handler) return sendError(res, notFound(req.method ?? 'GET', route));
   if (!engine) return sendError(res, loading());
   const signal = clientGone(res);

@@ -15,6 +15,7 @@ import { gatewayWiring } from '../agent-wiring.js';
 import { hermesLoans } from '../hermes-loans.js';
 import { requireHostAuthority } from '../host-authority.js';
 import { actorOf, objectBody } from '../request.js';
+import { own } from '../../lib/own.js';
 
 export const ProvisionBodySchema = z.strictObject({
   repair: z.boolean().default(false),
@@ -30,7 +31,7 @@ const running = new WeakMap<ServerContext, Set<string>>();
 /** The agent of the route: a bundled agent name with a phase machine (hermes), else agent.unknown. */
 export function provisionedAgent(request: FastifyRequest, param = 'name'): string {
   const name = (request.params as Record<string, string>)[param] ?? '';
-  if (!isAgentName(name) || BUNDLED_AGENTS[name] === undefined) throw new SvcError('agent.unknown', `no bundled agent "${name}" (bundled: ${Object.keys(BUNDLED_AGENTS).join(', ')})`, { agent: name });
+  if (!isAgentName(name) || own(BUNDLED_AGENTS, name) === undefined) throw new SvcError('agent.unknown', `no bundled agent "${name}" (bundled: ${Object.keys(BUNDLED_AGENTS).join(', ')})`, { agent: name });
   if (name !== 'hermes') throw new SvcError('agent.unknown', `${name} has no provisioning phases or personas: only hermes (a daemon agent) does`, { agent: name });
   return name;
 }

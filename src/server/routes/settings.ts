@@ -9,16 +9,19 @@ import { applyPlan, describeSettings, updateSvcToml } from '../../config/setting
 import { envOverrides, extractionSlotRule, settingsChanges } from '../../config/settings-edit.js';
 import { ConfigError } from '../../protocol/errors.js';
 import { maskUrlSecretsIn } from '../../protocol/url-secrets.js';
+import { boundProblems, listProblems } from '../../protocol/input-bounds.js';
 import type { ApplyPlan, SettingsPayload, SettingsReloadPayload, SettingsSchemaPayload, SettingsUpdatePayload } from '../../protocol/settings-wire.js';
 import { actorOf, objectBody } from '../request.js';
 import type { ServerContext } from '../context.js';
 import { hostAuthority } from '../host-authority.js';
 
 function invalid(problems: readonly ConfigProblem[], what: string): ConfigError {
-  const lines = problems.map(formatProblem);
-  return new ConfigError('config.invalid', `${what}: ${lines.join('; ')}`, {
-    problems: problems.map(({ file, path, message }) => ({ file, path, message })),
-  });
+  return new ConfigError('config.invalid', `${what}: ${listProblems(problems, formatProblem)}`, boundProblems(problems.map(({ file, path, message }) => ({ file, path, message }))));
+}
+
+/** An activity row's problems: as many as an answer lists, and the count of the rest. */
+function recordedProblems(problems: readonly ConfigProblem[]): { problems: string[]; problems_omitted?: number } {
+  return boundProblems(problems.map(formatProblem)) as { problems: string[]; problems_omitted?: number };
 }
 
 export function registerSettingsRoutes(app: FastifyInstance, ctx: ServerContext): void {
@@ -47,7 +50,7 @@ export function registerSettingsRoutes(app: FastifyInstance, ctx: ServerContext)
       throw error;
     }
     if (!result.ok) {
-      ctx.record({ action: 'settings.update', target: 'svc.toml', actor: actorOf(request), outcome: 'error', details: { problems: result.problems.map(formatProblem) } });
+      ctx.record({ action: 'settings.update', target: 'svc.toml', actor: actorOf(request), outcome: 'error', details: recordedProblems(result.problems) });
       throw invalid(result.problems, 'settings not saved');
     }
     ctx.replaceConfig(withSvcToml(ctx.config, result.after));
@@ -73,7 +76,7 @@ export function registerSettingsRoutes(app: FastifyInstance, ctx: ServerContext)
   app.post('/api/settings/reload', async (request): Promise<SettingsReloadPayload> => {
     const outcome = await ctx.configWrites.run(() => loadConfig(ctx.paths));
     if (!outcome.ok) {
-      ctx.record({ action: 'settings.reload', actor: actorOf(request), outcome: 'error', details: { problems: outcome.problems.map(formatProblem) } });
+      ctx.record({ action: 'settings.reload', actor: actorOf(request), outcome: 'error', details: recordedProblems(outcome.problems) });
       throw invalid(outcome.problems.filter((p) => p.severity === 'error'), 'configuration not reloaded; the running configuration stays');
     }
     ctx.replaceConfig(outcome.config);

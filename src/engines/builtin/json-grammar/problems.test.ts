@@ -29,6 +29,12 @@ describe('SchemaProblem', () => {
     }
   });
 
+  it('refuses a keyword Object.prototype has as unsupported, like any other (it found a function and failed)', () => {
+    for (const keyword of ['constructor', 'toString', 'hasOwnProperty', 'valueOf']) {
+      expect(problemOf({ type: 'string', [keyword]: 1 })).toEqual([`${ROOT}.${keyword}`, "is not supported by the built-in engine's structured output (it cannot be enforced while generating)"]);
+    }
+  });
+
   it('names the place inside arrays, unions and definitions', () => {
     expect(problemOf({ type: 'array', items: { anyOf: [{ type: 'string' }, { allOf: [] }] } })[0]).toBe(`${ROOT}.items.anyOf[1].allOf`);
     expect(problemOf({ $defs: { Node: { type: 'object', properties: { x: { not: {} } } } }, $ref: '#/$defs/Node' })[0]).toBe(`${ROOT}.$defs.Node.properties.x.not`);

@@ -1,6 +1,7 @@
 // Which JSON Schema keywords the grammar holds, and the shape each one's value must have. A
 // keyword outside the list is refused by name, never ignored: an ignored `multipleOf` would
 // let the model answer values the client's own validator then rejects.
+import { own } from '../../../lib/own.js';
 
 /** A schema the compiler refuses: `path` is where (e.g. `response_format.json_schema.schema.properties.age.multipleOf`). */
 export class SchemaProblem extends Error {
@@ -65,7 +66,7 @@ function isType(name: string): name is JsonType {
 export function checkKeywords(schema: SchemaObject, path: string): void {
   for (const [key, value] of Object.entries(schema)) {
     if (ANNOTATIONS.has(key)) continue;
-    const shape = SHAPES[key];
+    const shape = own(SHAPES, key);
     if (!shape) throw new SchemaProblem(childPath(path, key), "is not supported by the built-in engine's structured output (it cannot be enforced while generating)");
     if (!shape[0](value)) throw new SchemaProblem(childPath(path, key), `must be ${shape[1]}`);
   }
