@@ -28,6 +28,11 @@ export function warn(line: string): void {
   process.stderr.write(`svc: warning: ${line}\n`);
 }
 
+/** What the command is waiting for (stderr, so piped output stays clean). */
+export function progress(line: string): void {
+  process.stderr.write(`svc: ${line}\n`);
+}
+
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }

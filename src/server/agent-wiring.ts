@@ -6,6 +6,7 @@ import type { GatewayWiring } from '../agents/driver.js';
 import type { ModelList } from '../protocol/v1-wire.js';
 import type { GatewayAuth } from '../auth/gateway-auth.js';
 import type { ResolvedConfig } from '../config/load.js';
+import { selfUrl } from './self-url.js';
 
 /** What the wiring reads of the gateway (ServerContext is one; a narrow type keeps context.ts free of a cycle). */
 export interface WiringHost {
@@ -24,8 +25,7 @@ export function agentOfTokenLabel(label: string): string | undefined {
 }
 
 export async function gatewayWiring(ctx: WiringHost, agent: string): Promise<GatewayWiring> {
-  const host = ['0.0.0.0', '::', ''].includes(ctx.listening.host) ? '127.0.0.1' : ctx.listening.host;
-  const apiUrl = `http://${host.includes(':') ? `[${host}]` : host}:${ctx.listening.port}`;
+  const apiUrl = selfUrl(ctx.listening);
   return { v1Url: `${apiUrl}/v1`, apiUrl, token: await agentToken(ctx, agent), chatModels: await chatModels(apiUrl), svcVersion: ctx.version };
 }
 

@@ -152,8 +152,8 @@ export const memorySection = section({
       description: 'Model the memory embeds with, called in process through the dispatcher (an embedding slot, svc/embed by default).',
       apply: 'live',
     }),
-    rerank_gateway_url: key(httpUrl().default('http://127.0.0.1:8080'), {
-      description: 'Not used: the memory reranker calls the rerank model in process through the dispatcher, not over HTTP.',
+    rerank_gateway_url: key(z.union([z.literal(''), httpUrl()]).default(''), {
+      description: 'Not used: the memory reranker calls the rerank model in process through the dispatcher, not over HTTP. Empty = this gateway, at the address it listens on (the settings show it).',
       apply: 'live',
       unread: true,
     }),

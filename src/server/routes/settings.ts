@@ -12,6 +12,7 @@ import type { ApplyPlan, SettingsPayload, SettingsReloadPayload, SettingsSchemaP
 import { actorOf, objectBody } from '../request.js';
 import type { ServerContext } from '../context.js';
 import { hostAuthority } from '../host-authority.js';
+import { withSelfUrl } from '../self-url.js';
 
 function invalid(problems: readonly ConfigProblem[], what: string): ConfigError {
   const lines = problems.map(formatProblem);
@@ -26,7 +27,7 @@ export function registerSettingsRoutes(app: FastifyInstance, ctx: ServerContext)
   const descriptions = () => (described ??= describeSettings(ctx.paths));
 
   app.get('/api/settings', async (): Promise<SettingsPayload> => ({
-    settings: ctx.config.svc,
+    settings: withSelfUrl(ctx.config.svc, ctx.listening),
     file: ctx.paths.svcToml,
     env_overrides: envOverrides(ctx.config),
   }));
@@ -55,7 +56,7 @@ export function registerSettingsRoutes(app: FastifyInstance, ctx: ServerContext)
       // Keys only: values may be secrets, and the activity event carries them redacted.
       ctx.events.publish({ type: 'settings.changed', source: 'settings', message: `settings changed: ${result.changed.join(', ')}`, data: { keys: result.changed } });
     }
-    return { settings: ctx.config.svc, changed: result.changed, apply: applyPlan(descriptions(), result.changed) };
+    return { settings: withSelfUrl(ctx.config.svc, ctx.listening), changed: result.changed, apply: applyPlan(descriptions(), result.changed) };
   });
 
   app.get('/api/settings/schema', async (): Promise<SettingsSchemaPayload> => ({
