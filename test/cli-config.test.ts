@@ -1,10 +1,10 @@
 // `svc config validate|show|migrate|edit|reload|hardware` (the rest of the CLI: cli.test.ts), run as a user runs it: the built dist/bin/svc.js in a temp
 // SVC_HOME, against a real gateway process where the command needs one.
-import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { afterEach, describe, expect, it } from 'vitest';
-import { api, runSvc, useTempGateways, type TempHome } from './helpers/gateway.js';
+import { api, REPO_ROOT, runSvc, useTempGateways, type TempHome } from './helpers/gateway.js';
 import { freePort } from './helpers/ports.js';
 
 
@@ -145,6 +145,21 @@ describe('svc config migrate', () => {
     expect(second.stdout).toContain('already at schema_version 3; nothing to do');
     expect(readFileSync(svcToml, 'utf8')).toBe(migrated);
     expect(readdirSync(h.configRoot).sort()).toEqual(['svc.toml', 'svc.toml.v1.bak']);
+  });
+
+  it('keeps the comments of the file npm start writes (its header above all), saying of any it could not place', () => {
+    // scripts/start.mjs's starter svc.toml, byte for byte, then a comment of the user's own.
+    const starter = readFileSync(join(REPO_ROOT, 'scripts/start.mjs'), 'utf8').match(/writeFileAtomic\(file, '([^']+)'\)/)![1]!.replace(/\\n/g, '\n');
+    expect(starter).toMatch(/^# Written by `npm start`/);
+    const h = home({ 'svc.toml': `${starter}\n[memory.embedding]\n# where the reranker was\nrerank_url = "http://x:1"\n` });
+    const result = runSvc(['config', 'migrate'], { home: h.home });
+    expect(result.status, result.stderr).toBe(0);
+    const migrated = readFileSync(join(h.configRoot, 'svc.toml'), 'utf8');
+    expect(migrated.split('\n')[0]).toBe(starter.split('\n')[0]);
+    expect(parseToml(migrated)).toMatchObject({ meta: { schema_version: 3 }, memory: { engine: 'pgvector', embedding: { rerank_gateway_url: 'http://x:1' } } });
+    // The comment stood on a key the migration renamed: the backup has it, and svc says so.
+    expect(migrated).not.toContain('where the reranker was');
+    expect(result.stdout).toContain('1 comment line(s) stood on keys the migration renamed or removed: the backup has them');
   });
 
   it('moves a v2 file\'s [telemetry].channel to [updates].channel and keeps [telemetry].enabled', () => {
