@@ -295,6 +295,20 @@ describe('svc config edit', () => {
     expect(readFileSync(join(h.configRoot, 'slots/chat.toml/inside'), 'utf8')).toBe('x');
   });
 
+  it('without $EDITOR and without a terminal, refuses (exit 2) naming $EDITOR and the file, instead of starting vi', () => {
+    const h = home({ 'svc.toml': ORIGINAL });
+    // A vi first on PATH that says whether it ran: with no terminal, the fallback editor cannot be used.
+    const marker = join(h.home, 'vi-ran');
+    const bin = join(h.home, 'bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'vi'), `#!/bin/sh\ntouch "${marker}"\n`, { mode: 0o755 });
+    const result = runSvc(['config', 'edit'], { home: h.home, env: { EDITOR: '', VISUAL: '', PATH: `${bin}:${process.env.PATH}`, TMPDIR: h.home } });
+    expect([result.status, existsSync(marker)]).toEqual([2, false]);
+    expect(result.stderr).toBe(`svc: svc config edit needs an editor: no $EDITOR (or $VISUAL) is set and this is not a terminal, so none can be started. Set EDITOR to an editor command, or edit ${join(h.configRoot, 'svc.toml')} directly and check it with \`svc config validate\`\n`);
+    expect(readFileSync(join(h.configRoot, 'svc.toml'), 'utf8')).toBe(ORIGINAL);
+    expect(readdirSync(h.home).filter((n) => n.startsWith('svc-edit-'))).toEqual([]);
+  });
+
   it('leaves the file unchanged when the editor fails', () => {
     const h = home({ 'svc.toml': ORIGINAL });
     const editor = editorScript(h, 'fail.sh', 'echo "[slots]" > "$1"; exit 3');
