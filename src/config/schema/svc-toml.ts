@@ -254,7 +254,7 @@ function engineCommandKeys() {
 
 export const enginesSection = section({
   llama_server: key(z.string().refine((v) => v === '' || isAbsolute(v), { message: 'expected an absolute path or ""' }).default(''), {
-    description: 'Absolute path of the llama-server binary. Empty = SVC_LLAMA_SERVER, then llama-server on PATH. `bash scripts/build-llama-server.sh` builds one.',
+    description: 'Absolute path of the llama-server binary. Empty = SVC_LLAMA_SERVER, then llama-server on PATH. Get one from llama.cpp\'s releases (or, in a checkout of svc, `npm run llama-server` builds one; docs/troubleshooting.md).',
     apply: 'restart:slots',
   }),
   ...engineCommandKeys(),
