@@ -51,7 +51,7 @@ export async function revokeAgentTokens(ctx: Pick<WiringHost, 'auth'>, agent: st
   return revoked;
 }
 
-/** The slots' model names of /v1/models (owned_by svc): the ones a chat goes to. */
+/** The slots' model names of /v1/models (owned_by svc, not a non-chat slot's raw model id): the ones a chat goes to. */
 async function chatModels(apiUrl: string): Promise<string[]> {
   const answer = await request(`${apiUrl}/v1/models`, { headersTimeout: 30_000, bodyTimeout: 30_000 });
   if (answer.statusCode !== 200) {
@@ -59,5 +59,5 @@ async function chatModels(apiUrl: string): Promise<string[]> {
     return [];
   }
   const list = (await answer.body.json()) as ModelList;
-  return list.data.filter((m) => m.owned_by === 'svc').map((m) => m.id);
+  return list.data.filter((m) => m.owned_by === 'svc' && !('slot' in m)).map((m) => m.id);
 }
