@@ -2,6 +2,7 @@
 // model): a slot created through the form (a problem from the browser's zod check as the
 // user types, then one the server finds, each beside its field), loaded and seen turning
 // ready on its detail, on the list and on the Overview, its engine log lines arriving live,
+// only the runtime action its state allows enabled (load when stopped; unload, restart when ready),
 // unloaded, disabled and enabled again, edited, and deleted after a confirmation that says
 // what goes; a refused Create brought into view (the problem focused, a summary at the top),
 // each slot type's form with only the keys it uses; a slot file key without a field of its
@@ -71,6 +72,10 @@ describe.skipIf(skip)('dashboard Slots page in Chromium', () => {
     const log = page.getByTestId('engine-log');
     await page.getByTestId('log-state').filter({ hasText: 'following live' }).waitFor();
     expect(await log.textContent()).toContain('no lines yet');
+    // Only what the state allows: a stopped slot is loaded, not unloaded or restarted.
+    const enabled = async () => Object.fromEntries(await Promise.all(['load', 'unload', 'restart'].map(async (a) => [a, await page.getByTestId(`action-${a}`).isEnabled()])));
+    expect(await enabled()).toEqual({ load: true, unload: false, restart: false });
+    expect(await page.getByTestId('action-unload').getAttribute('title')).toBe('not running');
 
     await page.getByTestId('action-load').click();
     await page.locator('[data-testid="detail-state"][data-state="ready"]').waitFor({ timeout: 60_000 });
@@ -80,6 +85,8 @@ describe.skipIf(skip)('dashboard Slots page in Chromium', () => {
     expect(written.length).toBeGreaterThan(0);
     await log.filter({ hasText: written.at(-1)! }).waitFor();
     await page.getByTestId('action-load').waitFor({ state: 'attached' });
+    await waitFor(enabled, { what: 'a ready slot\'s actions', until: (now) => JSON.stringify(now) === JSON.stringify({ load: false, unload: true, restart: true }) });
+    expect(await page.getByTestId('action-load').getAttribute('title')).toBe('already loaded');
     await settled();
     await screenshot(page, 'slots-detail');
     expect(await axeViolations(page)).toEqual([]);
