@@ -1,9 +1,12 @@
 // What a slot's engine really computes on (issue 10, item 1.5): the built-in engine says it in
 // GET /v1/models meta.runtime, and the gateway shows it in the slot view; a gpu-* device on a
 // host without a GPU is a warning in the view and one activity row, not a silent "ready".
+// README's `svc slot list` sample is checked against the real list here.
 // (The llama-server side, parsed from its log, is in test/slot-api-llama.test.ts.)
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { api, runSvc, useTempGateways, type Gateway } from './helpers/gateway.js';
+import { api, REPO_ROOT, runSvc, useTempGateways, type Gateway } from './helpers/gateway.js';
 import { homeWithTinySlots } from './helpers/llama.js';
 import { freeSlotPort } from './helpers/ports.js';
 import { waitFor } from './helpers/wait.js';
@@ -31,7 +34,17 @@ describe('the backend a built-in slot really uses', () => {
     expect(rows[0]!.message).toBe(vk.warnings[0]);
 
     const env = { SVC_API_URL: gw.url };
-    expect(runSvc(['slot', 'list'], { home: home.home, env }).stdout).toMatch(/^vk\s+llm\s+gpu-vulkan\s+builtin\s+\d+\s+ready\s+cpu!\s/m);
+    const list = runSvc(['slot', 'list'], { home: home.home, env }).stdout;
+    expect(list).toMatch(/^vk\s+llm\s+gpu-vulkan\s+builtin\s+\d+\s+ready\s+cpu!\s/m);
+    // README's sample of `svc slot list` is this output: the same columns, a ready built-in cpu row shaped as this one.
+    const cells = (line: string) => line.trim().split(/\s+/);
+    const sample = /^svc slot list\n```\n\n```\n(?:slot .*\n)?([\s\S]*?)```/m.exec(readFileSync(join(REPO_ROOT, 'README.md'), 'utf8'))?.[1]?.trimEnd().split('\n') ?? [];
+    const [header, ...listed] = list.trimEnd().split('\n');
+    expect(cells(sample[0] ?? '')).toEqual(cells(header!));
+    const shapeOf = (row: string) => cells(row).map((cell, i) => (/^\d+$/.test(cell) ? '<n>' : i === 0 || i === 8 ? '<name>' : cell)).join(' ');
+    const plainRow = listed.find((row) => row.startsWith('plain '))!;
+    expect(sample.slice(1).map(shapeOf)).toContain(shapeOf(plainRow));
+    for (const row of sample.slice(1)) expect(cells(row)).toHaveLength(cells(header!).length);
     const status = runSvc(['slot', 'status', 'vk'], { home: home.home, env }).stdout;
     expect(status).toMatch(/^backend\s+cpu$/m);
     expect(status).toMatch(/^warning\s+device is gpu-vulkan, but the engine runs on the CPU/m);

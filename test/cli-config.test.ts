@@ -1,10 +1,10 @@
 // `svc config validate|show|migrate|edit|reload|hardware` (the rest of the CLI: cli.test.ts), run as a user runs it: the built dist/bin/svc.js in a temp
 // SVC_HOME, against a real gateway process where the command needs one.
-import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { afterEach, describe, expect, it } from 'vitest';
-import { api, runSvc, useTempGateways, type TempHome } from './helpers/gateway.js';
+import { api, REPO_ROOT, runSvc, useTempGateways, type TempHome } from './helpers/gateway.js';
 import { freePort } from './helpers/ports.js';
 
 
@@ -147,6 +147,19 @@ describe('svc config migrate', () => {
     expect(readdirSync(h.configRoot).sort()).toEqual(['svc.toml', 'svc.toml.v1.bak']);
   });
 
+  it('keeps the comments of the file npm start writes (its header above all), saying of any it could not place', () => {
+    // scripts/start.mjs's starter svc.toml, byte for byte, then a comment of the user's own.
+    const starter = readFileSync(join(REPO_ROOT, 'scripts/start.mjs'), 'utf8').match(/writeFileAtomic\(file, '([^']+)'\)/)![1]!.replace(/\\n/g, '\n');
+    expect(starter).toMatch(/^# Written by `npm start`/);
+    const h = home({ 'svc.toml': `${starter}\n[memory.embedding]\n# where the reranker was\nrerank_url = "http://x:1"\n` });
+    const result = runSvc(['config', 'migrate'], { home: h.home });
+    const migrated = readFileSync(join(h.configRoot, 'svc.toml'), 'utf8');
+    expect([result.status, migrated.split('\n')[0]]).toEqual([0, starter.split('\n')[0]]);
+    expect(parseToml(migrated)).toMatchObject({ meta: { schema_version: 3 }, memory: { engine: 'pgvector', embedding: { rerank_gateway_url: 'http://x:1' } } });
+    expect(migrated).not.toContain('where the reranker was'); // on a renamed key: the backup has it
+    expect(result.stdout).toContain('1 comment line(s) stood on keys the migration renamed or removed: the backup has them');
+  });
+
   it('moves a v2 file\'s [telemetry].channel to [updates].channel and keeps [telemetry].enabled', () => {
     const V2 = '[meta]\nschema_version = 2\n\n[telemetry]\nenabled = true\nchannel = "nightly"\n';
     const h = home({ 'svc.toml': V2 });
@@ -278,6 +291,18 @@ describe('svc config edit', () => {
     expect(result.stderr).toContain(`cannot read ${join(h.configRoot, 'slots/chat.toml')} (EISDIR)`);
     expect(existsSync(marker)).toBe(false);
     expect(readFileSync(join(h.configRoot, 'slots/chat.toml/inside'), 'utf8')).toBe('x');
+  });
+
+  it('without $EDITOR and without a terminal, refuses (exit 2) naming $EDITOR and the file, instead of starting vi', () => {
+    const h = home({ 'svc.toml': ORIGINAL });
+    // A vi first on PATH that says whether it ran: with no terminal, the fallback editor cannot be used.
+    const [marker, bin] = [join(h.home, 'vi-ran'), join(h.home, 'bin')];
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'vi'), `#!/bin/sh\ntouch "${marker}"\n`, { mode: 0o755 });
+    const result = runSvc(['config', 'edit'], { home: h.home, env: { EDITOR: '', VISUAL: '', PATH: `${bin}:${process.env.PATH}`, TMPDIR: h.home } });
+    expect([result.status, existsSync(marker)]).toEqual([2, false]);
+    expect(result.stderr).toBe(`svc: svc config edit needs an editor: no $EDITOR (or $VISUAL) is set and this is not a terminal, so none can be started. Set EDITOR to an editor command, or edit ${join(h.configRoot, 'svc.toml')} directly and check it with \`svc config validate\`\n`);
+    expect([readFileSync(join(h.configRoot, 'svc.toml'), 'utf8'), readdirSync(h.home).filter((n) => n.startsWith('svc-edit-'))]).toEqual([ORIGINAL, []]);
   });
 
   it('leaves the file unchanged when the editor fails', () => {

@@ -1,6 +1,7 @@
 // The dashboard's Overview in real Chromium against a real gateway: it loads with no console
 // error (a CSP violation, a failed request and an uncaught exception all count), shows every
-// slot as a card, and a card turns ready, live from the event stream, when its slot loads.
+// slot as a card, and a card turns ready, live from the event stream, when its slot loads;
+// a failed pull is one line of its latest warnings and errors, not two.
 // Where the gateway does not serve the dashboard itself, a tiny server here serves dist/web
 // (with the gateway's Content-Security-Policy) and relays /api and /v1 to the gateway.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { api, REPO_ROOT, startGateway, type Gateway } from './helpers/gateway.js
 import { chromiumSkipReason, launchChromium } from './helpers/chromium.js';
 import { openPage } from './helpers/dashboard.js';
 import { homeWithTinySlots } from './helpers/llama.js';
+import { waitFor } from './helpers/wait.js';
 import { CONTENT_SECURITY_POLICY } from '../src/server/dashboard-files.js';
 
 const skip = chromiumSkipReason();
@@ -57,7 +59,8 @@ beforeAll(async () => {
   if (!existsSync(join(WEB, 'index.html'))) throw new Error(`no dashboard build in ${WEB}: run npm run build first`);
   const made = await homeWithTinySlots([{ name: 'chat', provider: 'builtin' }]);
   home = made.home;
-  gateway = await startGateway(home);
+  // Hugging Face at a port nothing listens on: a pull fails at once (the Overview lists it once).
+  gateway = await startGateway(home, { env: { SVC_HF_ENDPOINT: `http://127.0.0.1:${await closedPort()}` } });
   target = gateway;
   relay = relayServer();
   await new Promise<void>((done) => relay.listen(0, '127.0.0.1', done));
@@ -74,6 +77,15 @@ afterAll(async () => {
   await gateway?.stop();
   if (home) rmSync(home, { recursive: true, force: true });
 });
+
+/** A port nothing listens on: bound, then closed. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((done) => server.close(() => done()));
+  return port;
+}
 
 /** A page that records every console error, uncaught exception and failed request (test/helpers/dashboard.ts). */
 const openPageAt = (path: string) => openPage(browser, `${base}${path}`);
@@ -111,6 +123,21 @@ describe.skipIf(skip)('dashboard Overview in Chromium', () => {
     expect(problems).toEqual([]);
     await page.close();
   }, 90_000);
+
+  it('lists a failed pull once among the latest warnings and errors, not again as its activity row', async () => {
+    const started = await api(gateway.url, '/api/models/unreachable-model/pull', { method: 'POST', body: { ref: 'org/unreachable-GGUF' } });
+    expect(started.status, started.text).toBe(202);
+    const failed = await waitFor(async () => (await api(gateway.url, '/api/events?type=pull.failed')).json.events as Array<{ message: string }>, { what: 'the pull to fail', until: (events) => events.length > 0, timeout: 30_000 });
+    // Both are there to be listed: the pull's own event and the activity row of its failure.
+    const warned = (await api(gateway.url, '/api/events?severity=warn&limit=200')).json.events as Array<{ type: string; message: string }>;
+    expect(warned.filter((e) => e.message.includes('unreachable-model')).map((e) => e.type).sort()).toEqual(['activity', 'pull.failed']);
+    const { page, problems } = await openPageAt('/');
+    const listed = page.getByTestId('problems').getByRole('listitem').filter({ hasText: 'unreachable-model' });
+    await listed.first().waitFor();
+    expect(await listed.allTextContents()).toEqual([expect.stringContaining(failed[0]!.message)]);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
 
   it('serves a deep link to an unknown path as the app, with its nav and a not-found page', async () => {
     const { page, problems } = await openPageAt('/no-such-page');

@@ -2,14 +2,18 @@
 // model): a slot created through the form (a problem from the browser's zod check as the
 // user types, then one the server finds, each beside its field), loaded and seen turning
 // ready on its detail, on the list and on the Overview, its engine log lines arriving live,
+// only the runtime action its state allows enabled (load when stopped; unload, restart when ready),
 // unloaded, disabled and enabled again, edited, and deleted after a confirmation that says
-// what goes; a slot file key without a field of its own set and cleared through the
-// generated controls, a server problem beside it. The detail, the list and the Overview stay open the whole time: what they show
-// comes from the event stream, not from reloads.
+// what goes; a refused Create brought into view (the problem focused, a summary at the top),
+// each slot type's form with only the keys it uses; a slot file key without a field of its
+// own set and cleared through the generated controls, a server problem beside it. The
+// detail, the list and the Overview stay open the whole time: what they show comes from the
+// event stream, not from reloads.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from './helpers/gateway.js';
+import { waitFor } from './helpers/wait.js';
 import { axeViolations, chromiumSkipReason, screenshot, startDashboard, type Dashboard } from './helpers/dashboard.js';
 
 const skip = chromiumSkipReason();
@@ -68,6 +72,10 @@ describe.skipIf(skip)('dashboard Slots page in Chromium', () => {
     const log = page.getByTestId('engine-log');
     await page.getByTestId('log-state').filter({ hasText: 'following live' }).waitFor();
     expect(await log.textContent()).toContain('no lines yet');
+    // Only what the state allows: a stopped slot is loaded, not unloaded or restarted.
+    const enabled = async () => Object.fromEntries(await Promise.all(['load', 'unload', 'restart'].map(async (a) => [a, await page.getByTestId(`action-${a}`).isEnabled()])));
+    expect(await enabled()).toEqual({ load: true, unload: false, restart: false });
+    expect(await page.getByTestId('action-unload').getAttribute('title')).toBe('not running');
 
     await page.getByTestId('action-load').click();
     await page.locator('[data-testid="detail-state"][data-state="ready"]').waitFor({ timeout: 60_000 });
@@ -77,6 +85,8 @@ describe.skipIf(skip)('dashboard Slots page in Chromium', () => {
     expect(written.length).toBeGreaterThan(0);
     await log.filter({ hasText: written.at(-1)! }).waitFor();
     await page.getByTestId('action-load').waitFor({ state: 'attached' });
+    await waitFor(enabled, { what: 'a ready slot\'s actions', until: (now) => JSON.stringify(now) === JSON.stringify({ load: false, unload: true, restart: true }) });
+    expect(await page.getByTestId('action-load').getAttribute('title')).toBe('already loaded');
     await settled();
     await screenshot(page, 'slots-detail');
     expect(await axeViolations(page)).toEqual([]);
@@ -126,6 +136,54 @@ describe.skipIf(skip)('dashboard Slots page in Chromium', () => {
     for (const opened of [page, list.page, overview.page]) await opened.close();
   }, 150_000);
 
+  it('a refused Create shows its problem where the user is, and a slot form shows only the fields its type uses', async () => {
+    const { page, problems } = await dashboard.open('/slots/new', { width: 1280, height: 700 });
+    await page.getByRole('heading', { name: 'New slot' }).waitFor();
+    const fields = () => page.locator('[data-field]').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-field')));
+    // An llm slot (the default type): no NPU, image or TTS key, no deprecated rope_freq_base.
+    const llm = await fields();
+    expect(llm.filter((path) => /^(npu|image)\.|^slot\.default_(voice|speed|response_format)$|^model\.rope_freq_base$/.test(path ?? ''))).toEqual([]);
+    expect(llm).toEqual(expect.arrayContaining(['name', 'model', 'ctx_size', 'slot.enable_thinking', 'slot.workers']));
+    await screenshot(page, 'slots-new');
+    // Each type (and the NPU device) brings its own keys, and takes away what it does not use.
+    await page.getByLabel('Type').selectOption('tts');
+    await page.getByLabel('default_voice', { exact: true }).waitFor();
+    expect(await fields()).not.toEqual(expect.arrayContaining(['ctx_size']));
+    expect(await fields()).not.toEqual(expect.arrayContaining(['slot.enable_thinking']));
+    await page.getByLabel('Type').selectOption('image');
+    await page.getByLabel('default_size', { exact: true }).waitFor();
+    expect(await page.getByLabel('default_voice', { exact: true }).count()).toBe(0);
+    await page.getByLabel('Type').selectOption('');
+    await page.getByLabel('Device').selectOption('npu');
+    await page.getByLabel('asr', { exact: true }).waitFor();
+    await page.getByLabel('Device').selectOption('cpu');
+    expect(await page.getByLabel('asr', { exact: true }).count()).toBe(0);
+
+    // The user is at the Create button at the foot of the form when the server refuses it.
+    await page.getByLabel('Name').fill('refused');
+    await page.getByLabel('Model').fill('tiny');
+    await page.getByLabel('Port').fill('8300');
+    await page.getByTestId('slot-form-submit').scrollIntoViewIfNeeded();
+    await page.getByTestId('slot-form-submit').click();
+    const problem = page.getByTestId('problem-port').filter({ hasText: 'expected <= 8200' });
+    await problem.waitFor();
+    const inView = (testId: string) =>
+      page.getByTestId(testId).evaluate((node) => {
+        const box = node.getBoundingClientRect();
+        return box.top >= 0 && box.bottom <= (globalThis as unknown as { innerHeight: number }).innerHeight;
+      });
+    await waitFor(() => inView('problem-port'), { what: 'the port problem scrolled into view' });
+    // Focus moves to the field to fix; the summary at the top names the problem, linked to its field.
+    expect(await page.getByLabel('Port').evaluate((node) => node === (node.ownerDocument as unknown as { activeElement: unknown }).activeElement)).toBe(true);
+    const summary = page.getByTestId('form-summary');
+    expect(await summary.textContent()).toContain('config.invalid');
+    expect(await summary.getByRole('link', { name: /Port/ }).count()).toBe(1);
+    await screenshot(page, 'slots-new-refused');
+    expect(await axeViolations(page)).toEqual([]);
+    expect(problems).toEqual([`HTTP 400: POST ${dashboard.gateway.url}/api/slots`, 'console: Failed to load resource: the server responded with a status of 400 (Bad Request)']);
+    await page.close();
+  }, 60_000);
+
   it('fits a phone (375 px) with no axe violation: the detail, the edit form and the create form', async () => {
     const found: string[] = [];
     for (const path of ['/slots/chat', '/slots/chat/edit', '/slots/new']) {
@@ -155,13 +213,13 @@ describe.skipIf(skip)('dashboard Slots page in Chromium', () => {
     await page.getByTestId('problem-slot.idle_timeout_s').filter({ hasText: '>=0' }).waitFor();
     await idle.fill('900');
     await page.getByTestId('problem-slot.idle_timeout_s').waitFor({ state: 'detached' });
-    // A voice is a TTS default: the schema lets it through, the server's rule for a chat slot does not.
-    await page.getByLabel('default_voice', { exact: true }).fill('af_heart');
+    // RPC workers are a llama-server flag: the schema lets a worker through, the server's rule for a built-in slot does not.
+    await page.getByLabel('rpc_workers', { exact: true }).fill('127.0.0.1:50052');
     await page.getByTestId('slot-form-submit').click();
-    await page.getByTestId('problem-slot.default_voice').filter({ hasText: 'only allowed on tts slots' }).waitFor();
+    await page.getByTestId('problem-slot.rpc_workers').filter({ hasText: 'only llama-server spreads a model over RPC workers' }).waitFor();
     expect(readFileSync(slotFile('chat'), 'utf8')).not.toContain('idle_timeout_s');
-    await page.getByLabel('default_voice', { exact: true }).fill('');
-    await page.getByTestId('problem-slot.default_voice').waitFor({ state: 'detached' });
+    await page.getByLabel('rpc_workers', { exact: true }).fill('');
+    await page.getByTestId('problem-slot.rpc_workers').waitFor({ state: 'detached' });
     await page.getByTestId('slot-form-submit').click();
     await page.getByTestId('slot-note').filter({ hasText: 'slot.idle_timeout_s: null → 900' }).waitFor();
     expect(readFileSync(slotFile('chat'), 'utf8')).toMatch(/^idle_timeout_s = 900$/m);

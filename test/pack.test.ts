@@ -1,7 +1,8 @@
 // `npm pack` produces a package that installs into an empty directory and runs
-// `svc --version` from the tarball, the way a user installs a release.
+// `svc --version` from the tarball, the way a user installs a release; its `svc doctor`
+// tells of llama.cpp's releases, not of a build script the package does not ship.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -37,5 +38,15 @@ describe('npm pack', () => {
     const run = spawnSync(join(app, 'node_modules/.bin/svc'), ['--version'], { encoding: 'utf8', env: { ...process.env, SVC_TRACE_STARTUP: '1', SVC_CACHE_DIR: join(app, 'cache') } });
     expect(run.stdout.trim()).toBe(version);
     expect(run.stderr).toMatch(/svc: loaded .*node_modules\/svc-gateway\/dist\/bundle\/svc\.cjs in [\d.]+ ms, code cache miss/);
+
+    // The package ships no scripts/: a missing llama-server is answered with what its user can do.
+    const home = mkdtempSync(join(tmpdir(), 'svc-pack-home-'));
+    mkdirSync(join(home, 'etc/svc/slots'), { recursive: true });
+    writeFileSync(join(home, 'etc/svc/slots/chat.toml'), '[slot]\nname = "chat"\nport = 8081\nprovider = "llama-server"\ndevice = "cpu"\n');
+    const doctor = spawnSync(join(app, 'node_modules/.bin/svc'), ['doctor', '--json'], { encoding: 'utf8', env: { ...process.env, SVC_HOME: home, SVC_LLAMA_SERVER: '', PATH: '/usr/bin:/bin', SVC_CACHE_DIR: join(app, 'cache') } });
+    const check = (JSON.parse(doctor.stdout) as { checks: Array<{ id: string; status: string; hint?: string }> }).checks.find((c) => c.id === 'llama-server');
+    expect(check?.status).toBe('fail');
+    expect(check?.hint).not.toMatch(/npm run llama-server|scripts\//);
+    expect(check?.hint).toContain('https://github.com/ggml-org/llama.cpp/releases');
   }, 300_000);
 });

@@ -1,7 +1,8 @@
 // Stacks through the real gateway and CLI: the built-ins are immutable, user stacks are
 // created, replaced and deleted in stacks.toml, a snapshot captures the live slots, and an
 // export from one home imports on another, wrapped or as the file itself (a tampered
-// envelope is refused).
+// envelope is refused). A built-in's dry run leads with the models this host cannot
+// resolve; the list fits 100 columns.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -85,7 +86,37 @@ describe('stacks', () => {
     const junk = await runSvcAsync(['stack', 'import', join(other.home, 'junk.json')], { home: other.home, env: { SVC_API_URL: gw2.url } });
     expect([junk.status, junk.stderr]).toEqual([1, expect.stringMatching(/^svc: stacks.bad_envelope/)]);
     const list = await runSvcAsync(['stack', 'list'], { home: other.home, env: { SVC_API_URL: gw2.url } });
-    expect(list.stdout).toMatch(/now\s+user\s+now\s+chat=tiny/);
+    expect(list.stdout).toMatch(/now\s+user\s+now\s+chat\s/);
+  });
+
+  it('a built-in stack\'s dry run names each model this host cannot resolve before its plan; svc stack list fits 100 columns', async () => {
+    const dry = (await send(gw, 'POST', '/api/stacks/saber/apply?dry_run=true')).json;
+    const keys = Object.keys(dry);
+    expect(keys.indexOf('unresolvable')).toBeGreaterThan(-1);
+    expect(keys.indexOf('unresolvable')).toBeLessThan(keys.indexOf('changes'));
+    expect(dry.unresolvable.map((m: { model: string; slots: string[] }) => [m.model, m.slots])).toEqual([
+      ['qwen3-6-35b-a3b-nsc-ace-saber-mtp-f16-to-rocmfp4-strix-lean', ['agent']],
+      ['gemma-4-12b-it-ud-q4-k-xl', ['utility']],
+    ]);
+    const cli = await runSvcAsync(['stack', 'apply', 'saber', '--dry-run'], { home: home.home, env: { SVC_API_URL: gw.url } });
+    expect(cli.status).toBe(1);
+    const lines = cli.stdout.split('\n');
+    expect(lines[0]).toMatch(/^model qwen3-6-35b-a3b-nsc-ace-saber-mtp-f16-to-rocmfp4-strix-lean \(slot agent\) cannot be resolved on this host: .*svc model register qwen3-6-35b/);
+    expect(lines[1]).toMatch(/^model gemma-4-12b-it-ud-q4-k-xl \(slot utility\) cannot be resolved on this host/);
+    expect(lines[2]).toMatch(/^plan for stack saber: /);
+    // Said once, up front: not again among the refusals at the end.
+    expect(cli.stdout.match(/gemma-4-12b-it-ud-q4-k-xl \(slot utility\)/g)).toHaveLength(1);
+
+    const list = await runSvcAsync(['stack', 'list'], { home: home.home, env: { SVC_API_URL: gw.url } });
+    expect(list.status, list.stderr).toBe(0);
+    // Columns as a terminal shows them: an emoji two, its variation selector none.
+    const width = (line: string) => [...line].reduce((n, c) => n + (/\ufe0f/u.test(c) ? 0 : /\p{Extended_Pictographic}/u.test(c) ? 2 : 1), 0);
+    const printed = list.stdout.trimEnd().split('\n');
+    expect(printed.filter((line) => width(line) > 100)).toEqual([]);
+    expect(printed[0]).toMatch(/^SLUG\s+KIND\s+NAME\s+SLOTS\s+DESCRIPTION$/);
+    expect(list.stdout).toMatch(/saber\s+built-in\s+⚡ saber\s+agent \(\+embed,/);
+    // Every word of a wrapped description is still there.
+    expect(printed.join(' ').replace(/\s+/g, ' ')).toContain('on the ROCm GPU,');
   });
 
   it('imports the exported file itself as the body (curl --data-binary @file), its slug from ?slug=, with the envelope checks kept', async () => {

@@ -150,7 +150,7 @@ describe('GET /v1/models', () => {
     const byName = await api(gw.url, '/v1/models/chat');
     expect(byName.status).toBe(200);
     expect(byName.json).toEqual({ id: 'chat', object: 'model', created: byName.json.created, owned_by: 'svc', name: 'chat · tiny', context_length: 512 });
-    expect((await api(gw.url, '/v1/models/tiny')).json).toEqual({ id: 'tiny', object: 'model', created: byName.json.created, owned_by: 'chat' });
+    expect((await api(gw.url, '/v1/models/tiny')).json).toEqual({ id: 'tiny', object: 'model', created: byName.json.created, owned_by: 'svc', name: 'chat · tiny', slot: 'chat' });
     expect((await api(gw.url, '/v1/models/svc/chat')).json).toMatchObject({ id: 'svc/chat', owned_by: 'svc', _hal0: { virtual: true, resolves_to: 'chat', device: 'cpu' } });
   });
 
@@ -180,7 +180,7 @@ describe('GET /v1/models', () => {
 });
 
 describe('GET /v1/models with a ready embedding slot on the built-in engine', () => {
-  it('lists the model id its engine serves, owned_by the slot; once it is stopped, no more', async () => {
+  it('lists the model id its engine serves, owned_by svc and naming its slot; once it is stopped, no more', async () => {
     const remote = await remoteUpstream();
     const h = await homeWith(remote.url);
     h.write('slots/vec.toml', `[slot]\nname = "vec"\nport = ${await freeSlotPort()}\ndevice = "cpu"\ntype = "embedding"\nprovider = "builtin"\n\n[model]\ndefault = "tiny"\n`);
@@ -190,7 +190,8 @@ describe('GET /v1/models with a ready embedding slot on the built-in engine', ()
     expect(load.status, load.text).toBe(200);
     const { json } = await api(gw.url, '/v1/models');
     // After the (absent) alias entries, before the remote ids; the llm slot "chat" serves tiny too, but it is stopped.
-    expect(json.data[0]).toEqual({ id: 'tiny', object: 'model', created: json.data[0].created, owned_by: 'vec' });
+    // svc serves it (as the aliases): owned_by svc, not the slot's name, which is `slot` (and in `name`, as an alias's).
+    expect(json.data[0]).toEqual({ id: 'tiny', object: 'model', created: json.data[0].created, owned_by: 'svc', name: 'vec · tiny', slot: 'vec' });
     expect(json.data.filter((m: { id: string }) => m.id === 'tiny')).toHaveLength(1);
     await api(gw.url, '/api/slots/vec/unload', { method: 'POST', body: {} });
     expect((await api(gw.url, '/v1/models')).json.data.map((m: { id: string }) => m.id)).not.toContain('tiny');

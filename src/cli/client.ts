@@ -1,6 +1,6 @@
 // The typed HTTP client every API-backed command uses. It knows routes and payloads, not
 // presentation: commands decide how to print.
-import type { MemoryAddAnswer, MemoryBankView, MemoryImportAnswer, MemoryItemsAnswer, MemoryReembedJob, MemoryUnifyAnswer, MemoryHindsightMigrateAnswer } from '../protocol/memory.js';
+import type { MemoryAddAnswer, MemoryBankView, MemoryEngineView, MemoryImportAnswer, MemoryItemsAnswer, MemoryReembedJob, MemoryUnifyAnswer, MemoryHindsightMigrateAnswer } from '../protocol/memory.js';
 import type { CreateSlotPayload } from '../protocol/slots.js';
 import type { StatusPayload } from '../protocol/system.js';
 import { request as httpRequest } from 'node:http';
@@ -149,6 +149,8 @@ export class ApiClient {
 
   // Memory (docs/memory.md): `who` are the X-Svc-Agent / X-Svc-Private headers. An add or a
   // search may wait for the embedding slot to load: no client timeout.
+  /** The engine's report: it neither starts the embedded database nor keeps it awake. */
+  memoryEngine = () => this.request<MemoryEngineView>('GET', '/api/memory/engine');
   listMemoryBanks = () => this.request<{ banks: MemoryBankView[]; count: number }>('GET', '/api/memory/banks', undefined, { timeoutMs: null });
   addMemory = (body: Record<string, unknown>, who: Record<string, string>) => this.request<MemoryAddAnswer>('POST', '/api/memory/add', body, { timeoutMs: null, headers: who });
   searchMemory = (body: Record<string, unknown>, who: Record<string, string>) => this.request<MemoryItemsAnswer>('POST', '/api/memory/search', body, { timeoutMs: null, headers: who });

@@ -1,6 +1,7 @@
 // Printing and exit codes for the CLI. Every failure ends in exactly one line on stderr
 // (plus indented problem lines where there are several) and a documented exit code.
 import { ApiResponseError, ApiUnreachableError } from './client.js';
+import { padEnd, textWidth } from './fit-table.js';
 
 export const EXIT = {
   ok: 0,
@@ -25,6 +26,11 @@ export function print(line = ''): void {
 /** A warning: the command goes on (stderr, so piped output stays clean). */
 export function warn(line: string): void {
   process.stderr.write(`svc: warning: ${line}\n`);
+}
+
+/** What the command is waiting for (stderr, so piped output stays clean). */
+export function progress(line: string): void {
+  process.stderr.write(`svc: ${line}\n`);
 }
 
 export function printJson(value: unknown): void {
@@ -56,9 +62,9 @@ export function formatDuration(seconds: number): string {
   return [d && `${d}d`, h && `${h}h`, m && `${m}m`, `${s}s`].filter(Boolean).join('');
 }
 
-/** A plain left-aligned table; the last column is not padded. */
+/** A plain left-aligned table; the last column is not padded. Widths as a terminal shows them (an emoji is two columns). */
 export function table(header: string[], rows: string[][]): string[] {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  ');
+  const widths = header.map((h, i) => Math.max(textWidth(h), ...rows.map((r) => textWidth(r[i] ?? ''))));
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : padEnd(c, widths[i] ?? 0))).join('  ');
   return [line(header), ...rows.map(line)];
 }

@@ -34,7 +34,7 @@ describe('buildModelList', () => {
     expect([...SERVED_STATES].sort()).toEqual(['ready', 'starting', 'warming']);
     const slots = (['stopped', 'starting', 'warming', 'ready', 'stopping', 'error'] as const).map((state) => slot(`s-${state}`, { state }));
     slots.push(slot('off', { enabled: false, state: 'disabled' }), slot('tts', { type: 'tts' }));
-    const aliases = buildModelList(slots, [], NOW).data.filter((m) => 'name' in m).map((m) => m.id);
+    const aliases = buildModelList(slots, [], NOW).data.filter((m) => 'name' in m && !('slot' in m)).map((m) => m.id);
     expect(aliases).toEqual(['s-starting', 's-warming', 's-ready']);
   });
 
@@ -71,7 +71,7 @@ describe('buildModelList', () => {
 });
 
 describe('buildModelList (b): the raw ids the local engines advertise', () => {
-  it('each served non-chat slot lists its model id, owned_by the slot, after the aliases and before remote ids', () => {
+  it('each served non-chat slot lists its model id, owned_by svc with its slot, after the aliases and before remote ids', () => {
     const slots = [
       slot('chat', { modelId: 'svc-tiny' }),
       slot('emb', { type: 'embedding', modelId: 'bge-small' }),
@@ -81,12 +81,13 @@ describe('buildModelList (b): the raw ids the local engines advertise', () => {
       slot('bad', { type: 'tts', modelId: 'kokoro', state: 'error' }),
     ];
     const list = buildModelList(slots, [{ name: 'lab', modelIds: ['bge-small', 'remote-x'] }], NOW);
-    const raw = list.data.filter((m) => !('name' in m) && !('_hal0' in m)).map((m) => `${m.owned_by}:${m.id}`);
+    const raw = list.data.filter((m) => !('context_length' in m)).map((m) => `${'slot' in m ? `slot ${m.slot}` : m.owned_by}:${m.id}`);
     // The chat slot's id is covered by its alias; stopped, disabled and failed engines advertise nothing;
     // the remote's bge-small is the local slot's (routing tries slots first).
-    expect(raw).toEqual(['emb:bge-small', 'rr:svc-tiny-rerank', 'lab:remote-x']);
+    expect(raw).toEqual(['slot emb:bge-small', 'slot rr:svc-tiny-rerank', 'lab:remote-x']);
     expect(list.data.map((m) => m.id).indexOf('bge-small')).toBe(1);
-    expect(findModel(list, 'bge-small')).toEqual({ id: 'bge-small', object: 'model', created: CREATED, owned_by: 'emb' });
+    // svc serves it, as it serves the aliases: the slot is named, not taken for the owner.
+    expect(findModel(list, 'bge-small')).toEqual({ id: 'bge-small', object: 'model', created: CREATED, owned_by: 'svc', name: 'emb · bge-small', slot: 'emb' });
   });
 
   it('no duplicates: two slots serving one id list it once (the first), and a slot name or role wins', () => {
@@ -108,8 +109,8 @@ describe('describeModel (GET /v1/models/{id})', () => {
     expect(describe_('chat')).toEqual({ id: 'chat', object: 'model', created: CREATED, owned_by: 'svc', name: 'chat · svc-tiny', context_length: 2048 });
     expect(describe_('primary')).toEqual({ id: 'primary', object: 'model', created: CREATED, owned_by: 'svc', name: 'chat · svc-tiny', context_length: 2048 });
     expect(describe_('emb')).toMatchObject({ id: 'emb', owned_by: 'svc', name: 'emb · bge-small' });
-    expect(describe_('svc-tiny')).toEqual({ id: 'svc-tiny', object: 'model', created: CREATED, owned_by: 'chat' });
-    expect(describe_('bge-small')).toEqual({ id: 'bge-small', object: 'model', created: CREATED, owned_by: 'emb' });
+    expect(describe_('svc-tiny')).toEqual({ id: 'svc-tiny', object: 'model', created: CREATED, owned_by: 'svc', name: 'chat · svc-tiny', slot: 'chat' });
+    expect(describe_('bge-small')).toEqual({ id: 'bge-small', object: 'model', created: CREATED, owned_by: 'svc', name: 'emb · bge-small', slot: 'emb' });
     expect(describe_('svc/emb')).toEqual({ id: 'svc/emb', object: 'model', created: CREATED, owned_by: 'svc', context_length: 512, _hal0: { virtual: true, kind: 'live-resolve', resolves_to: 'emb', device: 'cpu' } });
     expect(describe_('svc/embed')).toMatchObject({ id: 'svc/embed', _hal0: { resolves_to: 'emb' } });
     expect(describe_('remote-x')).toEqual({ id: 'remote-x', object: 'model', created: CREATED, owned_by: 'lab' });

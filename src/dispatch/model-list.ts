@@ -3,13 +3,14 @@
 // §6 (docs/api.md, "GET /v1/models"):
 //   (a) one alias entry per enabled llm slot that is served now (SERVED_STATES);
 //   (b) the raw model ids each upstream advertises: first the local slots' engines (each
-//       enabled slot served now, owned_by the slot's name; an llm slot's id is suppressed,
-//       its alias covers it), then each remote endpoint's ids, owned_by the endpoint's name;
+//       enabled slot served now, owned_by svc with its `slot` and a name as an alias's; an
+//       llm slot's id is suppressed, its alias covers it), then each remote endpoint's ids,
+//       owned_by the endpoint's name;
 //   (c) the svc/* virtual names that resolve to an enabled slot right now.
 // GET /v1/models/{id} (describeModel) also answers ids that are routable but not listed.
 import { resolveTarget, VIRTUAL_NAMES } from './resolve.js';
 import type { SlotCandidate, UpstreamCatalog, V1Route } from './types.js';
-import type { ModelEntry, ModelList, SlotAliasEntry, UpstreamModelEntry, VirtualModelEntry } from '../protocol/v1-wire.js';
+import type { LocalModelEntry, ModelEntry, ModelList, SlotAliasEntry, UpstreamModelEntry, VirtualModelEntry } from '../protocol/v1-wire.js';
 
 /**
  * Slot states that count as "currently served" for an alias entry: ready, and on its way
@@ -29,7 +30,7 @@ const VIRTUAL_ROUTES: Readonly<Record<string, V1Route>> = {
 
 export const OWNED_BY_SVC = 'svc' as const;
 
-export type { ModelEntry, ModelList, SlotAliasEntry, UpstreamModelEntry, VirtualModelEntry };
+export type { LocalModelEntry, ModelEntry, ModelList, SlotAliasEntry, UpstreamModelEntry, VirtualModelEntry };
 
 /**
  * The /v1/models body. `nowMs` (ms since the epoch) becomes every entry's `created` (epoch
@@ -58,9 +59,14 @@ export function buildModelList(slots: readonly SlotCandidate[], catalogs: readon
   const live = slots.filter((s) => s.enabled && s.state !== 'disabled');
   const taken = new Set<string>([...live.map((s) => s.name), ...live.flatMap((s) => (s.role !== null ? [s.role] : [])), ...virtuals.map((v) => v.id)]);
   // The local engines advertise the model they serve: a stopped one advertises nothing.
-  const local = live.filter((s) => s.type !== 'llm' && SERVED_STATES.has(s.state) && s.modelId !== '').map((s) => ({ name: s.name, modelIds: [s.modelId] }));
-  const raw: UpstreamModelEntry[] = [];
-  for (const catalog of [...local, ...catalogs]) {
+  // svc serves them (owned_by svc, as the aliases); which slot is `slot`, not the owner.
+  const raw: Array<LocalModelEntry | UpstreamModelEntry> = [];
+  for (const s of live.filter((slot) => slot.type !== 'llm' && SERVED_STATES.has(slot.state) && slot.modelId !== '')) {
+    if (taken.has(s.modelId)) continue;
+    taken.add(s.modelId);
+    raw.push({ id: s.modelId, object: 'model', created, owned_by: OWNED_BY_SVC, name: `${s.name} · ${s.modelId}`, slot: s.name });
+  }
+  for (const catalog of catalogs) {
     for (const id of catalog.modelIds) {
       if (taken.has(id)) continue;
       taken.add(id);
@@ -95,7 +101,7 @@ export function describeModel(id: string, slots: readonly SlotCandidate[], catal
     if (target.kind === 'disabled') disabled ??= target.slot;
     if (target.kind !== 'slot') continue;
     const slot = slots.find((s) => s.name === target.slot)!;
-    if (target.via === 'model-id') return { id, object: 'model', created, owned_by: slot.name };
+    if (target.via === 'model-id') return { id, object: 'model', created, owned_by: OWNED_BY_SVC, name: `${slot.name} · ${slot.modelId}`, slot: slot.name };
     if (target.via === 'virtual') return virtualEntry(id, slot, created);
     return { id, object: 'model', created, owned_by: OWNED_BY_SVC, name: `${slot.name} · ${slot.modelId}`, context_length: slot.contextLength };
   }

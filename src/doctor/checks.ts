@@ -10,6 +10,7 @@ import { loadConfig, type ResolvedConfig } from '../config/load.js';
 import type { SvcPaths } from '../config/paths.js';
 import { errorsOf, formatProblem, warningsOf } from '../config/problems.js';
 import { findLlamaServer } from '../engines/llama-server/binary.js';
+import { buildScriptPresent, doctorHint } from '../engines/llama-server/how-to-get.js';
 import { probeHardware } from '../host/hardware.js';
 import { estimateFit } from '../models/pull/fit.js';
 import { storeOf } from '../models/scan.js';
@@ -144,9 +145,9 @@ async function engineChecks(config: ResolvedConfig | undefined, env: NodeJS.Proc
     const found = await findLlamaServer(config?.svc.engines.llama_server ?? '', env);
     const version = await run(found.path, ['--version'], 5_000);
     const line = `${version.stdout}\n${version.stderr}`.split('\n').find((l) => /version/i.test(l))?.trim();
-    results.push(version.code === 0 ? { id: 'llama-server', status: 'ok', message: `${found.path}: ${line ?? 'version unknown'}` } : { id: 'llama-server', status: 'fail', message: `${found.path} --version exited ${version.code}: ${version.stderr.trim().split('\n').at(-1) ?? ''}`, hint: 'rebuild it: npm run llama-server' });
+    results.push(version.code === 0 ? { id: 'llama-server', status: 'ok', message: `${found.path}: ${line ?? 'version unknown'}` } : { id: 'llama-server', status: 'fail', message: `${found.path} --version exited ${version.code}: ${version.stderr.trim().split('\n').at(-1) ?? ''}`, hint: doctorHint(await buildScriptPresent(), 'broken') });
   } catch (error) {
-    results.push({ id: 'llama-server', status: needsLlama ? 'fail' : 'warn', message: `no llama-server: ${(error as Error).message}`, hint: needsLlama ? 'npm run llama-server builds one; or set SVC_LLAMA_SERVER' : 'only needed for slots with provider llama-server; the built-in engine works without it' });
+    results.push({ id: 'llama-server', status: needsLlama ? 'fail' : 'warn', message: `no llama-server: ${(error as Error).message}`, hint: needsLlama ? doctorHint(await buildScriptPresent(), 'missing') : 'only needed for slots with provider llama-server; the built-in engine works without it' });
   }
   const probe = await run(process.execPath, [codeFile('doctor/builtin-probe.js')], 60_000);
   try {

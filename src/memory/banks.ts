@@ -6,6 +6,7 @@ import { SvcError } from '../protocol/errors.js';
 import type { MemoryBankPatchBody, MemoryBankPutBody, MemoryBankStats, MemoryBankView, MemoryEngineView } from '../protocol/memory.js';
 import { MemoryBankContent } from './bank-content.js';
 import { MemoryBankTransfer } from './bank-transfer.js';
+import { dataDirInitialised, embeddedDataDir } from './db/data-dir.js';
 import { checkBankId } from './identity.js';
 import { embed } from './model-calls.js';
 import { MemoryReembed } from './reembed.js';
@@ -166,10 +167,12 @@ export class MemoryBanks {
     // The embedded database starts on first use: asking after the engine does not start it.
     const opened = this.service.opened();
     const embedded = this.deps.config().svc.memory.pgvector_url === '';
-    if (!opened) return { ...base, features, ...(embedded && { kind: 'embedded' as const, state: 'stopped' }), error: 'not opened yet (the store opens on the first memory request)' };
+    // Whether a first use will run initdb: what the CLI says while it waits (svc memory add).
+    const initialised = embedded ? { initialised: await dataDirInitialised(embeddedDataDir(this.deps.config().paths.stateRoot)) } : {};
+    if (!opened) return { ...base, features, ...(embedded && { kind: 'embedded' as const, state: 'stopped', ...initialised }), error: 'not opened yet (the store opens on the first memory request)' };
     try {
       // store.engine() neither starts the embedded database nor resets its idle timer.
-      return { ...base, features, ...(await (await opened).engine()) };
+      return { ...base, features, ...(await (await opened).engine()), ...initialised };
     } catch (error) {
       return { ...base, features, error: (error as Error).message };
     }

@@ -1,7 +1,7 @@
 // The store for the `pgvector` engine as [memory] configures it: the server at pgvector_url,
 // or the embedded database process under <state>/memory/pg (started on first use).
-import { join } from 'node:path';
 import type { MemoryEngineEventData } from '../protocol/events.js';
+import { embeddedDataDir } from './db/data-dir.js';
 import { EmbeddedDatabase, ServerDatabase } from './db/engines.js';
 import { PgSupervisor } from './db/supervisor.js';
 import { SqlMemoryStore } from './store.js';
@@ -16,10 +16,6 @@ export interface OpenStoreOptions {
   onEngineState?: (change: MemoryEngineEventData) => void;
   /** The pg-process entry; defaults to the one beside the compiled supervisor. */
   entry?: string;
-}
-
-export function embeddedDataDir(stateRoot: string): string {
-  return join(stateRoot, 'memory', 'pg');
 }
 
 export function openMemoryStore(options: OpenStoreOptions): SqlMemoryStore {

@@ -143,8 +143,10 @@ export interface MemoryEngineView {
   features: { search: boolean; recall: boolean; rerank: boolean; graph: boolean };
   banks_total: number | null;
   error?: string;
-  /** hindsight: `healthy`, or `degraded` (the daemon is down; writes wait in the outbox, `pending` of them). */
+  /** hindsight: `healthy`, or `degraded` (the daemon is down; writes wait in the outbox, `pending` of them); embedded: the process's state (stopped, starting, ready, …). */
   state?: string;
+  /** embedded: whether its data directory was initialised; false: the first use runs initdb first (most of its wait). */
+  initialised?: boolean;
   pending?: number;
 }
 

@@ -63,6 +63,15 @@ export interface StackGuardProblem {
   message: string;
 }
 
+/** A model a stack names that this host can neither find nor pull: what a dry run says first. */
+export interface StackUnresolvableModel {
+  model: string;
+  /** The slots (rows) that name it. */
+  slots: string[];
+  /** One line: what is missing and what the user can do. */
+  message: string;
+}
+
 export interface StackSlotPlan {
   slot: string;
   /** What happens to the slot file. */
@@ -102,6 +111,8 @@ export interface StackSlotResult {
 export interface StackApplyPayload {
   stack: string;
   dry_run: boolean;
+  /** Only on a dry run that names models this host cannot resolve: each, before the plan (such an apply is refused). */
+  unresolvable?: StackUnresolvableModel[];
   summary: string;
   changes: StackSlotPlan[];
   creates: string[];

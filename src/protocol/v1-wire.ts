@@ -13,12 +13,26 @@ export interface SlotAliasEntry {
   context_length: number | null;
 }
 
-/** A raw model id: a local engine's (owned_by its slot's name) or a remote endpoint's. */
+/**
+ * A raw model id a local engine serves (a slot of another type than llm): svc serves it, as
+ * it serves the aliases, so it is owned_by svc; `slot` names the slot and `name` reads as an
+ * alias's does.
+ */
+export interface LocalModelEntry {
+  id: string;
+  object: 'model';
+  created: number;
+  owned_by: 'svc';
+  /** `<slot> · <model id>` */
+  name: string;
+  slot: string;
+}
+
+/** A raw model id of a remote endpoint (or a replica group's): owned_by the provider's, upstream's name (svc for a group). */
 export interface UpstreamModelEntry {
   id: string;
   object: 'model';
   created: number;
-  /** The slot's, provider's or upstream's name. */
   owned_by: string;
 }
 
@@ -32,7 +46,7 @@ export interface VirtualModelEntry {
   _hal0: { virtual: true; kind: 'live-resolve'; resolves_to: string; device: string };
 }
 
-export type ModelEntry = SlotAliasEntry | UpstreamModelEntry | VirtualModelEntry;
+export type ModelEntry = SlotAliasEntry | LocalModelEntry | UpstreamModelEntry | VirtualModelEntry;
 
 export interface ModelList {
   object: 'list';

@@ -4,9 +4,9 @@
 import { request } from 'undici';
 import type { GatewayWiring } from '../agents/driver.js';
 import type { ModelList } from '../protocol/v1-wire.js';
-import { localUrlOf } from '../lib/addresses.js';
 import type { GatewayAuth } from '../auth/gateway-auth.js';
 import type { ResolvedConfig } from '../config/load.js';
+import { selfUrl } from './self-url.js';
 
 /** What the wiring reads of the gateway (ServerContext is one; a narrow type keeps context.ts free of a cycle). */
 export interface WiringHost {
@@ -25,7 +25,7 @@ export function agentOfTokenLabel(label: string): string | undefined {
 }
 
 export async function gatewayWiring(ctx: WiringHost, agent: string): Promise<GatewayWiring> {
-  const apiUrl = localUrlOf(ctx.listening.host, ctx.listening.port);
+  const apiUrl = selfUrl(ctx.listening);
   return { v1Url: `${apiUrl}/v1`, apiUrl, token: await agentToken(ctx, agent), chatModels: await chatModels(apiUrl), svcVersion: ctx.version };
 }
 
@@ -51,7 +51,7 @@ export async function revokeAgentTokens(ctx: Pick<WiringHost, 'auth'>, agent: st
   return revoked;
 }
 
-/** The slots' model names of /v1/models (owned_by svc): the ones a chat goes to. */
+/** The slots' model names of /v1/models (owned_by svc, not a non-chat slot's raw model id): the ones a chat goes to. */
 async function chatModels(apiUrl: string): Promise<string[]> {
   const answer = await request(`${apiUrl}/v1/models`, { headersTimeout: 30_000, bodyTimeout: 30_000 });
   if (answer.statusCode !== 200) {
@@ -59,5 +59,5 @@ async function chatModels(apiUrl: string): Promise<string[]> {
     return [];
   }
   const list = (await answer.body.json()) as ModelList;
-  return list.data.filter((m) => m.owned_by === 'svc').map((m) => m.id);
+  return list.data.filter((m) => m.owned_by === 'svc' && !('slot' in m)).map((m) => m.id);
 }

@@ -7,6 +7,7 @@ import type { ModelEntryLite } from '../agents/hermes/types.js';
 import type { ResolvedConfig } from '../config/load.js';
 import type { McpService } from '../mcp/service.js';
 import type { MemoryService } from '../memory/service.js';
+import { selfUrl as selfUrlOf } from './self-url.js';
 
 /** What the loans read of the gateway (ServerContext is one; a narrow type keeps context.ts free of a cycle). */
 export interface LoanHost {
@@ -16,11 +17,8 @@ export interface LoanHost {
   readonly memory: MemoryService;
 }
 
-/** The gateway as a local client reaches it (a wildcard listen address is reached on loopback). */
-export function selfUrl(ctx: LoanHost): string {
-  const host = ['0.0.0.0', '::', ''].includes(ctx.listening.host) ? '127.0.0.1' : ctx.listening.host;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${ctx.listening.port}`;
-}
+/** The gateway as a local client reaches it. */
+const selfUrl = (ctx: LoanHost) => selfUrlOf(ctx.listening);
 
 async function selfModels(ctx: LoanHost): Promise<ModelEntryLite[]> {
   const response = await fetch(`${selfUrl(ctx)}/v1/models`, { signal: AbortSignal.timeout(10_000) });

@@ -102,7 +102,7 @@ export class StackApplier {
   }
 
   private payload(slug: string, g: Gathered, dryRun: boolean): StackApplyPayload {
-    return { stack: slug, dry_run: dryRun, summary: summaryOf(g.plan), changes: g.plan.changes, creates: g.plan.creates, unloads: g.plan.unloads, models: g.models, memory: g.memory, ...(dryRun && g.plan.problems.length > 0 && { problems: g.plan.problems }) };
+    return { stack: slug, dry_run: dryRun, ...(dryRun && g.plan.unresolvable.length > 0 && { unresolvable: g.plan.unresolvable }), summary: summaryOf(g.plan), changes: g.plan.changes, creates: g.plan.creates, unloads: g.plan.unloads, models: g.models, memory: g.memory, ...(dryRun && g.plan.problems.length > 0 && { problems: g.plan.problems }) };
   }
 
   private async gather(stack: Stack): Promise<Gathered> {

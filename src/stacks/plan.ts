@@ -9,7 +9,7 @@ import type { Profile } from '../config/schema/profiles.js';
 import { SlotFileSchema, type SlotFile } from '../config/schema/slot.js';
 import type { TomlDoc } from '../config/toml.js';
 import { validateDocument } from '../config/validate.js';
-import type { StackGuardProblem, StackModelReport, StackSlotPlan } from '../protocol/stacks.js';
+import type { StackGuardProblem, StackModelReport, StackSlotPlan, StackUnresolvableModel } from '../protocol/stacks.js';
 import { SLOT_NAME_PATTERN } from '../protocol/vocabulary.js';
 import { COMPARED_FIELDS, desiredSlotDoc, LIVE_FIELDS, profileNamed, type EffectiveRow, type NewSlotFacts } from './rows.js';
 
@@ -37,6 +37,8 @@ export interface StackPlanResult {
   creates: string[];
   unloads: string[];
   problems: StackGuardProblem[];
+  /** The models no registry entry, file or known repo resolves here (each also a `model` guard problem). */
+  unresolvable: StackUnresolvableModel[];
   /** The slot files as they will be written, by name. */
   docs: Map<string, TomlDoc>;
 }
@@ -79,11 +81,26 @@ export function planStack(input: PlanInput): StackPlanResult {
       problems.push({ slot: row.slot, guard: 'port', message: `port ${after.slot.port} is held by another process; free it or give slot ${row.slot} another port` });
     }
   }
-  const modelProblems = input.models.filter((m) => m.status === 'unresolvable').map((m) => ({ slot: input.rows.find((r) => r.model === m.id)?.slot ?? '', guard: 'model' as const, message: `model ${m.id} is not in the registry and no Hugging Face repo is known for it; register or pull it first` }));
-  problems.push(...modelProblems, ...setGuards(input, docs));
+  const unresolvable = unresolvableModels(input);
+  problems.push(...unresolvable.map((m) => ({ slot: m.slots[0] ?? '', guard: 'model' as const, message: m.message })), ...setGuards(input, docs));
   const named = new Set(input.rows.map((r) => r.slot));
   const unloads = [...input.states].filter(([name, state]) => !named.has(name) && RUNNING_STATES.has(state)).map(([name]) => name).sort();
-  return { changes, creates: changes.filter((c) => c.action === 'create').map((c) => c.slot), unloads, problems, docs };
+  return { changes, creates: changes.filter((c) => c.action === 'create').map((c) => c.slot), unloads, problems, unresolvable, docs };
+}
+
+/**
+ * Each model no registry entry, file or known Hugging Face repo resolves on this host, with
+ * the slots that name it and what to do. The built-in stacks name their author's own builds
+ * (private ROCm conversions): on another host their dry run leads with these lines.
+ */
+function unresolvableModels(input: PlanInput): StackUnresolvableModel[] {
+  return input.models
+    .filter((m) => m.status === 'unresolvable')
+    .map((m) => {
+      const slots = input.rows.filter((r) => r.model === m.id).map((r) => r.slot);
+      const named = `slot${slots.length === 1 ? '' : 's'} ${slots.join(', ')}`;
+      return { model: m.id, slots, message: `model ${m.id} (${named}) cannot be resolved on this host: it is not in the registry and no Hugging Face repo is known for it; register a file you have (svc model register ${m.id} --path <file>) or apply a copy of the stack that names a model you have` };
+    });
 }
 
 /** Device/profile coherence: the profile exists, runs on the slot's device and serves its type. */

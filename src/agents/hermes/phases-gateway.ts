@@ -7,9 +7,9 @@ import type { ModelEntryLite, PhaseOutcome } from './types.js';
 
 export const AGENT_ID = 'hermes-agent';
 
-/** Chat models: the llm slots' names (owned_by svc, with a display name), not the svc/* virtual names. */
+/** Chat models: the llm slots' names (owned_by svc, with a display name), not the svc/* virtual names nor another slot's raw model id (`slot`). */
 export function chatModels(entries: readonly ModelEntryLite[]): string[] {
-  return entries.filter((e) => e.owned_by === 'svc' && typeof e.name === 'string' && !('_hal0' in e)).map((e) => e.id);
+  return entries.filter((e) => e.owned_by === 'svc' && typeof e.name === 'string' && !('_hal0' in e) && !('slot' in e)).map((e) => e.id);
 }
 
 export async function namespaceRegister(ctx: PhaseContext): Promise<PhaseOutcome> {

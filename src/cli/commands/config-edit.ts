@@ -1,4 +1,5 @@
-// svc config edit [file]: open a copy in $EDITOR ($VISUAL, then vi), validate it, and only
+// svc config edit [file]: open a copy in $EDITOR ($VISUAL, then vi in a terminal; with
+// neither nor a terminal it refuses, naming the file to edit instead), validate it, and only
 // then put it in place atomically. An invalid edit never replaces the file: the user may
 // edit again, or the edited copy is kept and its path printed.
 import { spawnSync } from 'node:child_process';
@@ -13,8 +14,9 @@ import { errorsOf, formatProblem } from '../../config/problems.js';
 import { CliExit, EXIT, print } from '../output.js';
 import { recordCliChange } from './config.js';
 
-export function editorCommand(env: NodeJS.ProcessEnv = process.env): string {
-  return env.EDITOR?.trim() || env.VISUAL?.trim() || 'vi';
+/** $EDITOR, else $VISUAL, else vi where there is a terminal to run it in; null: no editor can be started. */
+export function editorCommand(env: NodeJS.ProcessEnv = process.env, terminal = Boolean(process.stdin.isTTY && process.stdout.isTTY)): string | null {
+  return env.EDITOR?.trim() || env.VISUAL?.trim() || (terminal ? 'vi' : null);
 }
 
 export async function configEdit(paths: SvcPaths, file = 'svc.toml'): Promise<void> {
@@ -22,6 +24,11 @@ export async function configEdit(paths: SvcPaths, file = 'svc.toml'): Promise<vo
     throw new CliExit(EXIT.usage, `cannot edit "${file}": expected svc.toml, a catalogue such as upstreams.toml, or slots/<name>.toml`);
   }
   const target = join(paths.configRoot, file);
+  const editor = editorCommand();
+  // vi with no terminal (a script, a pipe, an agent's shell) would hang or garble: say what to do instead.
+  if (editor === null) {
+    throw new CliExit(EXIT.usage, `svc config edit needs an editor: no $EDITOR (or $VISUAL) is set and this is not a terminal, so none can be started. Set EDITOR to an editor command, or edit ${target} directly and check it with \`svc config validate\``);
+  }
   let original = '';
   try {
     original = readFileSync(target, 'utf8');
@@ -36,7 +43,6 @@ export async function configEdit(paths: SvcPaths, file = 'svc.toml'): Promise<vo
   writeFileSync(draft, original, { mode: 0o600 });
 
   for (;;) {
-    const editor = editorCommand();
     const run = spawnSync(`${editor} "${draft}"`, { shell: true, stdio: 'inherit' });
     if (run.status !== 0) throw new CliExit(EXIT.failed, `the editor (${editor}) exited with ${run.status ?? run.signal}; ${file} is unchanged`);
     const edited = readFileSync(draft, 'utf8');

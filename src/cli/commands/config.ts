@@ -1,7 +1,7 @@
 // svc config show | validate | migrate | reload | hardware. show, validate and migrate work
 // on the files directly (they must work with no server running); reload and hardware ask
 // the running server.
-import { copyFileSync, existsSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { leaveActivityRow } from '../../activity/inbox.js';
 import { writeFileAtomic } from '../../config/atomic.js';
 import { loadConfig, validateSvcToml, type ResolvedConfig } from '../../config/load.js';
@@ -10,6 +10,7 @@ import type { SvcPaths } from '../../config/paths.js';
 import { errorsOf, formatProblem, type ConfigProblem } from '../../config/problems.js';
 import { LATEST_SCHEMA_VERSION } from '../../config/schema/svc-toml.js';
 import { readTomlFile, stringifyToml } from '../../config/toml.js';
+import { carryComments } from '../../config/toml-comments.js';
 import type { ApiClient } from '../client.js';
 import { CliExit, EXIT, print, printJson } from '../output.js';
 import { hardwareSummary } from './probe.js';
@@ -56,9 +57,11 @@ export async function configMigrate(paths: SvcPaths, options: Json & { dryRun?: 
   if (options.dryRun) return report(options, { migrated: false, dry_run: true, from: result.from, to: result.to, changes: result.changes });
   const backup = backupPath(paths.svcToml, result.from);
   copyFileSync(paths.svcToml, backup);
-  await writeFileAtomic(paths.svcToml, stringifyToml(result.doc));
+  // The TOML writer keeps no comments: they are carried over from the original text.
+  const kept = carryComments(readFileSync(paths.svcToml, 'utf8'), stringifyToml(result.doc));
+  await writeFileAtomic(paths.svcToml, kept.text);
   await recordCliChange(paths, 'config.migrate', 'svc.toml', { from: result.from, to: result.to, changes: result.changes, backup });
-  report(options, { migrated: true, from: result.from, to: result.to, changes: result.changes, backup });
+  report(options, { migrated: true, from: result.from, to: result.to, changes: result.changes, backup, ...(kept.dropped > 0 && { comments_not_kept: kept.dropped }) });
 }
 
 export async function configReload(client: ApiClient, options: Json): Promise<void> {
@@ -101,6 +104,7 @@ function report(options: Json, result: Record<string, unknown>): void {
   print(`${verb} svc.toml from schema_version ${String(result.from)} to ${String(result.to)}`);
   for (const change of (result.changes as string[] | undefined) ?? []) print(`  ${change}`);
   if (result.backup) print(`backup: ${String(result.backup)}`);
+  if (result.comments_not_kept) print(`${String(result.comments_not_kept)} comment line(s) stood on keys the migration renamed or removed: the backup has them`);
 }
 
 function backupPath(file: string, version: number): string {

@@ -4,7 +4,7 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { MemoryItem } from '../../protocol/memory.js';
 import type { ApiClient } from '../client.js';
-import { print, printJson, table } from '../output.js';
+import { print, printJson, progress, table } from '../output.js';
 import { registerMemoryGraphCommands } from './memory-graph.js';
 import { registerMemoryAdminCommands } from './memory-admin.js';
 
@@ -29,6 +29,17 @@ function printItems(items: readonly MemoryItem[]): void {
   for (const line of table(['ID', 'SCORE', 'BANK', 'TEXT'], rows)) print(line);
 }
 
+/**
+ * Before a request that opens the memory store: when the embedded database is not running,
+ * say that the wait is its start (a first use runs initdb, seconds), as the engine route
+ * tells it; a report that fails says nothing, and the request then says what is wrong.
+ */
+async function sayIfStarting(client: ApiClient): Promise<void> {
+  const engine = await client.memoryEngine().catch(() => null);
+  if (!engine || engine.kind !== 'embedded' || engine.state === 'ready') return;
+  progress(engine.initialised === false ? 'starting the memory database (first use initialises it, which takes a few seconds)…' : 'starting the memory database…');
+}
+
 export function registerMemoryCommands(program: Command, client: () => ApiClient): void {
   const memory = program.command('memory').description('memory: banks, add, search, recall, reembed, migrate (docs/memory.md)');
   const json = () => new Option('--json', 'print JSON');
@@ -38,6 +49,7 @@ export function registerMemoryCommands(program: Command, client: () => ApiClient
 
   const banks = memory.command('banks').description('list banks with their vector dimension and item counts; show, create, delete, export, import one');
   banks.addOption(json()).action(async (o: Json) => {
+    await sayIfStarting(client());
     const { banks } = await client().listMemoryBanks();
     if (o.json) return printJson({ banks });
     if (banks.length === 0) return print('no banks yet (the first `svc memory add` makes `shared`)');
@@ -49,6 +61,7 @@ export function registerMemoryCommands(program: Command, client: () => ApiClient
     .option('--tag <tag...>', 'tags (repeatable)')
     .addOption(json())
     .action(async (words: string[], o: Who & Json & { dataset?: string; tag?: string[] }) => {
+      await sayIfStarting(client());
       const added = await client().addMemory({ text: words.join(' '), ...(o.dataset && { dataset: o.dataset }), ...(o.tag && { tags: o.tag }) }, headersOf(o));
       if (o.json) return printJson(added);
       print(`added ${added.id} at ${added.timestamp}`);
@@ -59,6 +72,7 @@ export function registerMemoryCommands(program: Command, client: () => ApiClient
     .option('--dataset <name>', 'only this dataset')
     .addOption(json())
     .action(async (words: string[], o: Who & Json & { limit: number; dataset?: string }) => {
+      await sayIfStarting(client());
       const answer = await client().searchMemory({ query: words.join(' '), limit: o.limit, ...(o.dataset && { dataset: o.dataset }) }, headersOf(o));
       if (o.json) return printJson(answer);
       printItems(answer.items);
@@ -68,6 +82,7 @@ export function registerMemoryCommands(program: Command, client: () => ApiClient
     .addOption(new Option('--max-tokens <n>', 'the token budget (len(text)/4 per memory)').argParser(positive).default(4096))
     .addOption(json())
     .action(async (words: string[], o: Who & Json & { maxTokens: number }) => {
+      await sayIfStarting(client());
       const answer = await client().recallMemory({ query: words.join(' '), max_tokens: o.maxTokens }, headersOf(o));
       if (o.json) return printJson(answer);
       printItems(answer.items);

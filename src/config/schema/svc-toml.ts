@@ -172,8 +172,8 @@ export const memorySection = section({
       description: 'Model the memory embeds with, called in process through the dispatcher (an embedding slot, svc/embed by default).',
       apply: 'live',
     }),
-    rerank_gateway_url: key(httpUrl().default('http://127.0.0.1:8080'), {
-      description: 'Not used: the memory reranker calls the rerank model in process through the dispatcher, not over HTTP.',
+    rerank_gateway_url: key(z.union([z.literal(''), httpUrl()]).default(''), {
+      description: 'Not used: the memory reranker calls the rerank model in process through the dispatcher, not over HTTP. Empty = this gateway, at the address it listens on (the settings show it).',
       apply: 'live',
       unread: true,
     }),
@@ -278,7 +278,7 @@ function engineCommandKeys() {
 
 export const enginesSection = section({
   llama_server: key(z.string().refine((v) => v === '' || isAbsolute(v), { message: 'expected an absolute path or ""' }).default(''), {
-    description: 'Absolute path of the llama-server binary. Empty = SVC_LLAMA_SERVER, then llama-server on PATH. `bash scripts/build-llama-server.sh` builds one.',
+    description: 'Absolute path of the llama-server binary. Empty = SVC_LLAMA_SERVER, then llama-server on PATH. Get one from llama.cpp\'s releases (or, in a checkout of svc, `npm run llama-server` builds one; docs/troubleshooting.md).',
     apply: 'restart:slots',
   }),
   ...engineCommandKeys(),

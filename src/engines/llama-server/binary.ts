@@ -6,11 +6,10 @@ import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { SlotError } from '../../protocol/errors.js';
+import { buildScriptPresent, llamaServerHelp } from './how-to-get.js';
 
-export const LLAMA_SERVER_HELP =
-  'Build one with `bash scripts/build-llama-server.sh` (it compiles the llama.cpp source bundled in the ' +
-  'node-llama-cpp npm package and prints where it put the binary), or install llama.cpp; then set ' +
-  'SVC_LLAMA_SERVER=<path> or [engines].llama_server in svc.toml, or put llama-server on PATH.';
+/** How to get one, as this svc can tell it (a checkout has the build script; a package does not). */
+const help = async () => llamaServerHelp(await buildScriptPresent());
 
 /** Is this path an existing regular file with an execute bit for us? */
 export async function isExecutableFile(path: string): Promise<boolean> {
@@ -42,17 +41,17 @@ export interface BinarySource {
 export async function findLlamaServer(configured: string, env: NodeJS.ProcessEnv): Promise<BinarySource> {
   if (configured) {
     if (await isExecutableFile(configured)) return { path: configured, from: 'config' };
-    throw new SlotError('slot.binary_missing', `[engines].llama_server is "${configured}", which is not an executable file. ${LLAMA_SERVER_HELP}`, { configured });
+    throw new SlotError('slot.binary_missing', `[engines].llama_server is "${configured}", which is not an executable file. ${await help()}`, { configured });
   }
   const fromEnv = env.SVC_LLAMA_SERVER;
   if (fromEnv) {
     const path = resolve(fromEnv);
     if (await isExecutableFile(path)) return { path, from: 'env' };
-    throw new SlotError('slot.binary_missing', `SVC_LLAMA_SERVER is "${fromEnv}", which is not an executable file. ${LLAMA_SERVER_HELP}`, { SVC_LLAMA_SERVER: fromEnv });
+    throw new SlotError('slot.binary_missing', `SVC_LLAMA_SERVER is "${fromEnv}", which is not an executable file. ${await help()}`, { SVC_LLAMA_SERVER: fromEnv });
   }
   const onPath = await searchPath('llama-server', env.PATH);
   if (onPath) return { path: onPath, from: 'path' };
-  throw new SlotError('slot.binary_missing', `llama-server was not found: [engines].llama_server and SVC_LLAMA_SERVER are unset and it is not on PATH. ${LLAMA_SERVER_HELP}`, {});
+  throw new SlotError('slot.binary_missing', `llama-server was not found: [engines].llama_server and SVC_LLAMA_SERVER are unset and it is not on PATH. ${await help()}`, {});
 }
 
 /** The container runtime binary (podman or docker) on PATH, or slot.binary_missing. */

@@ -74,14 +74,20 @@ export abstract class PooledDatabase implements MemoryDatabase {
 
   /** A new pool: errors of idle clients are logged, never thrown (a dead database must not take the gateway down). */
   protected async openPool(config: pg.PoolConfig): Promise<pg.Pool> {
-    const pool = new pg.Pool({ ...config, connectionTimeoutMillis: 10_000, idleTimeoutMillis: 30_000 });
+    // The session settings run on each new connection before the pool hands it out (its
+    // onConnect hook is awaited). Sent from the pool's 'connect' event instead, they were
+    // still queued when the pool gave the new client to a waiting pool.query (a connection
+    // made after the idle one closed, or a second one of a server's pool): two queries
+    // queued on one client, which pg deprecates with a DeprecationWarning on the gateway's
+    // stderr. A filtered search (a dataset, tags) would otherwise get what survives of the
+    // index's first ef_search candidates, often fewer than asked for: iterative scans
+    // (pgvector 0.8) keep reading the index until the LIMIT is met; the search re-sorts by
+    // distance itself.
+    const onConnect = async (client: pg.ClientBase) => void (await client.query(SESSION_SETTINGS).catch(() => undefined));
+    const pool = new pg.Pool({ ...config, connectionTimeoutMillis: 10_000, idleTimeoutMillis: 30_000, onConnect });
     pool.on('error', (error) => {
       if (!this.dropExpected()) process.stderr.write(`memory: idle database connection failed (${this.where()}): ${error.message}\n`);
     });
-    // A filtered search (a dataset, tags) would otherwise get what survives of the index's
-    // first ef_search candidates, often fewer than asked for: iterative scans (pgvector 0.8)
-    // keep reading the index until the LIMIT is met; the search re-sorts by distance itself.
-    pool.on('connect', (client) => void client.query(SESSION_SETTINGS).catch(() => undefined));
     try {
       await runMigrations(pool);
     } catch (error) {

@@ -1,11 +1,14 @@
 // The supervisor of the embedded memory database process (pg-process.ts): started on first
-// use, not at gateway start (it costs ~320 MB), restarted with a slot's backoff when it dies,
-// stopped after [memory].idle_timeout_s unused and at gateway shutdown. Each state change is
-// reported through onState (the memory.engine event). Keeps the port across restarts where it
-// can, so a client that reconnects finds the same address.
+// use, not at gateway start (it costs ~200 MB), restarted with a slot's backoff when it dies,
+// stopped after [memory].idle_timeout_s unused and at gateway shutdown. The very first start
+// initialises the data directory first, in a process of its own (pg-process --init: initdb's
+// memory leaves with it), and says so in its reason. Each state change is reported through
+// onState (the memory.engine event). Keeps the port across restarts where it can, so a client
+// that reconnects finds the same address.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { codeFile } from '../../lib/code-dir.js';
+import { dataDirInitialised } from './data-dir.js';
 import { type MemoryEngineEventData, type MemoryEngineState } from '../../protocol/events.js';
 import { MemoryError } from '../../protocol/errors.js';
 import { decideRestart, DEFAULT_RESTART_POLICY, type RestartPolicy } from '../../slots/restart-policy.js';
@@ -13,6 +16,8 @@ import { decideRestart, DEFAULT_RESTART_POLICY, type RestartPolicy } from '../..
 export const PG_PROCESS_ENTRY = codeFile('memory/db/pg-process.js');
 const START_TIMEOUT_MS = 120_000;
 const STOP_GRACE_MS = 10_000;
+/** The reason of the first start's `starting` (the memory.engine event): most of a first use's wait. */
+export const INITIALISING = 'first use: initialising the data directory';
 
 export interface PgSupervisorOptions {
   dataDir: string;
@@ -101,14 +106,47 @@ export class PgSupervisor {
     this.idleTimer?.unref();
   }
 
-  private spawn(): Promise<number> {
+  private async spawn(): Promise<number> {
     this.clearRestartTimer();
-    this.move('starting', this.crashes.length > 0 ? 'restart after a crash' : 'first use');
-    const args = [this.options.entry ?? PG_PROCESS_ENTRY, '--data', this.options.dataDir, '--port', String(this.port ?? 0), '--watch-stdin'];
+    const fresh = !(await dataDirInitialised(this.options.dataDir));
+    this.move('starting', fresh ? INITIALISING : this.crashes.length > 0 ? 'restart after a crash' : 'first use');
+    if (fresh) await this.initialise();
+    return this.serve();
+  }
+
+  /** pg-process --init: initdb in the data directory, in a process that then exits; a failure is a crash like a start's. */
+  private initialise(): Promise<void> {
+    const child = this.start(['--init']);
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => child.kill('SIGKILL'), START_TIMEOUT_MS);
+      child.once('error', (error) => (this.lastError = error.message));
+      child.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        this.child = null;
+        if (code === 0) return resolve();
+        const why = `initialising the data directory: ${this.exitWhy(code, signal)}`;
+        this.lastError = why;
+        this.crashed(why);
+        reject(new MemoryError('memory.unavailable', `the embedded memory database could not start: ${why}`, { reason: why }));
+      });
+    });
+  }
+
+  private start(extra: readonly string[]): ChildProcess {
+    const args = [this.options.entry ?? PG_PROCESS_ENTRY, '--data', this.options.dataDir, ...extra];
     const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
     this.child = child;
     this.stderrTail = '';
     child.stderr!.on('data', (chunk: Buffer) => (this.stderrTail = (this.stderrTail + chunk.toString()).slice(-4000)));
+    return child;
+  }
+
+  private exitWhy(code: number | null, signal: NodeJS.Signals | null): string {
+    return `exited (${signal ?? `code ${code}`})${this.stderrTail ? `: ${this.stderrTail.trim().split('\n').slice(-3).join(' | ')}` : ''}`;
+  }
+
+  private serve(): Promise<number> {
+    const child = this.start(['--port', String(this.port ?? 0), '--watch-stdin']);
     return new Promise<number>((resolve, reject) => {
       let pending = '';
       const timer = setTimeout(() => child.kill('SIGKILL'), START_TIMEOUT_MS);
@@ -127,7 +165,7 @@ export class PgSupervisor {
       child.once('exit', (code, signal) => {
         clearTimeout(timer);
         this.child = null;
-        const why = `exited (${signal ?? `code ${code}`})${this.stderrTail ? `: ${this.stderrTail.trim().split('\n').slice(-3).join(' | ')}` : ''}`;
+        const why = this.exitWhy(code, signal);
         if (this.state === 'stopping') return this.move('stopped', 'stopped');
         const wasStarting = this.state === 'starting';
         this.lastError = why;

@@ -11,6 +11,7 @@ import type { BundledTool, ToolResult } from '../../mcp/tool-host.js';
 import { maskUrlSecretsIn } from '../../protocol/url-secrets.js';
 import { summarizeSlots } from '../../slots/summary.js';
 import type { ServerContext } from '../context.js';
+import { withSelfUrl } from '../self-url.js';
 
 /** The actor of the activity rows these tools write. */
 const ACTOR = 'mcp:svc-admin';
@@ -121,6 +122,6 @@ export function svcAdminTools(ctx: ServerContext): BundledTool[] {
       if ('problems' in parsed) throw new RequestError('request.invalid', `invalid arguments: ${parsed.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, { problems: parsed.problems });
       return ctx.activity.query(parsed.query);
     }),
-    tool('settings_read', 'svc.toml as running (every key, defaults filled in; URL passwords masked)', NO_ARGS, true, async () => ({ settings: maskUrlSecretsIn(ctx.config.svc), file: ctx.paths.svcToml })),
+    tool('settings_read', 'svc.toml as running (every key, defaults filled in; URL passwords masked)', NO_ARGS, true, async () => ({ settings: maskUrlSecretsIn(withSelfUrl(ctx.config.svc, ctx.listening)), file: ctx.paths.svcToml })),
   ];
 }

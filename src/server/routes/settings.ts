@@ -14,6 +14,7 @@ import type { ApplyPlan, SettingsPayload, SettingsReloadPayload, SettingsSchemaP
 import { actorOf, objectBody } from '../request.js';
 import type { ServerContext } from '../context.js';
 import { hostAuthority } from '../host-authority.js';
+import { withSelfUrl } from '../self-url.js';
 
 function invalid(problems: readonly ConfigProblem[], what: string): ConfigError {
   return new ConfigError('config.invalid', `${what}: ${listProblems(problems, formatProblem)}`, boundProblems(problems.map(({ file, path, message }) => ({ file, path, message }))));
@@ -31,7 +32,7 @@ export function registerSettingsRoutes(app: FastifyInstance, ctx: ServerContext)
 
   // URL passwords come back masked (protocol/url-secrets.ts); a PUT of the masked form keeps them.
   app.get('/api/settings', async (): Promise<SettingsPayload> => ({
-    settings: maskUrlSecretsIn(ctx.config.svc),
+    settings: maskUrlSecretsIn(withSelfUrl(ctx.config.svc, ctx.listening)),
     file: ctx.paths.svcToml,
     env_overrides: maskUrlSecretsIn(envOverrides(ctx.config)),
   }));
@@ -60,7 +61,7 @@ export function registerSettingsRoutes(app: FastifyInstance, ctx: ServerContext)
       // Keys only: values may be secrets, and the activity event carries them redacted.
       ctx.events.publish({ type: 'settings.changed', source: 'settings', message: `settings changed: ${result.changed.join(', ')}`, data: { keys: result.changed } });
     }
-    return { settings: maskUrlSecretsIn(ctx.config.svc), changed: result.changed, apply: applyPlan(descriptions(), result.changed) };
+    return { settings: maskUrlSecretsIn(withSelfUrl(ctx.config.svc, ctx.listening)), changed: result.changed, apply: applyPlan(descriptions(), result.changed) };
   });
 
   app.get('/api/settings/schema', async (): Promise<SettingsSchemaPayload> => ({

@@ -1,5 +1,6 @@
 // The Overview: every slot as a card, the host's memory and devices, the gateway's version
-// and uptime, the latest warnings and errors. All live from the event stream (live.tsx).
+// and uptime, the latest warnings and errors (each once: problem-echoes.ts). All live from
+// the event stream (live.tsx).
 import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { hardwareQuery, problemsQuery, slotsQuery, statusQuery } from '../queries.js';
@@ -7,6 +8,7 @@ import { useTitle } from '../router.js';
 import { SlotCard } from '../components/slot-card.js';
 import { ErrorNote } from '../components/error-note.js';
 import { formatDuration, formatMb } from '../format.js';
+import { withoutEchoes } from './problem-echoes.js';
 
 /** Seconds since the gateway started, counted on from its own figure (a display clock, not a poll). */
 function useUptime(startedAt: string | undefined): number | null {
@@ -71,7 +73,7 @@ function Host() {
 function Problems() {
   const problems = useQuery(problemsQuery);
   if (problems.error) return <ErrorNote error={problems.error} />;
-  const latest = (problems.data?.events ?? []).slice(-10).reverse();
+  const latest = withoutEchoes(problems.data?.events ?? []).slice(-10).reverse();
   if (problems.data && latest.length === 0) return <p className="muted">No warnings or errors.</p>;
   return (
     <ul className="problems" data-testid="problems">

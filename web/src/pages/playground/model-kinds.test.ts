@@ -6,9 +6,9 @@ const list: ModelList = {
   object: 'list',
   data: [
     { id: 'chat', object: 'model', created: 1, owned_by: 'svc', name: 'chat · tiny', context_length: 512 },
-    { id: 'tiny-embed', object: 'model', created: 1, owned_by: 'embed' },
-    { id: 'tiny-rerank', object: 'model', created: 1, owned_by: 'rerank' },
-    { id: 'kokoro', object: 'model', created: 1, owned_by: 'voice' },
+    { id: 'tiny-embed', object: 'model', created: 1, owned_by: 'svc', name: 'embed · tiny-embed', slot: 'embed' },
+    { id: 'tiny-rerank', object: 'model', created: 1, owned_by: 'svc', name: 'rerank · tiny-rerank', slot: 'rerank' },
+    { id: 'kokoro', object: 'model', created: 1, owned_by: 'svc', name: 'voice · kokoro', slot: 'voice' },
     { id: 'or/claude', object: 'model', created: 1, owned_by: 'openrouter' },
     { id: 'svc/primary', object: 'model', created: 1, owned_by: 'svc', context_length: 512, _hal0: { virtual: true, kind: 'live-resolve', resolves_to: 'chat', device: 'cpu' } },
     { id: 'svc/embed', object: 'model', created: 1, owned_by: 'svc', context_length: 512, _hal0: { virtual: true, kind: 'live-resolve', resolves_to: 'embed', device: 'cpu' } },

@@ -1,6 +1,6 @@
 // Which /v1/models entries each Playground tool offers. The list itself names a kind only
 // for svc's own entries (a slot alias is an llm slot; svc/embed, svc/tts, … name theirs);
-// a raw local id is owned_by its slot, whose type the slot list (/api/slots) gives; a
+// a raw local id names its `slot`, whose type the slot list (/api/slots) gives; a
 // remote endpoint does not advertise what its models do, so its ids are offered to every
 // tool, apart, as "remote".
 import type { ModelEntry, ModelList } from '../../../../src/protocol/v1-wire.js';
@@ -55,11 +55,10 @@ function classify(entry: ModelEntry, slotTypes: SlotTypes): { tool: Tool | null;
     const tool = VIRTUAL_TOOL[entry.id] ?? toolOfSlotType(slotTypes.get(slot)) ?? 'chat';
     return { tool, option: { id: entry.id, label: `${entry.id} → ${slot}`, slot, remote: false } };
   }
-  if ('name' in entry) return { tool: 'chat', option: { id: entry.id, label: entry.name, slot: entry.id, remote: false } };
-  const slotType = slotTypes.get(entry.owned_by);
-  if (slotType !== undefined) {
-    return { tool: toolOfSlotType(slotType), option: { id: entry.id, label: `${entry.id} (${entry.owned_by})`, slot: entry.owned_by, remote: false } };
-  }
+  if ('slot' in entry) {
+    const slotType = slotTypes.get(entry.slot);
+    if (slotType !== undefined) return { tool: toolOfSlotType(slotType), option: { id: entry.id, label: `${entry.id} (${entry.slot})`, slot: entry.slot, remote: false } };
+  } else if ('name' in entry) return { tool: 'chat', option: { id: entry.id, label: entry.name, slot: entry.id, remote: false } };
   return { tool: null, option: { id: entry.id, label: `${entry.id} (${entry.owned_by})`, slot: null, remote: true } };
 }
 

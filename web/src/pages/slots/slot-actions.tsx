@@ -1,5 +1,6 @@
 // The detail view's actions: load, unload, restart, enable or disable, edit, delete. Loads
-// answer when the engine is ready (or failed); the state moves live meanwhile. Disable and
+// answer when the engine is ready (or failed); the state moves live meanwhile. Only the
+// runtime actions the slot's state allows are enabled (slot-changes.ts). Disable and
 // delete say what they change first. Without write access every button is disabled, saying why.
 import { useState } from 'react';
 import type { SlotDetailPayload } from '../../../../src/protocol/slots.js';
@@ -8,7 +9,7 @@ import { Confirm } from '../../components/confirm.js';
 import { ErrorNote } from '../../components/error-note.js';
 import { navigate } from '../../router.js';
 import { slotApi, type RuntimeAction } from './queries.js';
-import { deleteChanges, disableChanges, isRunning } from './slot-changes.js';
+import { actionRefusal, deleteChanges, disableChanges, isRunning } from './slot-changes.js';
 import { useSlotAction } from './use-slot-action.js';
 import { whileDeleting } from './use-slot-live.js';
 
@@ -36,11 +37,15 @@ export function SlotActions({ slot }: { slot: SlotDetailPayload }) {
   };
   return (
     <div className="toolbar" data-testid="slot-actions">
-      {RUNTIME.map(({ action: name, label, busyLabel }) => (
-        <button key={name} type="button" disabled={locked} title={title} onClick={() => void action.run(label, () => slotApi.run(slot.name, name))} data-testid={`action-${name}`}>
-          {action.busy === label ? busyLabel : label}
-        </button>
-      ))}
+      {RUNTIME.map(({ action: name, label, busyLabel }) => {
+        // Only what the state allows: a ready slot is not loaded again, a stopped one not unloaded.
+        const refusal = action.busy === label ? null : actionRefusal(name, slot.state);
+        return (
+          <button key={name} type="button" disabled={locked || refusal !== null} title={title ?? refusal ?? undefined} onClick={() => void action.run(label, () => slotApi.run(slot.name, name))} data-testid={`action-${name}`}>
+            {action.busy === label ? busyLabel : label}
+          </button>
+        );
+      })}
       {slot.enabled ? (
         <button type="button" disabled={locked} title={title} onClick={() => setConfirming('disable')} data-testid="action-disable">
           Disable

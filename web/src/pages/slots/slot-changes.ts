@@ -1,5 +1,6 @@
 // What a destructive slot action changes, in words, before it is confirmed: which file goes
-// or changes, and what happens to a running engine. Pure, so it is tested without a page.
+// or changes, and what happens to a running engine; which runtime action the slot's state
+// allows now. Pure, so it is tested without a page.
 import type { SlotDetailPayload } from '../../../../src/protocol/slots.js';
 
 const RUNNING = new Set(['starting', 'warming', 'ready', 'stopping']);
@@ -30,4 +31,20 @@ export function disableChanges(slot: SlotDetailPayload): string[] {
     'it no longer starts when the gateway starts or when a request names it (those get 409 slot.disabled)',
     ...(isRunning(slot) ? [engineLine(slot)] : []),
   ];
+}
+
+export type RuntimeActionName = 'load' | 'unload' | 'restart';
+
+/**
+ * Why a runtime action does nothing useful in this state, or null when it is the slot's to
+ * take: load a stopped or failed slot, unload one that runs or is on its way, restart a
+ * ready one. A disabled slot takes none (Enable first); a stopping one waits.
+ */
+export function actionRefusal(action: RuntimeActionName, state: string): string | null {
+  if (state === 'disabled') return 'the slot is disabled: enable it first';
+  if (state === 'stopping') return 'the slot is stopping';
+  const loading = state === 'starting' || state === 'warming';
+  if (action === 'load') return state === 'ready' ? 'already loaded' : loading ? 'already loading' : null;
+  if (action === 'unload') return state === 'stopped' || state === 'error' ? 'not running' : null;
+  return state === 'ready' ? null : loading ? 'still loading: unload it, or wait until it is ready' : 'not running: load it';
 }
