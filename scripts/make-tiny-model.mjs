@@ -38,7 +38,8 @@ async function main() {
     return;
   }
   if (!existsSync(built)) throw new Error(`${built} is missing; run \`npm run build\` first`);
-  const { TINY_MODEL_ID, TINY_RERANKER_ID, writeTinyModel } = await import(pathToFileURL(built).href);
+  const { writeTinyModel } = await import(pathToFileURL(built).href);
+  const { TINY_MODEL_ID, TINY_RERANKER_ID } = await import(new URL('../dist/protocol/builtin-models.js', import.meta.url).href);
   const options = { ...(args.seed !== undefined && { seed: args.seed }), ...(args.reranker && { variant: 'reranker' }) };
   const size = await writeTinyModel(args.out, options);
   console.log(`${args.out}\t${size} bytes\t(${args.reranker ? TINY_RERANKER_ID : TINY_MODEL_ID})`);

@@ -36,7 +36,8 @@ const starterSlots = (context) => [
 
 async function ensureTinyModel() {
   const { resolvePaths, hostFacts } = await dist('config/paths.js');
-  const { TINY_MODEL_ID, TINY_DEMO_CONTEXT, writeTinyModel } = await dist('engines/gguf/tiny-model.js');
+  const { writeTinyModel } = await dist('engines/gguf/tiny-model.js');
+  const { TINY_MODEL_ID, TINY_DEMO_CONTEXT } = await dist('protocol/builtin-models.js');
   const file = join(resolvePaths(hostFacts(env)).defaultModelsDir, `${TINY_MODEL_ID}.gguf`);
   if (!existsSync(file)) {
     await writeTinyModel(file);

@@ -1,4 +1,5 @@
-// The composition root that joins the CLI with the server it can start: nothing else
+// The composition root that joins the CLI with the server it can start, and with the host
+// code two commands run (`svc doctor`'s battery, `svc setup`'s hardware probe): nothing else
 // imports both. The `svc` executable (bin/svc.ts) loads it, bundled into one file.
 import { runCli, type ServeCommandOptions } from '../cli/program.js';
 import { readEnv } from '../config/env.js';
@@ -84,8 +85,13 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
     if (error.code !== 'EPIPE') throw error;
     if (!serving) process.exit(0);
   });
-  await runCli(process.argv, (options) => {
-    serving = true;
-    return serveCommand(options, hooks);
+  await runCli(process.argv, {
+    serve: (options) => {
+      serving = true;
+      return serveCommand(options, hooks);
+    },
+    // The battery probes the host (hardware, engine binaries, the model store): loaded only for `svc doctor`.
+    runDoctor: async (options) => (await import('../doctor/checks.js')).runDoctor(options),
+    setupHost: () => import('../setup/host.js'),
   });
 }

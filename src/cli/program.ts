@@ -1,7 +1,9 @@
 // The `svc` command tree. Each action is a few lines over the typed client (or the config
-// layer, for commands that must work without a server). `serve` is injected by the bin, so
-// the CLI never imports server code.
+// layer, for commands that must work without a server). `serve` and `svc doctor`'s battery
+// are injected by the bin (CliHost), so the CLI never imports server, engine or host code.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import type { runDoctor } from '../doctor/checks.js';
+import type * as SetupHost from '../setup/host.js';
 import { resolveApiUrl } from '../config/api-url.js';
 import { readEnv } from '../config/env.js';
 import { resolvePaths } from '../config/paths.js';
@@ -24,6 +26,18 @@ export interface ServeCommandOptions {
 }
 
 export type ServeAction = (options: ServeCommandOptions) => Promise<void>;
+
+/**
+ * What only the composition root (bin/main.ts) joins in, each loaded when its command runs:
+ * starting the gateway; `svc doctor`'s battery, which probes the hardware, looks for engine
+ * binaries and reads the model store; and the hardware probe `svc setup` shows before any
+ * gateway runs. The CLI's import closure holds none of them (test/cli-import-closure.test.ts).
+ */
+export interface CliHost {
+  readonly serve: ServeAction;
+  readonly runDoctor: typeof runDoctor;
+  readonly setupHost: () => Promise<typeof SetupHost>;
+}
 
 // Each command's implementation is loaded when it runs: `svc serve` and `svc --help` load
 // none of them (start-up, docs/performance.md), and one command loads only its own.
@@ -67,7 +81,7 @@ function portNumber(value: string): number {
   return port;
 }
 
-export function buildProgram(serve: ServeAction): Command {
+export function buildProgram(host: CliHost): Command {
   const program = new Command('svc')
     .description('svc: a local inference gateway. Docs: docs/cli.md')
     .version(VERSION, '-V, --version', 'print the version')
@@ -84,7 +98,7 @@ export function buildProgram(serve: ServeAction): Command {
     .option('--host <address>', 'address to bind (default: $SVC_HOST or 127.0.0.1)')
     .option('--port <port>', 'port to listen on (default: $SVC_PORT or 8080)', portNumber)
     .option('--reload', 'restart the server when its code or configuration changes (development)', false)
-    .action((options: ServeCommandOptions) => serve(options));
+    .action((options: ServeCommandOptions) => host.serve(options));
 
   program.command('status')
     .description('system and slot summary')
@@ -167,7 +181,7 @@ export function buildProgram(serve: ServeAction): Command {
     .option('--no-extensions', 'skip the extensions step').option('--no-slots', 'create no slots')
     .option('--answers <file>', 'replay answers (JSON, as --emit-answers writes them)').option('--emit-answers <file>', 'write the answers used')
     .option('--dry-run', 'print what would be done; write nothing', false).addOption(json())
-    .action(async (o) => (await import('./commands/setup.js')).setupCommand(paths(), client, o));
+    .action(async (o) => (await import('./commands/setup.js')).setupCommand(paths(), client, host.setupHost, o));
 
   program.command('uninstall').description('stop svc and remove its service units and installed versions; keeps config and state unless --purge')
     .option('--purge', 'also remove config and state (asks for the hostname or DELETE)', false).option('--clean-slate', 'the same as --purge', false)
@@ -186,7 +200,7 @@ export function buildProgram(serve: ServeAction): Command {
   program.command('doctor [check]').description('preflight checks: config, disk, ports, engines, GPUs, memory, service, proxy, clock (exit 1 when one fails); check: toolbox-pull (image digests) or perms (owners and modes)')
     .option('--plain', 'no colour or symbols', false).option('--ports <ports>', 'more ports to check, e.g. "8080 3001"')
     .option('--manifest <path>', 'toolbox-pull: another manifest.json').option('--fix', 'perms: chown and chmod what drifted (root)', false).addOption(json())
-    .action(async (check: string | undefined, o) => (await doctorCommands()).doctorDispatch(paths(), check, o));
+    .action(async (check: string | undefined, o) => (await doctorCommands()).doctorDispatch(paths(), host.runDoctor, check, o));
 
   const stackCommands = () => import('./commands/stack.js');
   const stack = program.command('stack').description('stacks: named sets of slot assignments (the 3 built-ins and stacks.toml)');
@@ -320,8 +334,8 @@ function unknownCommandMessage({ word, parent }: { word: string; parent: Command
 }
 
 /** Run the CLI and exit with the documented code. */
-export async function runCli(argv: string[], serve: ServeAction): Promise<void> {
-  const program = buildProgram(serve);
+export async function runCli(argv: string[], host: CliHost): Promise<void> {
+  const program = buildProgram(host);
   const unknown = unknownCommand(program, argv.slice(2));
   if (unknown) {
     process.stderr.write(`svc: ${unknownCommandMessage(unknown)}\n`);

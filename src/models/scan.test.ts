@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TINY_MODEL_SHAPE, writeTinyModel } from '../engines/gguf/tiny-model.js';
 import { gguf, writeGguf } from '../engines/gguf/writer.js';
 import { findSidecar, inspectModelFile } from './inspect.js';
-import { effectiveStore, scanModelRoots, scanRoots } from './scan.js';
+import { effectiveStore } from '../config/model-store.js';
+import { scanModelRoots, scanRoots } from './scan.js';
 
 const EXTENSIONS = ['.gguf', '.safetensors'];
 let dir: string;

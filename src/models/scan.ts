@@ -4,7 +4,6 @@
 // service decides what to add to the registry.
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import type { SvcPaths } from '../config/paths.js';
 import { inspectModelFile } from './inspect.js';
 import { deriveModelId, isMmprojName, matchExtension, splitPartOf } from './names.js';
 
@@ -40,16 +39,6 @@ export interface ScanOutcome {
 
 /** Directories deeper than this under a root are not walked. */
 const MAX_DEPTH = 8;
-
-/** Where models are read from and pulled into: the effective store, else <state>/models. */
-export function storeOf(config: { readonly svc: { readonly models: Pick<ModelsSettings, 'roots' | 'store'> }; readonly paths: Pick<SvcPaths, 'stateRoot'> }): string {
-  return effectiveStore(config.svc.models) ?? join(config.paths.stateRoot, 'models');
-}
-
-/** `[models].store` (or SVC_MODEL_STORE), else the first root; null when neither is set. */
-export function effectiveStore(settings: Pick<ModelsSettings, 'roots' | 'store'>): string | null {
-  return settings.store || settings.roots[0] || null;
-}
 
 /** The directories a scan walks: every root, then the store when it is not one of them. */
 export function scanRoots(settings: Pick<ModelsSettings, 'roots' | 'store'>): string[] {

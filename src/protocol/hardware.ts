@@ -116,3 +116,15 @@ export function isHardwareProbe(value: unknown): value is HardwareProbe {
     && typeof v.tools === 'object' && v.tools !== null
     && isHardwareFlag(v.recommended);
 }
+
+// The probe's memory, summed in one place: the pull fit check, a stack's estimate (through
+// host/capacity.ts), `svc setup`'s choices and `svc doctor`'s memory check.
+/** The VRAM of every probed GPU, summed; a GPU whose VRAM is unknown adds nothing. */
+export function vramTotalMb(probe: Pick<HardwareProbe, 'gpus'> | null): number {
+  return (probe?.gpus ?? []).reduce((sum, gpu) => sum + (gpu.vram_mb ?? 0), 0);
+}
+
+/** Total RAM and VRAM as the probe found them (no probe: 0 and 0). */
+export function memoryOf(probe: Pick<HardwareProbe, 'gpus' | 'memory'> | null): { ramMb: number; vramMb: number } {
+  return { ramMb: probe?.memory.total_mb ?? 0, vramMb: vramTotalMb(probe) };
+}

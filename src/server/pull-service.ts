@@ -13,7 +13,7 @@ import { PullManager } from '../models/pull/jobs.js';
 import { planPull } from '../models/pull/plan.js';
 import { PullJobRecords, pullJobsDir } from '../models/pull/records.js';
 import { linkPulledFiles, registerPulled } from '../models/pull/register.js';
-import { storeOf } from '../models/scan.js';
+import { storeOf } from '../config/model-store.js';
 import { ModelError } from '../protocol/errors.js';
 import type { PullJobPayload, PullPlanPayload } from '../protocol/pulls.js';
 import { own } from '../lib/own.js';

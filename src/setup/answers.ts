@@ -1,14 +1,13 @@
 // The answers of `svc setup`: what the TUI asks, what --auto picks, what --answers reads and
-// --emit-answers writes. Pure: the defaults come from the hardware probe and the flags.
+// --emit-answers writes. Pure: the defaults come from the hardware probe and the flags. The
+// CLI runs it, so it reads only protocol's model names and catalogue, never engines or models.
 import { z } from 'zod';
 import type { HardwareProbe } from '../protocol/hardware.js';
-import { CATALOGUE } from '../models/catalogue.js';
+import { CATALOGUE } from '../protocol/model-catalogue.js';
 import { isAbsolute } from 'node:path';
-import { TINY_DEMO_CONTEXT, TINY_MODEL_ID, TINY_RERANKER_ID } from '../engines/gguf/tiny-model.js';
-import { KOKORO_MODEL_ID } from '../engines/kokoro/adapter.js';
-import { MOONSHINE_DEFAULT_MODEL } from '../engines/moonshine/adapter.js';
+import { KOKORO_MODEL_ID, MOONSHINE_DEFAULT_MODEL, TINY_DEMO_CONTEXT, TINY_MODEL_ID, TINY_RERANKER_ID } from '../protocol/builtin-models.js';
 import { InstallSlotSchema } from '../protocol/install.js';
-import { memoryOf } from '../host/capacity.js';
+import { memoryOf } from '../protocol/hardware.js';
 
 export const SetupAnswersSchema = z.strictObject({
   storage_dir: z.string().refine(isAbsolute, { message: 'expected an absolute path' }),
@@ -42,7 +41,7 @@ export const SPEECH_SLOTS = [
 ];
 const NAMED_BY_ID = new Set(SPEECH_SLOTS.map((s) => s.model));
 
-// Total RAM and VRAM (host/capacity.ts); the setup TUI prints them too.
+// Total RAM and VRAM (protocol/hardware.ts); the setup TUI prints them too.
 export { memoryOf };
 
 /** The chat model --auto pulls: a modest one that runs well on what the host has. */

@@ -12,7 +12,7 @@ import { SerialQueue } from '../lib/serial-queue.js';
 import type { PullJobPayload } from '../protocol/pulls.js';
 import { SlotError } from '../protocol/errors.js';
 import type { CreateSlotInput } from '../protocol/slot-requests.js';
-import { KOKORO_MODEL_ID } from '../engines/kokoro/adapter.js';
+import { KOKORO_MODEL_ID } from '../protocol/builtin-models.js';
 import { InstallApplyRequestSchema } from '../protocol/install.js';
 import { provision, type ProvisionHost } from './provision.js';
 

@@ -12,7 +12,7 @@ import { liveHolder } from '../config/instance-lock.js';
 import type { SvcPaths } from '../config/paths.js';
 import { stopLeftoverEngines } from './leftover-engines.js';
 import { isAlive, sleep } from '../lib/process.js';
-import { effectiveStore } from '../models/scan.js';
+import { effectiveStore } from '../config/model-store.js';
 import type { ResolvedConfig } from '../config/load.js';
 import { installPrefix } from '../update/layout.js';
 

@@ -6,7 +6,7 @@ import type { ResolvedConfig, SlotEntry } from '../config/load.js';
 import { resolveProfile } from '../config/profiles.js';
 import { slotStateDir } from '../config/slot-state-file.js';
 import type { EngineAdapter, LaunchSpec } from '../engines/types.js';
-import { storeOf } from '../models/scan.js';
+import { storeOf } from '../config/model-store.js';
 import { portFreeWithin } from '../lib/process.js';
 import { SlotError } from '../protocol/errors.js';
 import { SLOT_PORT_MAX, SLOT_PORT_MIN } from '../protocol/vocabulary.js';

@@ -23,7 +23,7 @@ import type { SerialQueue } from '../lib/serial-queue.js';
 import { readTomlFile, stringifyToml, type TomlDoc } from '../config/toml.js';
 import type { EngineAdapter } from '../engines/types.js';
 import { estimateFit } from '../models/pull/fit.js';
-import { catalogueEntry } from '../models/catalogue.js';
+import { catalogueEntry } from '../protocol/model-catalogue.js';
 import { ConfigError, SlotError, SvcError } from '../protocol/errors.js';
 import type { EventPayloads } from '../protocol/events.js';
 import type { StackApplyPayload, StackMemoryEstimate, StackModelReport, StackSlotResult } from '../protocol/stacks.js';

@@ -1,12 +1,13 @@
 // svc doctor: the preflight battery (src/doctor/), one line per check; exit 1 when any
-// check fails (warnings do not). It reads the files itself: no running gateway needed.
+// check fails (warnings do not). It reads the files itself: no running gateway needed. The
+// battery (doctor/checks.ts) probes the host, so the bin hands it in (CliHost, program.ts).
 // svc doctor toolbox-pull asks the registries for the pinned images' digests; svc doctor
 // perms audits owners and modes.
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../../lib/code-dir.js';
 import { localGateway } from '../../config/api-url.js';
 import type { SvcPaths } from '../../config/paths.js';
-import { runDoctor, type CheckResult } from '../../doctor/checks.js';
+import type { CheckResult, runDoctor } from '../../doctor/checks.js';
 import { auditPerms, fixPerms } from '../../doctor/perms.js';
 import { checkImage, readManifest } from '../../doctor/toolbox.js';
 import { CliExit, EXIT, print, printJson } from '../output.js';
@@ -29,9 +30,9 @@ export function formatCheck(check: CheckResult, plain: boolean): string[] {
   return check.hint && check.status !== 'ok' ? [head, `     ${plain ? 'fix:' : '→'} ${check.hint}`] : [head];
 }
 
-export async function doctorCommand(paths: SvcPaths, options: { plain?: boolean; ports?: string; json?: boolean }): Promise<void> {
+export async function doctorCommand(paths: SvcPaths, battery: typeof runDoctor, options: { plain?: boolean; ports?: string; json?: boolean }): Promise<void> {
   // The port the gateway of this home serves on now, else the one it would take (as `svc serve` picks it).
-  const checks = await runDoctor({ paths, apiPort: localGateway(paths).port, extraPorts: parsePorts(options.ports), env: process.env });
+  const checks = await battery({ paths, apiPort: localGateway(paths).port, extraPorts: parsePorts(options.ports), env: process.env });
   const failed = checks.filter((c) => c.status === 'fail').length;
   const warned = checks.filter((c) => c.status === 'warn').length;
   if (options.json) printJson({ ok: failed === 0, failed, warnings: warned, checks });
@@ -86,8 +87,8 @@ export async function permsCommand(paths: SvcPaths, options: { fix?: boolean; js
 }
 
 /** svc doctor [toolbox-pull|perms]. */
-export async function doctorDispatch(paths: SvcPaths, check: string | undefined, options: { plain?: boolean; ports?: string; json?: boolean; manifest?: string; fix?: boolean }): Promise<void> {
-  if (check === undefined) return doctorCommand(paths, options);
+export async function doctorDispatch(paths: SvcPaths, battery: typeof runDoctor, check: string | undefined, options: { plain?: boolean; ports?: string; json?: boolean; manifest?: string; fix?: boolean }): Promise<void> {
+  if (check === undefined) return doctorCommand(paths, battery, options);
   if (check === 'toolbox-pull') return toolboxPullCommand(options);
   if (check === 'perms') return permsCommand(paths, options);
   throw new CliExit(EXIT.usage, `unknown check ${JSON.stringify(check)}: svc doctor, svc doctor toolbox-pull or svc doctor perms`);

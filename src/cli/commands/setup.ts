@@ -10,7 +10,7 @@ import { loadConfig } from '../../config/load.js';
 import type { SvcPaths } from '../../config/paths.js';
 import type { InstallApplyPayload } from '../../protocol/install.js';
 import { TERMINAL_PULL_STATES } from '../../protocol/pulls.js';
-import { probeHost, saveProbe } from '../../setup/host.js';
+import type * as SetupHost from '../../setup/host.js';
 import { installApiService } from '../../setup/service-install.js';
 import { autoAnswers, SetupAnswersSchema, summaryLines, type SetupAnswers } from '../../setup/answers.js';
 import { ApiClient, ApiUnreachableError } from '../client.js';
@@ -31,7 +31,9 @@ export interface SetupOptions {
 
 const POLL_MS = 500;
 
-export async function setupCommand(paths: SvcPaths, client: () => ApiClient, options: SetupOptions): Promise<void> {
+/** setupHost: the hardware probe and hardware.json (setup/host.ts), which the bin hands in: host code the CLI does not import. */
+export async function setupCommand(paths: SvcPaths, client: () => ApiClient, setupHost: () => Promise<typeof SetupHost>, options: SetupOptions): Promise<void> {
+  const { probeHost, saveProbe } = await setupHost();
   const probe = await probeHost();
   const outcome = await loadConfig(paths);
   const existing = new Set(outcome.ok ? outcome.config.slots.map((s) => s.name) : []);

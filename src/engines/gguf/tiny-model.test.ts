@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ggufModelFacts, readGgufHeader, type GgufHeader } from './reader.js';
-import { TINY_MODEL_ID, TINY_MODEL_SHAPE, TINY_RERANKER_ID, buildTinyModel, writeTinyModel } from './tiny-model.js';
+import { TINY_MODEL_ID, TINY_RERANKER_ID } from '../../protocol/builtin-models.js';
+import { TINY_MODEL_SHAPE, buildTinyModel, writeTinyModel } from './tiny-model.js';
 import { TOKEN_TYPE } from './tiny-vocab.js';
 
 let dir: string;

@@ -10,6 +10,7 @@
 // (bert-likes and qwen3, not llama; an extra tensor in a llama file fails to load). Qwen3 is
 // llama plus per-head q/k RMS norms, so the variant adds those (as ones) and the head.
 import { writeFileAtomic } from '../../config/atomic.js';
+import { TINY_MODEL_ID, TINY_RERANKER_ID } from '../../protocol/builtin-models.js';
 import { createPrng } from './prng.js';
 import { buildTinyVocab, type TinyVocab } from './tiny-vocab.js';
 import { TINY_MODEL_SHAPE, tinyTensors } from './tiny-weights.js';
@@ -17,17 +18,7 @@ import { encodeGguf, gguf, type GgufValue } from './writer.js';
 
 export { TINY_MODEL_SHAPE };
 
-export const TINY_MODEL_ID = 'svc-tiny';
-export const TINY_RERANKER_ID = 'svc-tiny-rerank';
 export const TINY_MODEL_DEFAULT_SEED = 20240607;
-
-/**
- * The contexts of the demo slots on the tiny model (`npm start`, `svc setup --auto --no-pull`):
- * chat takes its whole native context, nearly free (TINY_MODEL_SHAPE), so the README's examples
- * fit (its omni request with a tool server's tool list is ~8,000 prompt tokens); embedding and
- * reranking inputs are passages.
- */
-export const TINY_DEMO_CONTEXT = { chat: 32768, vectors: 8192 } as const;
 
 const CHATML_TEMPLATE =
   "{% for message in messages %}{{ '<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>' + '\\n' }}" +

@@ -6,13 +6,13 @@
 // Health: GET /health {status, model_loaded, default_voice}; loading while model_loaded is false.
 // It serves one model, `kokoro`, and OpenAI's POST /v1/audio/speech.
 import type { SlotType } from '../../config/schema/common.js';
+import { KOKORO_MODEL_ID } from '../../protocol/builtin-models.js';
 import { normalizeArgv } from '../argv.js';
 import type { HostDevices } from '../container.js';
 import { defineEngine } from '../engine-launch.js';
 import type { EngineAdapter, EngineRoute } from '../types.js';
 
 export const TTS_SERVES: readonly SlotType[] = ['tts'];
-export const KOKORO_MODEL_ID = 'kokoro';
 export const KOKORO_DEFAULT_IMAGE = 'ghcr.io/svc-ai/svc-toolbox-kokoro:v1';
 
 /** The routes of svc's TTS servers (Kokoro and Qwen3-TTS alike). */

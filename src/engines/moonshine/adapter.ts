@@ -7,6 +7,7 @@
 // never applies. As a process: [engines].moonshine (or SVC_MOONSHINE); in a container the
 // svc-toolbox-moonshine image, CPU only. Health: GET /health {status ok|loading, model_loaded, ...}.
 import type { SlotType } from '../../config/schema/common.js';
+import { MOONSHINE_DEFAULT_MODEL } from '../../protocol/builtin-models.js';
 import { normalizeArgv } from '../argv.js';
 import type { HostDevices } from '../container.js';
 import { defineEngine } from '../engine-launch.js';
@@ -14,7 +15,6 @@ import type { EngineAdapter, EngineRoute } from '../types.js';
 
 export const MOONSHINE_SERVES: readonly SlotType[] = ['transcription'];
 export const MOONSHINE_ARCHS = ['tiny', 'tiny_streaming', 'base', 'small', 'small_streaming'] as const;
-export const MOONSHINE_DEFAULT_MODEL = 'moonshine-small_streaming-en';
 export const MOONSHINE_DEFAULT_IMAGE = 'ghcr.io/svc-ai/svc-toolbox-moonshine:v1';
 /** Its HTTP routes. (Its WebSocket /v1/audio/stream, PCM16 at 16 kHz in, {text, is_final} out, is not routed by svc.) */
 export const MOONSHINE_ROUTES: Readonly<Record<string, EngineRoute>> = {

@@ -7,7 +7,7 @@ import type { ModelEntry } from '../../config/schema/registry.js';
 import { readGgufHeader, readGgufHeaderFrom, type ByteSource, type GgufHeader } from '../../engines/gguf/reader.js';
 import { ModelError } from '../../protocol/errors.js';
 import type { PullFilePlan, PullPlanPayload } from '../../protocol/pulls.js';
-import { catalogueEntry } from '../catalogue.js';
+import { catalogueEntry } from '../../protocol/model-catalogue.js';
 import { statusError, type Hub } from '../hf/hub.js';
 import { pickFiles, quantOf, type RepoFile } from '../hf/pick.js';
 import type { PullRef } from '../../protocol/pull-ref.js';

@@ -3,7 +3,8 @@
 // is swapped into the running config, and every mutation is an activity row.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { withRegistry, withSlotConfig } from '../../config/load.js';
-import { effectiveStore, scanRoots } from '../../models/scan.js';
+import { effectiveStore } from '../../config/model-store.js';
+import { scanRoots } from '../../models/scan.js';
 import { scanDetails, scanIntoRegistry, scanPayload } from '../../models/registry-scan.js';
 import { assignModel, listModels, registerModel, removeModel, resolveModelRef, viewModel } from '../../models/service.js';
 import { SvcError } from '../../protocol/errors.js';
