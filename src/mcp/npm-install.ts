@@ -4,8 +4,7 @@
 import { access, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { SvcError } from '../protocol/errors.js';
-import { npmCommand, runLogged } from '../update/install.js';
-import { registryUrl } from '../update/npm-registry.js';
+import { npmCommand, registryUrl, runLogged } from '../lib/npm.js';
 
 const INSTALL_TIMEOUT_MS = 10 * 60_000;
 

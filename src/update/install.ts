@@ -5,20 +5,19 @@
 // tree starts from a copy of the running tree's node_modules (hard links when that tree is
 // itself a version directory, which nothing modifies), so npm fetches and builds only what
 // differs: a native module rebuilt from source costs a minute, a link costs nothing.
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createWriteStream, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { writeFileAtomic } from '../config/atomic.js';
+import { npmCommand, runLogged } from '../lib/npm.js';
 import { readTar } from '../lib/tar.js';
 import { SvcError } from '../protocol/errors.js';
 import type { UpdateJob } from '../protocol/updates.js';
 import { INSTALL_MARKER, treeBin, versionDir, versionsDir } from './layout.js';
 
 const MAX_TARBALL_BYTES = 256 * 1024 * 1024;
-const NPM_TIMEOUT_MS = 20 * 60_000;
 
 export interface VersionDist {
   tarball: string;
@@ -86,45 +85,6 @@ export async function unpackPackage(tgz: Buffer, into: string, expected: { name:
   if (pkg.name !== expected.name || pkg.version !== expected.version) {
     throw new SvcError('update.install_failed', `the tarball holds ${String(pkg.name ?? '(no package.json)')}@${String(pkg.version ?? '?')}, not ${expected.name}@${expected.version}`);
   }
-}
-
-export interface Logged {
-  code: number | null;
-  /** The last lines of its output, for an error message. */
-  tail: string;
-  stdout: string;
-}
-
-/** Run a command, its output appended to the job's log; never throws for a non-zero exit. */
-export function runLogged(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; logFile: string; timeoutMs?: number }): Promise<Logged> {
-  return new Promise((done) => {
-    const log = createWriteStream(options.logFile, { flags: 'a' });
-    log.write(`$ ${command} ${args.join(' ')}\n`);
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let tail = '';
-    const keep = (chunk: Buffer, isStdout: boolean) => {
-      if (isStdout) stdout += chunk.toString();
-      tail = (tail + chunk.toString()).slice(-2000);
-      log.write(chunk);
-    };
-    child.stdout.on('data', (c: Buffer) => keep(c, true));
-    child.stderr.on('data', (c: Buffer) => keep(c, false));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? NPM_TIMEOUT_MS);
-    const finish = (code: number | null, error?: Error) => {
-      clearTimeout(timer);
-      if (error) tail += `\n${error.message}`;
-      log.end(`[exit ${code}]\n`, () => done({ code, tail: tail.trim().split('\n').slice(-8).join('\n'), stdout }));
-    };
-    child.once('error', (error) => finish(null, error));
-    child.once('close', (code) => finish(code));
-  });
-}
-
-/** npm beside the node that runs svc (a service's PATH may not have it), else from PATH. */
-export function npmCommand(): string {
-  const beside = join(dirname(process.execPath), 'npm');
-  return existsSync(beside) ? beside : 'npm';
 }
 
 export interface InstallRequest {

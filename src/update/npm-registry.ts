@@ -3,14 +3,6 @@
 import { SvcError } from '../protocol/errors.js';
 import { rcompare, valid } from 'semver';
 
-export const DEFAULT_REGISTRY = 'https://registry.npmjs.org/';
-
-/** SVC_NPM_REGISTRY, else the registry npm was told to use (npm_config_registry), else npmjs.org. */
-export function registryUrl(env: NodeJS.ProcessEnv = process.env): string {
-  const url = (env.SVC_NPM_REGISTRY || env.npm_config_registry || DEFAULT_REGISTRY).trim();
-  return url.endsWith('/') ? url : `${url}/`;
-}
-
 export interface PackageInfo {
   /** false: the registry answered 404 for the package (a mirror or a test registry without svc). */
   published: boolean;

@@ -5,8 +5,7 @@
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { AgentError } from '../../protocol/errors.js';
-import { npmCommand, runLogged } from '../../update/install.js';
-import { registryUrl } from '../../update/npm-registry.js';
+import { npmCommand, registryUrl, runLogged } from '../../lib/npm.js';
 import type { AgentDriver, AgentPaths, GatewayWiring, InstallOptions, ProgressSink, UninstallReport } from '../driver.js';
 import { writePiWiring } from './wiring.js';
 
