@@ -36,10 +36,11 @@ export const BESIDE = { events: ['activity'], doctor: ['setup'] };
  * The CLI talks to the gateway through its typed HTTP client (src/cli/client.ts). Besides
  * that it may use the wire types and libraries made for use without a gateway, never another
  * layer's internals: the configuration files (`svc config`, `svc registry` edit them offline),
- * setup and doctor, the auth proxy's deployment (`svc auth enable|disable`), and the activity
- * inbox, which leaves a row for the gateway to record instead of opening the database.
+ * setup and doctor, the auth proxy's deployment (`svc auth enable|disable`), the activity
+ * inbox, which leaves a row for the gateway to record instead of opening the database, and
+ * the read-only look at a legacy Cognee index (`svc memory migrate`'s dry run).
  */
-export const CLI_MAY_IMPORT = ['lib', 'protocol', 'config', 'setup', 'doctor', 'auth/proxy', 'activity/inbox'];
+export const CLI_MAY_IMPORT = ['lib', 'protocol', 'config', 'setup', 'doctor', 'auth/proxy', 'activity/inbox', 'memory/legacy-cognee'];
 
 /** What src/<layer>/ may import: itself, and for the CLI its list, else every layer below but its peers. */
 export function mayImport(layer) {

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { legacyDatasetBank } from '../src/setup/memory-migrate.js';
+import { legacyDatasetBank } from '../src/memory/legacy-cognee.js';
 import { runSvcAsync, tempHome } from './helpers/gateway.js';
 
 const home = tempHome();

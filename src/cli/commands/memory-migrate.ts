@@ -4,7 +4,7 @@
 //   (a dry-run that prints the plan unless --apply).
 import { type Command, Option } from 'commander';
 import type { MemoryUnifyAnswer } from '../../protocol/memory.js';
-import { LEGACY_COGNEE_DIR, planLegacyMigration } from '../../setup/memory-migrate.js';
+import { LEGACY_COGNEE_DIR, planLegacyMigration } from '../../memory/legacy-cognee.js';
 import type { ApiClient } from '../client.js';
 import { CliExit, print, printJson, table } from '../output.js';
 

@@ -3,7 +3,8 @@
 // table hal0_memory_items(id, text, timestamp, dataset, tags, source, metadata, cognee_data_id,
 // cognee_dataset_id). It reads `id, dataset` only, opened read-only (the file is never
 // changed, and a gateway is not needed), and counts which rows map onto svc's namespaces.
-// Here rather than in the memory layer: the CLI runs it without a gateway, and may import setup.
+// The CLI runs it without a gateway: it imports only protocol and SQLite, never the memory
+// layer's runtime, so the CLI may import this one file (CLI_MAY_IMPORT in eslint.config.js).
 import Database from 'better-sqlite3';
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
