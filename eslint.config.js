@@ -11,6 +11,9 @@ import tseslint from 'typescript-eslint';
  * - lib: general helpers several layers use (a queue, process and port helpers, tar, shell
  *   words, where svc's own files are); it imports nothing of the project.
  * - protocol: wire types and pure wire logic, shared by the server, the CLI and the dashboard.
+ * - deploy: the systemd units svc installs (the gateway's own unit text, installing, stopping
+ *   and reading a unit, finding the programs they run). setup installs the gateway's unit,
+ *   `svc auth` the proxy's (auth/proxy renders it), doctor reads their state, all from the CLI.
  * - update sits low: its arrows point only at config, events and activity. The server exposes
  *   it (/api/updates, through a narrow UpdateHost) and its worker runs as its own process.
  * - setup and doctor are the host's operations that run without a gateway (first-run
@@ -23,7 +26,7 @@ import tseslint from 'typescript-eslint';
  *   loop) above dispatch and mcp: it calls models through the one and tools through the other.
  * - server exposes everything below it; the CLI talks to it over HTTP (CLI_MAY_IMPORT).
  */
-export const LAYERS = ['lib', 'protocol', 'config', 'activity', 'events', 'update', 'host', 'auth', 'engines', 'models', 'setup', 'doctor', 'slots', 'mcp', 'peers', 'dispatch', 'omni', 'memory', 'agents', 'stacks', 'server', 'cli'];
+export const LAYERS = ['lib', 'protocol', 'config', 'deploy', 'activity', 'events', 'update', 'host', 'auth', 'engines', 'models', 'setup', 'doctor', 'slots', 'mcp', 'peers', 'dispatch', 'omni', 'memory', 'agents', 'stacks', 'server', 'cli'];
 
 /**
  * Layers that sit beside one below them rather than above it, and may not import it: events
@@ -36,11 +39,11 @@ export const BESIDE = { events: ['activity'], doctor: ['setup'] };
  * The CLI talks to the gateway through its typed HTTP client (src/cli/client.ts). Besides
  * that it may use the wire types and libraries made for use without a gateway, never another
  * layer's internals: the configuration files (`svc config`, `svc registry` edit them offline),
- * setup and doctor, the auth proxy's deployment (`svc auth enable|disable`), the activity
+ * the systemd units (deploy), setup and doctor, the auth proxy's deployment (`svc auth enable|disable`), the activity
  * inbox, which leaves a row for the gateway to record instead of opening the database, and
  * the read-only look at a legacy Cognee index (`svc memory migrate`'s dry run).
  */
-export const CLI_MAY_IMPORT = ['lib', 'protocol', 'config', 'setup', 'doctor', 'auth/proxy', 'activity/inbox', 'memory/legacy-cognee'];
+export const CLI_MAY_IMPORT = ['lib', 'protocol', 'config', 'deploy', 'setup', 'doctor', 'auth/proxy', 'activity/inbox', 'memory/legacy-cognee'];
 
 /** What src/<layer>/ may import: itself, and for the CLI its list, else every layer below but its peers. */
 export function mayImport(layer) {

@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HERMES_PHASES } from '../src/agents/hermes/types.js';
 import { renderAgentUnit } from '../src/agents/hermes/unit.js';
-import { findProgram } from '../src/auth/proxy/systemd-units.js';
+import { findProgram } from '../src/deploy/systemd.js';
 import { api, type Gateway, REPO_ROOT, runSvcAsync, startGateway, type TempHome, tempHome } from './helpers/gateway.js';
 import { homeWithTinySlots } from './helpers/llama.js';
 

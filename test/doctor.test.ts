@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findProgram } from '../src/auth/proxy/systemd-units.js';
+import { findProgram } from '../src/deploy/systemd.js';
 import { api, runSvcAsync, startGateway, type Gateway, type TempHome } from './helpers/gateway.js';
 import { homeWithTinySlots } from './helpers/llama.js';
 import { freePort, freeSlotPort } from './helpers/ports.js';

@@ -7,8 +7,9 @@ import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findProgram, proxyRun, renderUnit } from '../src/auth/proxy/systemd-units.js';
-import { renderApiUnit } from '../src/setup/units.js';
+import { proxyRun, renderUnit } from '../src/auth/proxy/systemd-units.js';
+import { renderApiUnit } from '../src/deploy/gateway-unit.js';
+import { findProgram } from '../src/deploy/systemd.js';
 import { REPO_ROOT, SVC_BIN, tempHome } from './helpers/gateway.js';
 
 const analyze = findProgram('systemd-analyze');

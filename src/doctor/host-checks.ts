@@ -3,7 +3,9 @@
 import { readFile } from 'node:fs/promises';
 import type { ResolvedConfig } from '../config/load.js';
 import type { SvcPaths } from '../config/paths.js';
-import { API_UNIT, findProgram, PROXY_UNIT, proxyRun, systemdRunning, unitState } from '../auth/proxy/systemd-units.js';
+import { PROXY_UNIT, proxyRun } from '../auth/proxy/systemd-units.js';
+import { API_UNIT } from '../deploy/gateway-unit.js';
+import { findProgram, systemdRunning, unitState } from '../deploy/systemd.js';
 import { run } from './run.js';
 import type { CheckResult } from './types.js';
 import { portOwner } from './port-owner.js';

@@ -3,9 +3,9 @@
 // <prefix>/current (docs/updates.md), which setup points at this svc when there is none yet.
 import { spawnSync } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
-import { API_UNIT, installUnit, systemdRunning } from '../auth/proxy/systemd-units.js';
+import { API_UNIT, renderApiUnit } from '../deploy/gateway-unit.js';
+import { installUnit, systemdRunning } from '../deploy/systemd.js';
 import type { SvcPaths } from '../config/paths.js';
-import { renderApiUnit } from './units.js';
 import { currentLink, installPrefix, readCurrent, runningTree, switchCurrent, treeBin } from '../update/layout.js';
 
 export const SERVICE_USER = 'svc';

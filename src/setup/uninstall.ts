@@ -7,7 +7,9 @@
 import { existsSync } from 'node:fs';
 import { lstat, readdir, readlink, rm, unlink } from 'node:fs/promises';
 import { join, relative, isAbsolute } from 'node:path';
-import { API_UNIT, MDNS_UNIT, PROXY_UNIT, stopUnit, unitPath } from '../auth/proxy/systemd-units.js';
+import { MDNS_UNIT, PROXY_UNIT } from '../auth/proxy/systemd-units.js';
+import { API_UNIT } from '../deploy/gateway-unit.js';
+import { stopUnit, unitPath } from '../deploy/systemd.js';
 import { liveHolder } from '../config/instance-lock.js';
 import type { SvcPaths } from '../config/paths.js';
 import { stopLeftoverEngines } from './leftover-engines.js';

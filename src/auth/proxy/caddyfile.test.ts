@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PUBLIC_PATHS } from '../../protocol/access.js';
 import { isLocalHostname, renderCaddyfile } from './caddyfile.js';
-import { findProgram } from './systemd-units.js';
+import { findProgram } from '../../deploy/systemd.js';
 
 const input = {
   hostname: 'svc.local', email: 'ops@example.test', adminUser: 'admin', passwordHash: '$2b$12$abcdefghijklmnopqrstuuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01',

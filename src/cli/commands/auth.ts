@@ -11,7 +11,8 @@ import { readTomlFile } from '../../config/toml.js';
 import { validateDocument } from '../../config/validate.js';
 import { isLoopbackAddress } from '../../lib/addresses.js';
 import { caddyfileHostname, rootCertificatePath, writeAuthDisabled, writeAuthEnabled } from '../../auth/proxy/deploy.js';
-import { installUnit, lanAddress, MDNS_UNIT, PROXY_UNIT, proxyRun, renderUnit, shellLine, stopUnit, systemdRunning, unitState, findProgram } from '../../auth/proxy/systemd-units.js';
+import { lanAddress, MDNS_UNIT, PROXY_UNIT, proxyRun, renderUnit, shellLine } from '../../auth/proxy/systemd-units.js';
+import { findProgram, installUnit, stopUnit, systemdRunning, unitState } from '../../deploy/systemd.js';
 import { ApiUnreachableError, type ApiClient } from '../client.js';
 import { CliExit, EXIT, print, printJson } from '../output.js';
 

@@ -2,6 +2,9 @@
 // command of this svc (node and its bin, so PATH does not matter) and this home's paths.
 import type { SvcPaths } from '../config/paths.js';
 
+/** The gateway's own unit (deploy/svc.service in the package). */
+export const API_UNIT = 'svc.service';
+
 export interface ApiUnitInput {
   node: string;
   bin: string;
