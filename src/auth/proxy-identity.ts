@@ -7,7 +7,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { isLoopbackAddress } from '../lib/addresses.js';
-import { proxyProof } from '../protocol/proxy-proof.js';
+import { proxyProof } from './proxy/proof.js';
 import type { Identity } from './identity.js';
 
 /** As Node reads them (lower case) and as the Caddyfile writes them. */

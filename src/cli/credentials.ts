@@ -7,7 +7,8 @@
 // may be listening on its port.
 import { readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
-import { newProofNonce, PROOF_PATH, proofMatches } from '../protocol/proxy-proof.js';
+import { newProofNonce, proofMatches } from '../auth/proxy/proof.js';
+import { PROOF_PATH } from '../protocol/proxy-proof.js';
 import type { SvcPaths } from '../config/paths.js';
 import type { Credentials } from './client.js';
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { McpServerFileSchema } from './schema/mcp-server.js';
 import { ProfileSchema } from './schema/profiles.js';
-import { serverSection } from './schema/slot.js';
+import { serverSection } from '../protocol/slot-file.js';
 import { StackSlotRowSchema } from './schema/stacks.js';
 import { NUL_REFUSED } from '../protocol/input-bounds.js';
 

@@ -4,6 +4,7 @@
 // answer the gateway gives itself (an error before any upstream was called), svc;dur is its
 // whole time. Streams carry it in the head, as their first bytes leave.
 import { performance } from 'node:perf_hooks';
+import { serverTimingValue } from '../protocol/server-timing.js';
 
 /** The timing marks of one exchange, in performance.now() milliseconds. */
 export interface ExchangeTiming {
@@ -14,12 +15,9 @@ export interface ExchangeTiming {
   sentAt: number;
 }
 
-const ms = (value: number) => (value > 0 ? Math.round(value * 1000) / 1000 : 0);
-
 /** The header's value: the gateway's own time, and the slot load when there was one. */
 export function serverTiming(arrivedAt: number, timing?: Pick<ExchangeTiming, 'loadMs' | 'sentAt'>): string {
   const loadMs = timing?.loadMs ?? 0;
   const end = timing?.sentAt || performance.now();
-  const own = `svc;dur=${ms(end - arrivedAt - loadMs)}`;
-  return loadMs > 0 ? `${own}, load;dur=${ms(loadMs)}` : own;
+  return serverTimingValue(end - arrivedAt - loadMs, loadMs);
 }

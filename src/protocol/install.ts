@@ -2,7 +2,6 @@
 // asks the gateway to do. Slots are created with POST /api/slots' body; a model that is
 // not registered is written (the tiny demo models), or pulled when `pull` is true (the
 // answer lists the jobs; call apply again once they are done: it is idempotent).
-import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { CreateSlotRequestSchema } from './slot-requests.js';
 
@@ -14,7 +13,8 @@ export const InstallSlotSchema = CreateSlotRequestSchema.extend({
 
 export const InstallApplyRequestSchema = z.strictObject({
   /** Where models go; the default is <state>/models. Persisted as [models].store when it differs. */
-  storage_dir: z.string().refine(isAbsolute, { message: 'expected an absolute path' }).nullish().transform((v) => v ?? undefined),
+  // isAbsolute on POSIX, the hosts svc runs on; protocol is shared with the browser, which has no node:path.
+  storage_dir: z.string().refine((path) => path.startsWith('/'), { message: 'expected an absolute path' }).nullish().transform((v) => v ?? undefined),
   slots: z.array(InstallSlotSchema).max(32).default([]),
   /** Pull missing catalogue models (default true); false leaves their slots out, reported. */
   pull: z.boolean().default(true),

@@ -5,8 +5,8 @@
 // answer is bound to the nonce (no replay) and says nothing of the secret (HMAC-SHA256 is a
 // PRF), which is why the route may be public. An HMAC works across users and containers,
 // where the CLI could not check who owns the listening socket.
-// Wire logic, so in protocol/: the route's path and payload, and the HMAC both ends compute.
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+// The route's path and payload are the wire's, here; the HMAC both ends compute needs Node's
+// crypto, which protocol (shared with the browser) does not import: auth/proxy/proof.ts.
 
 export const PROOF_PATH = '/api/auth/proof';
 /** 16 to 64 random bytes, as lower-case hex. */
@@ -15,20 +15,4 @@ export const PROOF_NONCE = /^[0-9a-f]{32,128}$/;
 export interface ProofPayload {
   /** HMAC-SHA256 of the nonce with the proxy secret, hex; null when the gateway has no secret. */
   proof: string | null;
-}
-
-export function newProofNonce(): string {
-  return randomBytes(32).toString('hex');
-}
-
-/** Domain-separated, so the proof is never a value the secret is used for anywhere else. */
-export function proxyProof(secret: string, nonce: string): string {
-  return createHmac('sha256', secret).update(`svc proxy proof\n${nonce}`).digest('hex');
-}
-
-export function proofMatches(secret: string, nonce: string, proof: unknown): boolean {
-  if (typeof proof !== 'string') return false;
-  const expected = Buffer.from(proxyProof(secret, nonce));
-  const given = Buffer.from(proof);
-  return given.length === expected.length && timingSafeEqual(given, expected);
 }

@@ -1,6 +1,7 @@
 // The enumerations and name rules of the wire (SPEC.md, Enumerations and Limits): what a
 // slot's type, device and provider can be, how slots are named, which ports they take.
 // Config schemas, request schemas, the server and the CLI all use these one definitions.
+import { z } from 'zod';
 
 export const DEVICES = ['gpu-rocm', 'gpu-vulkan', 'gpu-cuda', 'cpu', 'npu'] as const;
 // `builtin` is svc's own engine (node-llama-cpp), beyond the spec's list (issue 5).
@@ -25,6 +26,10 @@ export const CREATE_PROVIDERS: readonly Provider[] = PROVIDERS.filter((p) => p !
 /** Slot names (and anything that names a slot): lowercase alphanumeric, `-`, `_`, starts alphanumeric, at most 32. */
 export const SLOT_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 export const SLOT_NAME_RULE = 'lowercase letters, digits, "-" and "_", starting with a letter or digit, at most 32 characters';
+export const slotName = () => z.string().regex(SLOT_NAME_PATTERN, { message: `expected a slot name: ${SLOT_NAME_RULE}` });
+
+/** Environment variable names as POSIX shells accept them. */
+export const ENV_KEY_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * Ports (SPEC.md, Limits), three figures for two things: a slot's own port is 8081-8200; the

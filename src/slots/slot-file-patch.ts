@@ -5,7 +5,8 @@
 // Keys of the file this build does not know stay in the file (the merge is on the raw
 // document), but a request cannot add one: a newer svc might read it, and the host-only
 // guard (server/engine-input-check.ts) only knows this build's keys.
-import { imageSection, modelSection, npuSection, serverSection, slotSection, type SlotFile } from '../config/schema/slot.js';
+import type { SlotFile } from '../config/schema/slot.js';
+import { imageSection, modelSection, npuSection, serverSection, slotSection } from '../protocol/slot-file.js';
 import type { TomlDoc } from '../config/toml.js';
 import type { FieldProblem } from '../protocol/issues.js';
 import { SLOT_FILE_SECTIONS, type SlotFilePatch } from '../protocol/slot-requests.js';

@@ -1,6 +1,6 @@
 // Field helpers shared by every configuration schema.
 import { z } from 'zod';
-import { SLOT_NAME_PATTERN, SLOT_NAME_RULE } from '../../protocol/vocabulary.js';
+import { ENV_KEY_PATTERN } from '../../protocol/vocabulary.js';
 import type { ApplyClass } from '../../protocol/settings-wire.js';
 
 // The enumerations are the wire's (src/protocol/vocabulary.ts); config schemas use them from here too.
@@ -21,11 +21,6 @@ export interface KeyMeta {
    */
   unread?: true;
 }
-
-export const slotName = () => z.string().regex(SLOT_NAME_PATTERN, { message: `expected a slot name: ${SLOT_NAME_RULE}` });
-
-/** Environment variable names as POSIX shells accept them. */
-export const ENV_KEY_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export const envVarName = () =>
   z.string().regex(ENV_KEY_PATTERN, { message: 'expected an environment variable name matching [A-Za-z_][A-Za-z0-9_]*' });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatMs, gatewayTiming, parseServerTiming } from './server-timing.js';
-import { serverTiming } from '../../../../src/dispatch/server-timing.js';
+import { serverTimingValue } from '../../../../src/protocol/server-timing.js';
 
 describe('parseServerTiming', () => {
   it('reads the gateway header as it writes it, with and without a slot load', () => {
@@ -11,8 +11,8 @@ describe('parseServerTiming', () => {
     ]);
   });
 
-  it('reads what the gateway module really writes', () => {
-    const header = serverTiming(100, { loadMs: 50, sentAt: 160.5 });
+  it('reads what the gateway really writes', () => {
+    const header = serverTimingValue(10.5, 50);
     expect(gatewayTiming(header)).toEqual({ overheadMs: 10.5, loadMs: 50 });
   });
 

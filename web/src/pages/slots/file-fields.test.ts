@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { imageSection, modelSection, npuSection, serverSection, slotSection } from '../../../../src/config/schema/slot.js';
+import { imageSection, modelSection, npuSection, serverSection, slotSection } from '../../../../src/protocol/slot-file.js';
 import { fileControls, filePatchOf, fileProblem, fileValuesOf, valueOf, type FileControl } from './file-fields.js';
 
 const controls = fileControls();

@@ -5,7 +5,7 @@
 // of POST/PUT /api/slots built from what the user changed (an emptied key is sent as null,
 // which removes it from the file, so its default applies again). Pure, unit-tested.
 import type { z } from 'zod';
-import { imageSection, modelSection, npuSection, serverSection, slotSection } from '../../../../src/config/schema/slot.js';
+import { imageSection, modelSection, npuSection, serverSection, slotSection } from '../../../../src/protocol/slot-file.js';
 import type { SlotFilePatch } from '../../../../src/protocol/slot-requests.js';
 
 const SECTIONS = { slot: slotSection, model: modelSection, server: serverSection, npu: npuSection, image: imageSection } as const;
