@@ -20,16 +20,19 @@ import tseslint from 'typescript-eslint';
  * - update sits low: its arrows point only at config, events and activity. The server exposes
  *   it (/api/updates, through a narrow UpdateHost) and its worker runs as its own process.
  * - setup and doctor are the host's operations that run without a gateway (first-run
- *   provisioning, service units, uninstall; the preflight checks). They sit above what they
- *   install or inspect (host, auth's proxy, engines, models, update) and below slots: they
- *   never reach the runtime that a live gateway owns, so the CLI may use them. Provisioning,
- *   which a gateway runs, gets slot creation handed in (setup/provision.ts, ProvisionHost).
+ *   provisioning, the gateway's unit, uninstall; the preflight checks). They sit above what
+ *   they install or inspect (host, auth's proxy, engines, models, update) and below slots:
+ *   they never reach the runtime that a live gateway owns, so the CLI may use them, and what
+ *   it loads through them holds no engine, model or host code (test/cli-import-closure.test.ts;
+ *   svc doctor's battery and svc setup's probe come from bin, CliHost). Provisioning, which a
+ *   gateway runs, gets slot creation handed in (setup/provision.ts, ProvisionHost).
  * - mcp (tool servers: records, installs, the stdio supervisor, the SDK client pool, policies,
  *   approvals) sits above slots, whose process helpers it reuses; omni (the server-side tool
  *   loop) above dispatch and mcp: it calls models through the one and tools through the other.
- * - server exposes everything below it; the CLI talks to it over HTTP (CLI_MAY_IMPORT).
- *   operations (setup, the stacks' apply, the slots' and models' services) sit below server
- *   today, and the server hands them what they need through narrow interfaces.
+ * - server exposes everything below it; the CLI talks to it over HTTP (CLI_MAY_IMPORT). The
+ *   operations a gateway runs sit below it today (provisioning, the stacks' apply, profile
+ *   changes, the model registry's service, updates), handed what they need through narrow
+ *   interfaces (docs/development.md).
  */
 export const LAYERS = ['lib', 'protocol', 'config', 'deploy', 'activity', 'events', 'update', 'host', 'auth', 'engines', 'models', 'setup', 'doctor', 'slots', 'mcp', 'peers', 'dispatch', 'omni', 'memory', 'agents', 'stacks', 'server', 'cli'];
 
@@ -45,9 +48,10 @@ export const BESIDE = { protocol: ['lib'], events: ['activity'], doctor: ['setup
  * The CLI talks to the gateway through its typed HTTP client (src/cli/client.ts). Besides
  * that it may use the wire types and libraries made for use without a gateway, never another
  * layer's internals: the configuration files (`svc config`, `svc registry` edit them offline),
- * the systemd units (deploy), setup and doctor, the auth proxy's deployment (`svc auth enable|disable`), the activity
- * inbox, which leaves a row for the gateway to record instead of opening the database, and
- * the read-only look at a legacy Cognee index (`svc memory migrate`'s dry run).
+ * the systemd units (deploy), setup and doctor, the auth proxy's deployment (`svc auth
+ * enable|disable`), the activity inbox, which leaves a row for the gateway to record instead
+ * of opening the database, and the read-only look at a legacy Cognee index (`svc memory
+ * migrate`'s dry run).
  */
 export const CLI_MAY_IMPORT = ['lib', 'protocol', 'config', 'deploy', 'setup', 'doctor', 'auth/proxy', 'activity/inbox', 'memory/legacy-cognee'];
 
@@ -71,8 +75,7 @@ export function mayImport(layer) {
   return LAYERS.slice(0, LAYERS.indexOf(layer)).filter((below) => !(BESIDE[layer] ?? []).includes(below));
 }
 
-const ROOT = dirname(fileURLToPath(import.meta.url));
-const SRC = resolve(ROOT, 'src');
+const SRC = resolve(dirname(fileURLToPath(import.meta.url)), 'src');
 
 /** The rule's listener for every kind of import, dynamic `import()` included. */
 function onImports(check) {
