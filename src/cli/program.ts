@@ -267,12 +267,6 @@ export function buildProgram(serve: ServeAction): Command {
   return program;
 }
 
-/** Commands of the spec's CLI table that this version does not have yet (README, "Not built yet"): none at the moment; the list stays for the next one that lands in parts. */
-const NOT_BUILT_YET: readonly string[] = [];
-/** Subcommands of built commands that are not built yet: none at the moment (the list stays for the next spec command that lands in parts). */
-const NOT_BUILT_YET_UNDER: Readonly<Record<string, readonly string[]>> = {
-};
-
 /**
  * The first command word in argv that names no command, with the command it was given to.
  * Commander answers `svc setup --help` with the top-level help and exit 0, as if the word
@@ -310,10 +304,6 @@ export function unknownCommand(program: Command, args: readonly string[]): { wor
 
 function unknownCommandMessage({ word, parent }: { word: string; parent: Command }): string {
   const path = parent.parent ? `svc ${parent.name()}` : 'svc';
-  if (!parent.parent && NOT_BUILT_YET.includes(word)) return `\`svc ${word}\` is not built yet in svc ${VERSION} (README.md, "Not built yet"); \`svc --help\` lists the commands there are`;
-  if (parent.parent && !parent.parent.parent && NOT_BUILT_YET_UNDER[parent.name()]?.includes(word)) {
-    return `\`svc ${parent.name()} ${word}\` is not built yet in svc ${VERSION} (README.md, "Not built yet"); \`svc ${parent.name()} --help\` lists the commands there are`;
-  }
   const known = parent.commands.map((c) => c.name());
   const hint = suggest(word, known);
   return `unknown command '${word}'${hint ? ` (did you mean ${hint}?)` : ''}; \`${path} --help\` lists the commands: ${known.join(', ')}`;
