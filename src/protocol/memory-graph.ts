@@ -1,5 +1,5 @@
-// Graph extraction's wire types (docs/memory.md "Graph", docs/api.md "Memory"; REFERENCE
-// §13.1): the status, the PUT body and answer, the retry answer and the subgraph.
+// Graph extraction's wire types (docs/memory.md "Graph", docs/api.md "Memory
+// graph"): the status, the PUT body and answer, the retry answer and the subgraph.
 import { z } from 'zod';
 
 export const GRAPH_TIMEOUT_MIN_S = 30;

@@ -1,4 +1,4 @@
-// The systemd unit of a daemon agent, svc-agent@<id>.service (REFERENCE §13.2; the spec's
+// The systemd unit of a daemon agent, svc-agent@<id>.service (docs/agents.md, "hermes"; the original's
 // hal0-agent@). Rendered per agent into its install folder, with absolute paths, so the
 // file verifies with `systemd-analyze verify` as it is and `svc setup` can link it in.
 import type { AgentPaths } from '../driver.js';

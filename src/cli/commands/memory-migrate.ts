@@ -1,4 +1,4 @@
-// svc memory migrate (docs/cli.md, "svc memory"; docs/memory.md; REFERENCE §13.1):
+// svc memory migrate (docs/cli.md, "svc memory"; docs/memory.md):
 // - bare: a dry-run over the legacy Cognee index; it reads the file itself and needs no gateway;
 // - unify: source banks copied into a target bank, thin over POST /api/memory/migrate/unify
 //   (a dry-run that prints the plan unless --apply).

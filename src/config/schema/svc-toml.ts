@@ -1,4 +1,4 @@
-// svc.toml: the top-level configuration (SPEC.md, "svc.toml sections"). Every section and
+// svc.toml: the top-level configuration (docs/configuration.md, "svc.toml reference"). Every section and
 // key is optional; an empty file means every default. Each key carries its description and
 // apply class, which /api/settings/schema and docs/configuration.md are generated from.
 import { isAbsolute } from 'node:path';
