@@ -26,7 +26,6 @@ export type AgentInstallRequest = z.output<typeof AgentInstallRequestSchema>;
 
 /** POST /api/agents/<name>/upgrade. */
 export const AgentUpgradeRequestSchema = z.strictObject({ to: version().optional() });
-export type AgentUpgradeRequest = z.output<typeof AgentUpgradeRequestSchema>;
 
 export type AgentJobAction = 'install' | 'switch' | 'upgrade';
 export type AgentJobState = 'running' | 'done' | 'failed';

@@ -28,7 +28,6 @@ const ctxSize = () => z.int().min(MIN_CTX_SIZE).max(MAX_CTX_SIZE);
 
 /** The tables of a slot file (docs/configuration.md, "Slot files"). */
 export const SLOT_FILE_SECTIONS = ['slot', 'model', 'server', 'npu', 'image'] as const;
-export type SlotFileSection = (typeof SLOT_FILE_SECTIONS)[number];
 const fileTable = () => z.record(z.string(), z.unknown()).optional();
 /**
  * `file`: a partial slot file, deep-merged into the slot's file (a null removes that key).

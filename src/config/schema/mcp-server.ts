@@ -65,4 +65,3 @@ export const McpServerFileSchema = z
 /** A bundled server's file holds only its tool policy (the server itself is the gateway's). */
 export const BundledServerFileSchema = z.strictObject({ tools: ToolPolicySchema });
 
-export type McpServerFile = z.output<typeof McpServerFileSchema>;

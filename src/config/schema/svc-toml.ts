@@ -240,7 +240,6 @@ export const apiSection = section({
 }, 'The HTTP API itself (not in the original spec).');
 
 export const ENGINE_RUNTIMES = ['process', 'podman', 'docker'] as const;
-export type EngineRuntime = (typeof ENGINE_RUNTIMES)[number];
 
 /**
  * The engines started from a command line of the user's ([engines].<key>): the SVC_* variable
@@ -338,4 +337,3 @@ export const SvcTomlSchema = z.strictObject({
 });
 
 export type SvcToml = z.output<typeof SvcTomlSchema>;
-export type SvcTomlInput = z.input<typeof SvcTomlSchema>;
