@@ -8,6 +8,7 @@ import { homedir, networkInterfaces } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { writeFileAtomic } from '../../config/atomic.js';
 import type { SvcPaths } from '../../config/paths.js';
+import { quoteWord as quote } from '../../lib/shell-words.js';
 
 /** The gateway's own unit (deploy/svc.service). */
 export const API_UNIT = 'svc.service';
@@ -38,8 +39,6 @@ export function proxyRun(paths: SvcPaths, caddy: string): ProxyRun {
     env: { XDG_CONFIG_HOME: join(paths.caddyDataDir, 'config'), XDG_DATA_HOME: join(paths.caddyDataDir, 'data') },
   };
 }
-
-const quote = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
 /** The proxy as one shell line. */
 export function shellLine(run: ProxyRun): string {
