@@ -10,6 +10,7 @@ import { navigate } from '../../router.js';
 import { isUrl } from './install-request.js';
 import { mcpApi } from './mcp-api.js';
 import { catalogQuery, serversQuery } from './queries.js';
+import { DataTable } from '../../components/data-table.js';
 
 const SHOWN = 40;
 const HOST_ONLY = 'installing a program on the gateway\'s host needs this host or an admin token';
@@ -68,45 +69,31 @@ export function Catalog() {
       {catalog.error && <ErrorNote error={catalog.error} />}
       {catalog.data && items.length === 0 && <p className="muted">Nothing in the catalog matches.</p>}
       {items.length > 0 && (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Server</th>
-                <th scope="col">What it does</th>
-                <th scope="col">Spec</th>
-                <th scope="col">
-                  <span className="sr-only">Install</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.slice(0, SHOWN).map((item) => (
-                <tr key={`${item.source}:${item.id}`} data-testid={`catalog-${item.id}`}>
-                  <td>
-                    {item.homepage ? <a href={item.homepage} rel="noreferrer" target="_blank">{item.name || item.id}</a> : item.name || item.id}
-                    <div className="muted">
-                      {item.category} · {item.source}
-                    </div>
-                  </td>
-                  <td className="wrap">{item.description}</td>
-                  <td>
-                    <code>{item.spec}</code>
-                  </td>
-                  <td>
-                    {item.installed ? (
-                      <span className="muted">installed</span>
-                    ) : (
-                      <button type="button" disabled={why(item) !== undefined} title={why(item)} onClick={() => setChosen(item)} aria-label={`install ${item.id}`}>
-                        Install…
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={['Server', 'What it does', 'Spec', { hidden: 'Install' }]}>
+          {items.slice(0, SHOWN).map((item) => (
+            <tr key={`${item.source}:${item.id}`} data-testid={`catalog-${item.id}`}>
+              <td>
+                {item.homepage ? <a href={item.homepage} rel="noreferrer" target="_blank">{item.name || item.id}</a> : item.name || item.id}
+                <div className="muted">
+                  {item.category} · {item.source}
+                </div>
+              </td>
+              <td className="wrap">{item.description}</td>
+              <td>
+                <code>{item.spec}</code>
+              </td>
+              <td>
+                {item.installed ? (
+                  <span className="muted">installed</span>
+                ) : (
+                  <button type="button" disabled={why(item) !== undefined} title={why(item)} onClick={() => setChosen(item)} aria-label={`install ${item.id}`}>
+                    Install…
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       {items.length > SHOWN && <p className="muted">{items.length - SHOWN} more: filter to find them.</p>}
       {chosen && (

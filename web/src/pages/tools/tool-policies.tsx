@@ -9,6 +9,7 @@ import { Confirm } from '../../components/confirm.js';
 import { mcpApi } from './mcp-api.js';
 import { effectiveEdits, listsAfter, POLICY_WORDS, policyChanges, type PolicyEdits } from './policy.js';
 import { serverQuery, serversQuery } from './queries.js';
+import { DataTable } from '../../components/data-table.js';
 
 export function ToolPolicies({ server }: { server: McpServerView }) {
   const queries = useQueryClient();
@@ -35,49 +36,38 @@ export function ToolPolicies({ server }: { server: McpServerView }) {
       {tools.length === 0 ? (
         <p className="muted">{server.state === 'ready' ? 'The server lists no tools.' : 'No tools read yet: they are read from the server once it is ready.'}</p>
       ) : (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Tool</th>
-                <th scope="col">What it does</th>
-                <th scope="col">Policy</th>
+        <DataTable columns={['Tool', 'What it does', 'Policy']}>
+          {tools.map((tool) => {
+            const policy = changed[tool.name] ?? tool.policy;
+            return (
+              <tr key={tool.name} data-testid={`tool-${tool.name}`} data-policy={tool.policy}>
+                <td>
+                  <code>{tool.name}</code>
+                  {tool.read_only && <span className="tag">read only</span>}
+                  {tool.destructive && <span className="tag tag-bad">destructive</span>}
+                </td>
+                <td className="wrap">{tool.description || <span className="muted">—</span>}</td>
+                <td>
+                  <select
+                    value={policy}
+                    disabled={denied}
+                    title={access.why('write') ?? POLICY_WORDS[policy]}
+                    aria-label={`policy of ${tool.name}`}
+                    className={changed[tool.name] ? 'edited' : undefined}
+                    onChange={(e) => setEdits((old) => ({ ...old, [tool.name]: e.target.value as ToolPolicy }))}
+                    data-testid="tool-policy"
+                  >
+                    {TOOL_POLICIES.map((name) => (
+                      <option key={name} value={name}>
+                        {name}
+                      </option>
+                    ))}
+                  </select>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {tools.map((tool) => {
-                const policy = changed[tool.name] ?? tool.policy;
-                return (
-                  <tr key={tool.name} data-testid={`tool-${tool.name}`} data-policy={tool.policy}>
-                    <td>
-                      <code>{tool.name}</code>
-                      {tool.read_only && <span className="tag">read only</span>}
-                      {tool.destructive && <span className="tag tag-bad">destructive</span>}
-                    </td>
-                    <td className="wrap">{tool.description || <span className="muted">—</span>}</td>
-                    <td>
-                      <select
-                        value={policy}
-                        disabled={denied}
-                        title={access.why('write') ?? POLICY_WORDS[policy]}
-                        aria-label={`policy of ${tool.name}`}
-                        className={changed[tool.name] ? 'edited' : undefined}
-                        onChange={(e) => setEdits((old) => ({ ...old, [tool.name]: e.target.value as ToolPolicy }))}
-                        data-testid="tool-policy"
-                      >
-                        {TOOL_POLICIES.map((name) => (
-                          <option key={name} value={name}>
-                            {name}
-                          </option>
-                        ))}
-                      </select>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </DataTable>
       )}
       <div className="actions">
         {lines.length > 0 && (
