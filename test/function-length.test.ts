@@ -42,7 +42,7 @@ function longFunctions(file: string, text: string): string[] {
       const first = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
       const last = source.getLineAndCharacterOfPosition(node.getEnd()).line;
       const name = nameOf(node);
-      if (last - first + 1 > MAX_LINES && !NOT_SPLIT_YET.has(`${file} ${name}`)) found.push(`${file}:${first + 1} ${name} (${last - first + 1} lines)`);
+      if (last - first + 1 > MAX_LINES) found.push(`${file}:${first + 1} ${name} (${last - first + 1} lines)`);
     }
     ts.forEachChild(node, visit);
   };
@@ -59,6 +59,10 @@ describe('function length', () => {
   it(`no function of src/ or web/src/ is over ${MAX_LINES} lines`, () => {
     const files = execFileSync('git', ['ls-files', 'src', 'web/src'], { cwd: REPO_ROOT, encoding: 'utf8' })
       .split('\n').filter((file) => /\.tsx?$/.test(file) && !file.includes('.test.'));
-    expect(files.flatMap((file) => longFunctions(file, readFileSync(join(REPO_ROOT, file), 'utf8')))).toEqual([]);
+    const long = files.flatMap((file) => longFunctions(file, readFileSync(join(REPO_ROOT, file), 'utf8')));
+    const key = (found: string) => found.replace(/:\d+ /, ' ').replace(/ \(\d+ lines\)$/, '');
+    expect(long.filter((found) => !NOT_SPLIT_YET.has(key(found)))).toEqual([]);
+    // A function split since leaves the list, so the list only shrinks.
+    expect([...NOT_SPLIT_YET].filter((entry) => !long.some((found) => key(found) === entry))).toEqual([]);
   });
 });
