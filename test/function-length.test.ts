@@ -21,7 +21,6 @@ const NOT_SPLIT_YET = new Set([
   'src/server/context.ts constructor', 'src/server/routes/metrics.ts metricsRegistry', 'src/server/serve.ts serve',
   'web/src/pages/models/pulls.tsx PullJob', 'web/src/pages/settings/index.tsx SettingsPage', 'web/src/pages/slots/slot-form.tsx SlotForm',
   'web/src/pages/stacks/apply-view.tsx ApplyView', 'web/src/pages/stacks/profile-form.tsx ProfileFormView',
-  'web/src/pages/tools/catalog.tsx Catalog', 'web/src/pages/tools/tool-policies.tsx ToolPolicies',
 ]);
 
 function nameOf(node: ts.Node): string {

@@ -15,6 +15,49 @@ import { DataTable } from '../../components/data-table.js';
 const SHOWN = 40;
 const HOST_ONLY = 'installing a program on the gateway\'s host needs this host or an admin token';
 
+/** One catalog entry; `why` says why it cannot be installed by this caller (undefined: it can). */
+function CatalogRow({ item, why, onChoose }: { item: McpCatalogItem; why: string | undefined; onChoose: (item: McpCatalogItem) => void }) {
+  return (
+    <tr data-testid={`catalog-${item.id}`}>
+      <td>
+        {item.homepage ? <a href={item.homepage} rel="noreferrer" target="_blank">{item.name || item.id}</a> : item.name || item.id}
+        <div className="muted">
+          {item.category} · {item.source}
+        </div>
+      </td>
+      <td className="wrap">{item.description}</td>
+      <td>
+        <code>{item.spec}</code>
+      </td>
+      <td>
+        {item.installed ? (
+          <span className="muted">installed</span>
+        ) : (
+          <button type="button" disabled={why !== undefined} title={why} onClick={() => onChoose(item)} aria-label={`install ${item.id}`}>
+            Install…
+          </button>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+/** What installing an entry does, for its confirmation. */
+function InstallChanges({ item }: { item: McpCatalogItem }) {
+  return (
+    <ul>
+      {isUrl(item.spec) ? (
+        <li>svc connects to <code>{item.spec}</code> and reads its tools.</li>
+      ) : (
+        <li>
+          npm installs <code>{item.spec}</code> on the gateway's host, and svc runs it there as <code>{item.id}</code>.
+        </li>
+      )}
+      <li>Its tools are offered to omni chats under their policy, which its page lets you change (gate or block a tool).</li>
+    </ul>
+  );
+}
+
 export function Catalog() {
   const queries = useQueryClient();
   const access = useAccess();
@@ -71,27 +114,7 @@ export function Catalog() {
       {items.length > 0 && (
         <DataTable columns={['Server', 'What it does', 'Spec', { hidden: 'Install' }]}>
           {items.slice(0, SHOWN).map((item) => (
-            <tr key={`${item.source}:${item.id}`} data-testid={`catalog-${item.id}`}>
-              <td>
-                {item.homepage ? <a href={item.homepage} rel="noreferrer" target="_blank">{item.name || item.id}</a> : item.name || item.id}
-                <div className="muted">
-                  {item.category} · {item.source}
-                </div>
-              </td>
-              <td className="wrap">{item.description}</td>
-              <td>
-                <code>{item.spec}</code>
-              </td>
-              <td>
-                {item.installed ? (
-                  <span className="muted">installed</span>
-                ) : (
-                  <button type="button" disabled={why(item) !== undefined} title={why(item)} onClick={() => setChosen(item)} aria-label={`install ${item.id}`}>
-                    Install…
-                  </button>
-                )}
-              </td>
-            </tr>
+            <CatalogRow key={`${item.source}:${item.id}`} item={item} why={why(item)} onChoose={setChosen} />
           ))}
         </DataTable>
       )}
@@ -103,18 +126,7 @@ export function Catalog() {
           danger={false}
           onConfirm={() => install(chosen)}
           onClose={() => setChosen(null)}
-          changes={
-            <ul>
-              {isUrl(chosen.spec) ? (
-                <li>svc connects to <code>{chosen.spec}</code> and reads its tools.</li>
-              ) : (
-                <li>
-                  npm installs <code>{chosen.spec}</code> on the gateway's host, and svc runs it there as <code>{chosen.id}</code>.
-                </li>
-              )}
-              <li>Its tools are offered to omni chats under their policy, which its page lets you change (gate or block a tool).</li>
-            </ul>
-          }
+          changes={<InstallChanges item={chosen} />}
         />
       )}
     </div>
