@@ -1,4 +1,4 @@
-// [slot].enabled = "Start this slot at startup" (SPEC.md, slot config): the real gateway
+// [slot].enabled = "Start this slot at startup" (docs/configuration.md, "Slot files"): the real gateway
 // starts every enabled slot after it listens, without a request; within max_slots and the
 // memory-pressure floor, never evicting; re-adopted engines count as started.
 import { writeFileSync } from 'node:fs';

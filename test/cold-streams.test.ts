@@ -1,4 +1,4 @@
-// Identical streams on a cold slot share one engine request (SPEC.md, Streaming), with the
+// Identical streams on a cold slot share one engine request (docs/routing.md, "On-demand loading and streaming"), with the
 // memory bound of src/dispatch/flight.ts: two clients on a cold fault-engine slot, one
 // reading as fast as it can, one reading nothing until the other is done. The fast one gets
 // every byte. Whether the idle one is dropped is fixed by the stream's size, never by

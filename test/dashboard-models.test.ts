@@ -42,6 +42,9 @@ describe.skipIf(skip)('the Models page', () => {
     expect(await q8.locator('td').nth(2).textContent()).toBe(`${(TINY.length / 1024).toFixed(0)} KiB`);
     expect(await q8.getByTestId('fit').textContent()).toBe('fits');
     expect(await result.getByTestId('quant-Q4_K_M').count()).toBe(1);
+    // The buttons' column is named for screen readers only (the table component's hidden column).
+    const pullHead = result.getByRole('columnheader', { name: 'pull', exact: true });
+    expect((await pullHead.locator('span').boundingBox())?.width).toBeLessThanOrEqual(1);
 
     await q8.getByRole('button', { name: 'pull Q8_0 of org/tiny-GGUF' }).click();
     expect(await page.getByTestId('pull-ref').inputValue()).toBe('org/tiny-GGUF:Q8_0');

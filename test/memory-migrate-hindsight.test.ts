@@ -81,15 +81,15 @@ describe('svc memory migrate --from hindsight', () => {
     expect((await items('shared')).map((i) => i.text).sort()).toEqual([SHARED[1], SHARED[2]].sort());
   }, 180_000);
 
-  it('refuses --resume without a state file, and --from honcho', async () => {
+  it('refuses --resume without a state file, and --from an engine it does not offer', async () => {
     const { rmSync } = await import('node:fs');
     rmSync(stateFile());
     const nothing = await call('POST', '/api/memory/migrate/hindsight', { apply: true, resume: true });
     expect(nothing.status).toBe(400);
     expect(nothing.json.error.code).toBe('request.invalid');
     const honcho = await runSvcAsync(['memory', 'migrate', '--from', 'honcho'], { home: home.home, env: { SVC_API_URL: gw.url } });
-    expect(honcho.status).toBe(1);
-    expect(honcho.stderr).toContain('not built');
+    expect(honcho.status).toBe(2); // a usage error: hindsight is the one choice offered (--help lists it)
+    expect(honcho.stderr).toContain('Allowed choices are hindsight');
     expect((await call('POST', '/api/memory/migrate/hindsight', { since: 'yesterday' })).json.error.code).toBe('request.invalid');
   });
 });

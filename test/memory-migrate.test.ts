@@ -1,4 +1,4 @@
-// `svc memory migrate` (REFERENCE §13.1's bare form; docs/memory.md, "Migrating from Cognee"):
+// `svc memory migrate` (the bare form; docs/memory.md, "Migrating from Cognee"):
 // a dry-run over a legacy hal0_memory_index.sqlite that the test writes with the columns the
 // Cognee era had. No gateway runs: the command reads the file itself, read-only.
 import Database from 'better-sqlite3';

@@ -8,7 +8,7 @@ import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { api, runSvcAsync, startGateway, tempHome, type Gateway, type TempHome } from './helpers/gateway.js';
 import { commitOf, paddedGguf, pull, settled, startHf, TINY, type HfEndpoint } from './helpers/hf.js';
-import { freeSlotPort } from './helpers/ports.js';
+import { freePoolPort, freeSlotPort } from './helpers/ports.js';
 import { waitFor } from './helpers/wait.js';
 
 const mmproj = paddedGguf(300_000);
@@ -246,8 +246,7 @@ describe('a pulled model served end to end', () => {
 
   it('`svc run org/repo:QUANT "prompt"` pulls the model, makes a slot for it and answers', async () => {
     // The slot svc run creates takes its port from a pool of one in this worker's block.
-    let port = await freeSlotPort();
-    while (port > 8187) port = await freeSlotPort();
+    const port = await freePoolPort();
     const { home, gw } = await gateway({ PATH: '/usr/bin:/bin' }, `[slots]\nport_range_start = ${port}\nport_range_end = ${port}\n`);
     const env = { SVC_API_URL: gw.url, PATH: '/usr/bin:/bin' };
     const run = await runSvcAsync(['run', 'org/tiny-GGUF:Q4_K_M', 'hello there'], { home: home.home, env });

@@ -1,6 +1,6 @@
 // The NPU through the real gateway, on the FLM fixture engine (test/fixtures/flm-engine.mjs):
 // one anchor process (the npu llm slot, with [npu].embed and [npu].asr) serves chat, and
-// its embedding and transcription shadows; the direct routes of SPEC.md rules 3-4; NPU
+// its embedding and transcription shadows; the direct routes of docs/routing.md "NPU slots"; NPU
 // exclusivity on the slot API. Which slot a request was counted on (/api/status metrics)
 // tells a direct route (counted on the anchor) from a normal dispatch (on the shadow).
 import { spawnSync } from 'node:child_process';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, runSvc, startGateway, svcEnv, SVC_BIN, tempHome, type Gateway, type TempHome } from './helpers/gateway.js';
 import { tinyModel } from './helpers/llama.js';
-import { freeSlotPort } from './helpers/ports.js';
+import { freePoolPort, freeSlotPort } from './helpers/ports.js';
 
 let home: TempHome;
 let gw: Gateway;
@@ -18,8 +18,7 @@ beforeAll(async () => {
   home = tempHome();
   const modelPath = await tinyModel(join(home.home, 'models'));
   // A pool of one port from this worker's block: the slot svc run creates gets it, and a second create would fail.
-  let port = await freeSlotPort();
-  while (port > 8187) port = await freeSlotPort();
+  const port = await freePoolPort();
   home.write('svc.toml', `[slots]\nport_range_start = ${port}\nport_range_end = ${port}\n`);
   // No llama-server anywhere, so a new slot runs on the built-in engine.
   gw = await startGateway(home.home, { env: { PATH: '/usr/bin:/bin' } });

@@ -1,4 +1,4 @@
-// agents/<name>.toml (REFERENCE §13.2): the schema's defaults, its refusals with field paths,
+// agents/<name>.toml (docs/agents.md, "The agent file"): the schema's defaults, its refusals with field paths,
 // the disjoint tool lists, and a seed written and read back through the atomic writer.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// agents/<name>.toml (REFERENCE §13.2, docs/agents.md): one file per installed agent, written by
+// agents/<name>.toml (docs/agents.md, "The agent file"): one file per installed agent, written by
 // the service when an install succeeds and removed by uninstall. Validated like every other
 // configuration file (each problem with its file and field path), written atomically. Its
 // presence is what "installed" means; the driver's installedVersion says whether it still works.
@@ -83,7 +83,7 @@ export async function readAgentFile(path: string, name: string): Promise<AgentFi
   return checkAgentDoc(name, read.doc);
 }
 
-/** The seed an install writes (REFERENCE §13.2: name, installed_at, version_pin = false, data_dir). */
+/** The seed an install writes (name, installed_at, version_pin = false, data_dir; docs/agents.md, "The agent file"). */
 export function seedAgentFile(name: string, kind: (typeof AGENT_KINDS)[number], version: string, dataDir: string, now = new Date()): AgentFile {
   return AgentFileSchema.parse({ schema_version: 1, data_dir: dataDir, agent: { name, kind, installed_at: now.toISOString(), version, version_pin: false }, mcp: { servers: {} } });
 }

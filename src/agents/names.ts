@@ -1,4 +1,4 @@
-// The bundled agents svc knows (REFERENCE §13.2) and the rule every agent name follows. The
+// The bundled agents svc knows (pi and hermes; docs/agents.md) and the rule every agent name follows. The
 // name becomes a directory under <state>/agents and <config>/agents, so the pattern is also
 // the traversal guard: no dots, no slashes.
 export const AGENT_NAME_PATTERN = /^[a-z0-9][a-z0-9-]{0,31}$/;

@@ -1,4 +1,4 @@
-// A persona file's schema (REFERENCE §13.2), apart from personas.ts so the seeds (which are
+// A persona file's schema (docs/agents.md, "Personas"), apart from personas.ts so the seeds (which are
 // personas) and the functions that read and write them do not import each other.
 import { z } from 'zod';
 

@@ -1,4 +1,4 @@
-// The three personas every hermes home starts with (REFERENCE §13.2: hermes, coder and the
+// The three personas every hermes home starts with (docs/agents.md, "Personas": hermes, coder and the
 // spec's hal0-brain, named svc-brain here). Written by the persona_seed phase only where the
 // file is missing: a persona the user edited is theirs.
 import { stringify } from 'smol-toml';

@@ -1,4 +1,4 @@
-// Personas of a daemon agent (REFERENCE §13.2): <home>/personas/<id>.toml validated with zod,
+// Personas of a daemon agent (docs/agents.md, "Personas"): <home>/personas/<id>.toml validated with zod,
 // and active.txt naming the active one, written atomically. Activating nudges the running
 // agent to reload (JSON-RPC reload.env on its local websocket endpoint); a failed nudge is
 // reported, never fatal: the file is the truth and the agent reads it on its next start.

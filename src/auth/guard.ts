@@ -1,7 +1,7 @@
 // The auth guard: from a route's access class and a request's headers and peer, who the
 // caller is and whether it may proceed. Both the /v1 front door and Fastify's onRequest hook
-// ask it (src/server/admission.ts), so no path skips it. SPEC.md, Authentication, rules 1-6;
-// docs/auth.md has the same rules in prose.
+// ask it (src/server/admission.ts), so no path skips it.
+// docs/auth.md has the rules in prose.
 import type { IncomingHttpHeaders } from 'node:http';
 import { type RouteAccess, scopeGrants } from '../protocol/access.js';
 import { AuthError, type SvcError } from '../protocol/errors.js';

@@ -28,7 +28,7 @@ const table = (doc: Table, ...path: string[]): Table | undefined => {
 
 /**
  * Version 1 is the layout of the original v0.1/v0.2 line; version 2 drops its legacy keys
- * (SPEC.md, Versioning 5: the removed memory-graph route/provider/model options).
+ * (docs/configuration.md, "schema_version": the removed memory-graph route/provider/model options).
  */
 const v1ToV2: Migration = {
   from: 1,

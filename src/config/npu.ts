@@ -1,4 +1,4 @@
-// The NPU's slots (REFERENCE.md §4, FLM): the NPU runs one engine process at a time. The
+// The NPU's slots (docs/routing.md, "NPU slots"): the NPU runs one engine process at a time. The
 // enabled `device = "npu"`, `type = "llm"` slot is its *anchor*: the process that holds the
 // NPU. NPU embedding and transcription slots are *shadows*: they never run a process of
 // their own; the anchor's engine serves them when its [npu].embed / [npu].asr is on.

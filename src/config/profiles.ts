@@ -1,4 +1,4 @@
-// The 12 seed profiles (SPEC.md, Profile; values from REFERENCE.md §1) and how a slot's
+// The 12 seed profiles (docs/configuration.md, "profiles.toml") and how a slot's
 // profile is chosen. Seeds are immutable; a profiles.toml entry of the same name is a
 // configuration error, so users clone under a new name instead.
 import type { Profile } from './schema/profiles.js';
@@ -59,7 +59,7 @@ export function profileFitsDevice(profile: Profile, device: Device): boolean {
   }
 }
 
-/** The default profile for a device and slot type (REFERENCE.md §1, LATER mapping). */
+/** The default profile for a device and slot type (the table below; docs/configuration.md, "profiles.toml"). */
 export function defaultProfileName(device: Device, type: SlotType): string {
   if (type === 'image') return 'comfyui';
   if (device === 'npu') return 'flm';

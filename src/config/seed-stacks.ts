@@ -1,4 +1,4 @@
-// The three built-in stacks (SPEC.md, Stack; rows from REFERENCE.md §7). Immutable: a write
+// The three built-in stacks (docs/configuration.md, "stacks.toml"). Immutable: a write
 // to one is 409 stacks.seed_immutable; users export one, or snapshot, and change the copy.
 // Every primary row also carries the embed and rerank children the originals ship with.
 import { StackSchema, type Stack } from './schema/stacks.js';

@@ -1,6 +1,7 @@
 // The API's systemd unit as `svc setup` installs it: deploy/svc.service with the absolute
 // command of this svc (node and its bin, so PATH does not matter) and this home's paths.
 import type { SvcPaths } from '../config/paths.js';
+import { quoteUnitWord as quote } from '../lib/shell-words.js';
 
 /** The gateway's own unit (deploy/svc.service in the package). */
 export const API_UNIT = 'svc.service';
@@ -12,8 +13,6 @@ export interface ApiUnitInput {
   /** The user the service runs as; null runs it as the unit's default (root for a system unit). */
   user: string | null;
 }
-
-const quote = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `"${word.replace(/(["\\])/g, '\\$1')}"`);
 
 export function renderApiUnit(input: ApiUnitInput): string {
   const exec = [input.node, input.bin].map(quote).join(' ');

@@ -1,4 +1,4 @@
-// Identical streams that find their slot cold share one upstream call (SPEC.md, Streaming):
+// Identical streams that find their slot cold share one upstream call (docs/routing.md, "On-demand loading and streaming"):
 // the flight counts one request in flight on the slot however many clients share it, is
 // metered once (timed from when the client that started it arrived), and each client
 // leaving only leaves. See single-flight.ts for the fan-out itself and its memory bound.

@@ -145,7 +145,7 @@ export class Dispatcher {
       if (target.kind === 'slot') {
         // A request for an LLM GPU slot takes the GPU back from image mode (slots/gpu-arbiter.ts).
         if (this.deps.arbiter.mode === 'image') await this.deps.arbiter.beforeInference(target.slot);
-        // Identical streams that find their slot cold share one upstream call (SPEC.md, Streaming).
+        // Identical streams that find their slot cold share one upstream call (docs/routing.md, "On-demand loading and streaming").
         const cold = forwarded.stream && this.deps.supervisor.routingOf(target.slot).state !== 'ready';
         const joined = cold ? this.coldWaiters.add(target.slot) : undefined;
         try {

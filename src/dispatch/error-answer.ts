@@ -1,5 +1,5 @@
 // An engine's or remote upstream's error answer (status >= 400), made svc's envelope
-// (SPEC.md, Errors: every failure carries {error:{code,message,details}}; docs/errors.md,
+// (every failure carries {error:{code,message,details}}; docs/errors.md,
 // "Engine and upstream errors"). An answer that already is the envelope with a catalogue
 // code (the built-in engine, another svc) is kept as it is; anything else gets the
 // upstream.* code of its status, the engine's own message, and its body under

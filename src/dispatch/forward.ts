@@ -214,7 +214,7 @@ function relayReadable(res: ServerResponse, body: Readable, tap?: ChunkTap): Pro
   });
 }
 
-/** The final SSE event sent when a stream breaks off part-way (SPEC.md, Events 1). */
+/** The final SSE event sent when a stream breaks off part-way (docs/errors.md). */
 export function sseErrorEvent(envelope: ErrorEnvelope): string {
   // The blank line first ends whatever event the upstream broke off in the middle of, so the
   // error arrives as an event of its own; after a complete event it is a no-op (SSE skips

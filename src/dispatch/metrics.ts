@@ -1,6 +1,6 @@
 // Per-slot request metrics, counted on the side of the /v1 hot path: requests by outcome,
 // errors by code, latency and time-to-first-token samples, and a tokens-per-second rate from
-// a deque of (monotonic time, tokens) events (REFERENCE.md §6, "Tokens/s"). Nothing here
+// a deque of (monotonic time, tokens) events (docs/api.md, "GET /api/metrics"). Nothing here
 // changes a byte that is relayed; prom-client lives in server/routes/metrics.ts.
 import type { SlotMetricsSnapshot } from '../protocol/slots.js';
 import { performance } from 'node:perf_hooks';
@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 /** How a request to a slot ended: answered, failed, or the client left first. */
 export type Outcome = 'ok' | 'error' | 'cancelled';
 
-/** Most token events kept per slot (REFERENCE.md §6). */
+/** Most token events kept per slot (a bound on memory). */
 export const TOKEN_EVENTS_MAX = 4096;
 /** The tokens-per-second window. */
 export const RATE_WINDOW_MS = 5_000;

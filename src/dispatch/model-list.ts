@@ -1,6 +1,6 @@
 // GET /v1/models: the aggregated catalog, built from the slots and the remote model lists.
-// Pure: it reads only its arguments. Order and shapes follow SPEC.md rule 1 and REFERENCE
-// §6 (docs/api.md, "GET /v1/models"):
+// Pure: it reads only its arguments. Order and shapes follow docs/api.md
+// ("GET /v1/models, GET /v1/models/<id>"):
 //   (a) one alias entry per enabled llm slot that is served now (SERVED_STATES);
 //   (b) the raw model ids each upstream advertises: first the local slots' engines (each
 //       enabled slot served now, owned_by svc with its `slot` and a name as an alias's; an

@@ -1,4 +1,4 @@
-// The NPU direct routes (SPEC.md, "OpenAI-compatible surface" rules 3 and 4; src/config/npu.ts):
+// The NPU direct routes (docs/routing.md, "NPU slots"; src/config/npu.ts):
 // NPU embedding and transcription slots are shadows served by the NPU llm slot's engine
 // (the anchor), so a request resolved to one goes to the anchor itself:
 //   - /v1/embeddings on an enabled NPU embedding slot: straight to the anchor's engine when

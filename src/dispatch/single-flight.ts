@@ -1,4 +1,4 @@
-// Single-flight for identical streams on a cold slot (SPEC.md, Streaming): requests with
+// Single-flight for identical streams on a cold slot (docs/routing.md, "On-demand loading and streaming"): requests with
 // the same key that arrive while the first is still running share its one upstream call.
 // One subscriber leaving does not cancel the others; the upstream call is aborted only when
 // the last one leaves. A finished flight is forgotten: later requests start anew.

@@ -1,4 +1,4 @@
-// Making a slot ready for a request (SPEC.md, States: "A request arriving when a slot is
+// Making a slot ready for a request (docs/routing.md, "On-demand loading and streaming": "A request arriving when a slot is
 // ready but still finishing warm-up keeps the connection open rather than returning 503").
 // A stream that has to wait longer than KEEPALIVE_AFTER_MS gets its 200 head and SSE
 // comments, so proxies and clients keep the connection open while the engine loads.

@@ -1,5 +1,5 @@
 // /v1/audio/speech bodies: a tts slot's defaults filled in for the fields a request leaves
-// out, and the speed bounds checked (SPEC.md, "OpenAI-compatible surface" rule 5 and the
+// out, and the speed bounds checked (docs/routing.md, "POST /v1/audio/speech", and the
 // TTS keys of "Slot config").
 import { RequestError } from '../protocol/errors.js';
 

@@ -1,4 +1,4 @@
-// A slot's reasoning default ([slot].enable_thinking, SPEC.md: "Per-slot reasoning default;
+// A slot's reasoning default ([slot].enable_thinking: "Per-slot reasoning default;
 // overridable per request"), sent the way llama-server and vLLM take it: as the chat
 // template variable `chat_template_kwargs.enable_thinking`. Applied inside the /v1 chat
 // handler's body builder, to the object it serializes anyway: no extra parse.

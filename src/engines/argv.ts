@@ -1,6 +1,6 @@
 // Engine command lines: shell-like tokenising of free-form flags ([server].extra_args,
 // profile flags) and merging of flag layers where the last occurrence of a flag wins.
-// Rules follow the original's normalize_argv (REFERENCE.md §2):
+// Rules follow the original's normalize_argv:
 //   - a token is a flag if it starts with "--", or "-" and a letter ("-1" is a value);
 //   - a flag takes the next token as its value only when that token is not a flag;
 //   - short and long spellings of one flag are the same flag (-c / --ctx-size);

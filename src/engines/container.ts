@@ -1,4 +1,4 @@
-// Container mode (issue 3 §2; REFERENCE.md §3): an engine run inside its profile's image by
+// Container mode (docs/configuration.md, engines): an engine run inside its profile's image by
 // podman or docker. Shared by every adapter: llama-server (the image's entrypoint is the
 // engine, the argv follows the image) and the other engines (an entrypoint override, extra
 // mounts, the host network for ComfyUI). Pure apart from probeHostDevices(), which the
@@ -23,7 +23,7 @@ export interface HostDevices {
   gids: { render: number; video: number };
 }
 
-/** Fallback group ids when /etc/group has no render or video (REFERENCE.md §3). */
+/** Fallback group ids when /etc/group has no render or video. */
 export const FALLBACK_GIDS = { render: 993, video: 44 } as const;
 
 function groupId(groupFile: string, name: string): number | undefined {

@@ -97,7 +97,7 @@ export interface EngineAdapter {
   readonly loadsNoModel?: boolean;
   /**
    * The engine's HTTP routes by purpose (health, speech, prompt, ...), in its own wire
-   * format (REFERENCE.md §4). The /v1 dispatcher forwards OpenAI paths as they are; these
+   * format. The /v1 dispatcher forwards OpenAI paths as they are; these
    * say which of them the engine has, and where its non-OpenAI routes are (ComfyUI).
    */
   readonly routes?: Readonly<Record<string, EngineRoute>>;

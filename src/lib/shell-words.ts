@@ -40,9 +40,20 @@ export function tokenize(text: string): string[] {
   return tokens;
 }
 
+/** A word that needs no quotes in a shell line or a systemd unit. */
+const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
+
 /** Quote one word so that a POSIX shell (and tokenize) reads it back unchanged. */
 export function quoteWord(word: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+  return PLAIN_WORD.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * Quote one word of a systemd unit line (ExecStart=, Environment=, ReadWritePaths=): double
+ * quotes with `"` and `\` escaped, since systemd has no shell's `'\''` for a quote inside one.
+ */
+export function quoteUnitWord(word: string): string {
+  return PLAIN_WORD.test(word) ? word : `"${word.replace(/(["\\])/g, '\\$1')}"`;
 }
 
 /** The words of `text`, or none when it cannot be split (callers that report the syntax error elsewhere). */

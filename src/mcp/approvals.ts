@@ -1,4 +1,4 @@
-// The approvals queue (REFERENCE §13.2): a call to a gated tool waits here until someone
+// The approvals queue (docs/mcp.md, "Approvals"): a call to a gated tool waits here until someone
 // approves or denies it, or until [mcp].approval_timeout_s expires it. A call joins a pending
 // entry (hit_count) only when it is the very call that entry shows: same tool, same caller,
 // same arguments; approving an entry must never run arguments nobody saw. In memory: a

@@ -1,5 +1,6 @@
 // What GET /api/mcp/servers shows of a server (pure): the record, its supervised state and what
 // the server listed, each tool with the policy svc applies to it.
+import { quoteWord } from '../lib/shell-words.js';
 import type { McpServerRecord, McpServerView, McpToolView, ToolPolicyLists } from '../protocol/mcp.js';
 import type { ListedTool } from './client-session.js';
 import { policyOf } from './policy.js';
@@ -13,7 +14,7 @@ export function toolViews(tools: readonly ListedTool[], lists: ToolPolicyLists):
 /** How a client would run or reach it: the stdio command line, or the URL. */
 export function connectUrl(record: Pick<McpServerRecord, 'transport' | 'command' | 'args' | 'url'>): string {
   if (record.transport !== 'stdio') return record.url;
-  return [record.command, ...record.args].map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(' ');
+  return [record.command, ...record.args].map(quoteWord).join(' ');
 }
 
 export function installedView(sup: ServerSupervisor): McpServerView {

@@ -137,7 +137,7 @@ export class MemoryBanks {
     return bank;
   }
 
-  /** The allowlisted per-bank passthrough (hindsight; REFERENCE §13.1); other engines refuse it. */
+  /** The allowlisted per-bank passthrough (hindsight; docs/memory.md, "Hindsight"); other engines refuse it. */
   async passthrough(method: string, id: string, subpath: string, query: string, body: unknown): Promise<PassthroughAnswer> {
     checkBankId(id);
     const adapter = this.service.adapter();

@@ -1,5 +1,5 @@
-// Who is writing and reading memory, and which bank that means (REFERENCE §13.1, docs/memory.md
-// "Namespaces"). The agent comes from X-Svc-Agent (absent: anonymous), X-Svc-Private asks for
+// Who is writing and reading memory, and which bank that means (docs/memory.md
+// "Namespaces and identity"). The agent comes from X-Svc-Agent (absent: anonymous), X-Svc-Private asks for
 // the agent's private namespace. Namespaces map to banks by ':' -> '__'. With unified_bank
 // every write lands in `shared`, a private one tagged so reads can keep it to its agent.
 import { AGENT_ID_PATTERN, BANK_ID_PATTERN } from '../protocol/memory.js';

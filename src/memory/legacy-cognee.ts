@@ -1,4 +1,4 @@
-// `svc memory migrate` (bare form; REFERENCE §13.1, docs/memory.md "Migrating from Cognee"):
+// `svc memory migrate` (bare form; docs/memory.md "Migrating from Cognee"):
 // a dry-run over the legacy Cognee era's sidecar index, <cognee-dir>/hal0_memory_index.sqlite,
 // table hal0_memory_items(id, text, timestamp, dataset, tags, source, metadata, cognee_data_id,
 // cognee_dataset_id). It reads `id, dataset` only, opened read-only (the file is never

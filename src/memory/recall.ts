@@ -1,4 +1,4 @@
-// The recall pipeline's own steps (REFERENCE §13.1, docs/memory.md "Recall"): the banks' hits
+// The recall pipeline's own steps (docs/memory.md "Recall"): the banks' hits
 // fused into one list, the visibility filter, the rerank applied, then precedence (observations
 // and the shared bank first, then the higher score; a stable sort) and the greedy token budget
 // (a text costs len(text)/4 tokens; an item that does not fit is skipped, later smaller ones

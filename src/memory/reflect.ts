@@ -1,4 +1,4 @@
-// Reflect (svc-memory's memory_reflect; REFERENCE §13.1 "POST /reflect → {text}"): a recall,
+// Reflect (svc-memory's memory_reflect, answering {text}): a recall,
 // then a short answer to the question from what was recalled, by the default llm
 // (svc/primary) through the dispatcher in process. Without an llm it is refused with
 // memory.llm_unavailable, never answered from nothing.

@@ -4,7 +4,7 @@
 import { basename, dirname } from 'node:path';
 import { SPLIT_PART_PATTERN, idFromStem } from '../protocol/model-ids.js';
 
-/** Any file whose name contains "mmproj" (any case) is a projector sidecar, never a model (REFERENCE.md §2). */
+/** Any file whose name contains "mmproj" (any case) is a projector sidecar, never a model. */
 export function isMmprojName(file: string): boolean {
   return /mmproj/i.test(basename(file));
 }

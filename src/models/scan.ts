@@ -46,9 +46,16 @@ export function scanRoots(settings: Pick<ModelsSettings, 'roots' | 'store'>): st
   return [...new Set(all)];
 }
 
-export async function scanModelRoots(roots: readonly string[], extensions: readonly string[]): Promise<ScanOutcome> {
+interface Candidate {
+  readonly path: string;
+  readonly size: number;
+  readonly extension: string;
+}
+
+/** Every file with a model extension under the roots, each real file once (links, nested roots). */
+async function findCandidates(roots: readonly string[], extensions: readonly string[]): Promise<{ missingRoots: string[]; candidates: Candidate[] }> {
   const missingRoots: string[] = [];
-  const candidates: Array<{ path: string; size: number; extension: string }> = [];
+  const candidates: Candidate[] = [];
   const seenFiles = new Set<string>();
   const seenDirs = new Set<string>();
 
@@ -93,28 +100,32 @@ export async function scanModelRoots(roots: readonly string[], extensions: reado
     }
     await walk(root, 0);
   }
+  return { missingRoots, candidates };
+}
 
-  const models: DiscoveredModel[] = [];
-  const sidecars: string[] = [];
-  const skipped: Array<{ path: string; reason: string }> = [];
+type Sorted = Pick<ScanOutcome, 'models' | 'sidecars' | 'skipped'>;
+
+/** Each candidate a model, a sidecar or skipped with its reason; later split parts go with part 1. */
+async function sortCandidates(candidates: readonly Candidate[], extensions: readonly string[]): Promise<Sorted> {
+  const sorted: Sorted = { models: [], sidecars: [], skipped: [] };
   for (const { path, size, extension } of candidates) {
     if (isMmprojName(path)) {
-      sidecars.push(path);
+      sorted.sidecars.push(path);
       continue;
     }
     const split = splitPartOf(path);
-    if (split && split.part > 1) continue; // counted with part 1 (or reported below when part 1 is missing)
+    if (split && split.part > 1) continue; // counted with part 1 (or reported by orphanParts when part 1 is missing)
     const facts = await inspectModelFile(path, size, extensions);
     if (facts.missing_parts.length > 0) {
-      skipped.push({ path, reason: `split model with missing parts: ${facts.missing_parts.join(', ')}` });
+      sorted.skipped.push({ path, reason: `split model with missing parts: ${facts.missing_parts.join(', ')}` });
       continue;
     }
     // An engine would crash-loop on it; `svc model register --force` takes it on purpose.
     if (facts.not_gguf) {
-      skipped.push({ path, reason: `not a GGUF file: ${facts.not_gguf.found}` });
+      sorted.skipped.push({ path, reason: `not a GGUF file: ${facts.not_gguf.found}` });
       continue;
     }
-    models.push({
+    sorted.models.push({
       id: deriveModelId(path, extension),
       path,
       files: facts.files,
@@ -125,16 +136,25 @@ export async function scanModelRoots(roots: readonly string[], extensions: reado
       warnings: facts.warnings,
     });
   }
-  // Later parts whose part 1 is not there: not loadable on their own.
+  return sorted;
+}
+
+/** Later parts whose part 1 is not there: not loadable on their own. */
+function orphanParts(candidates: readonly Candidate[]): Array<{ path: string; reason: string }> {
   const splitKey = (path: string, prefix: string, of: number) => `${dirname(path)}\0${prefix}\0${of}`;
   const firstParts = new Set(candidates.flatMap(({ path }) => {
     const split = splitPartOf(path);
     return split?.part === 1 ? [splitKey(path, split.prefix, split.of)] : [];
   }));
-  for (const { path } of candidates) {
+  return candidates.flatMap(({ path }) => {
     const split = splitPartOf(path);
-    if (!split || split.part === 1 || isMmprojName(path) || firstParts.has(splitKey(path, split.prefix, split.of))) continue;
-    skipped.push({ path, reason: `part ${split.part} of ${split.of} of a split model whose first part is missing` });
-  }
-  return { roots: [...roots], missing_roots: missingRoots, models, sidecars, skipped };
+    if (!split || split.part === 1 || isMmprojName(path) || firstParts.has(splitKey(path, split.prefix, split.of))) return [];
+    return [{ path, reason: `part ${split.part} of ${split.of} of a split model whose first part is missing` }];
+  });
+}
+
+export async function scanModelRoots(roots: readonly string[], extensions: readonly string[]): Promise<ScanOutcome> {
+  const { missingRoots, candidates } = await findCandidates(roots, extensions);
+  const { models, sidecars, skipped } = await sortCandidates(candidates, extensions);
+  return { roots: [...roots], missing_roots: missingRoots, models, sidecars, skipped: [...skipped, ...orphanParts(candidates)] };
 }

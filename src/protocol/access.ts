@@ -25,7 +25,7 @@ export const PUBLIC_PATHS: readonly string[] = [
   '/api/auth/proof',
 ];
 
-/** What each token scope grants (SPEC.md, Authentication; the auth issue's exact grants). */
+/** What each token scope grants (docs/auth.md). */
 export const SCOPE_GRANTS: Readonly<Record<TokenScope, readonly RouteAccess[]>> = {
   admin: ['public', 'v1', 'v1-read', 'read', 'write', 'token-admin'],
   all: ['public', 'v1', 'v1-read', 'read'],

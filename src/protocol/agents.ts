@@ -1,4 +1,4 @@
-// The agents REST surface (docs/api.md "Agents", docs/agents.md; REFERENCE §13.2): the request
+// The agents REST surface (docs/api.md "Agents", docs/agents.md): the request
 // bodies as zod schemas the routes validate with, and the wire types of the answers, which the
 // CLI and the dashboard read.
 import { z } from 'zod';
@@ -26,7 +26,6 @@ export type AgentInstallRequest = z.output<typeof AgentInstallRequestSchema>;
 
 /** POST /api/agents/<name>/upgrade. */
 export const AgentUpgradeRequestSchema = z.strictObject({ to: version().optional() });
-export type AgentUpgradeRequest = z.output<typeof AgentUpgradeRequestSchema>;
 
 export type AgentJobAction = 'install' | 'switch' | 'upgrade';
 export type AgentJobState = 'running' | 'done' | 'failed';
@@ -72,7 +71,7 @@ export interface AgentView {
 export interface AgentListPayload {
   agents: AgentView[];
   count: number;
-  /** Agents svc can install (REFERENCE §13.2's bundled agents, whose drivers this gateway has). */
+  /** Agents svc can install (the bundled agents, whose drivers this gateway has). */
   available: Array<{ name: string; kind: AgentKindWire }>;
 }
 

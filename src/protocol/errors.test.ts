@@ -45,7 +45,7 @@ describe('ERROR_CODES', () => {
   it('names every code namespace.name and maps it to an HTTP error status', () => {
     for (const [code, info] of Object.entries(ERROR_CODES)) {
       expect(code).toMatch(/^[a-z]+\.[a-z][a-z_]*$/);
-      // One exception, REFERENCE §13.2's: an uninstall that removed part is 207 (Multi-Status).
+      // One exception (docs/agents.md): an uninstall that removed part is 207 (Multi-Status).
       expect(info.status).toBeGreaterThanOrEqual(code === 'agent.uninstall_incomplete' ? 207 : 400);
       expect(info.status).toBeLessThan(600);
       expect(info.when.length).toBeGreaterThan(0);

@@ -325,7 +325,6 @@ interface EventEnvelope<T extends EventType> {
 
 /** One event: a discriminated union over `type`. */
 export type SvcEvent = { [T in EventType]: EventEnvelope<T> }[EventType];
-export type EventOf<T extends EventType> = EventEnvelope<T>;
 
 /** What a publisher supplies; the bus adds id and ts, severity defaults to info. */
 export type EventInput = { [T in EventType]: Omit<EventEnvelope<T>, 'id' | 'ts' | 'severity'> & { severity?: EventSeverity } }[EventType];

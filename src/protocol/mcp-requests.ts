@@ -46,7 +46,6 @@ export const McpToolsPatchSchema = z.strictObject({
   blocked: toolNames().optional(),
   default: z.enum(TOOL_POLICIES).optional(),
 }).refine((patch) => Object.keys(patch).length > 0, { message: 'nothing to change: give at least one of allow, gated, blocked, default' });
-export type McpToolsPatchBody = z.output<typeof McpToolsPatchSchema>;
 
 /** GET /api/mcp/<id>/logs?lines=: how many of the last stderr lines (the ring keeps about 200). */
 export const DEFAULT_MCP_LOG_LINES = 100;

@@ -158,7 +158,7 @@ export interface McpStateEventData {
 export const APPROVAL_STATES = ['pending', 'approved', 'denied', 'executed', 'failed', 'expired'] as const;
 export type ApprovalState = (typeof APPROVAL_STATES)[number];
 
-/** One entry of the approvals queue (REFERENCE §13.2), GET /api/agent/approvals. */
+/** One entry of the approvals queue (docs/mcp.md, "Approvals"), GET /api/agent/approvals. */
 export interface ApprovalEntry {
   id: string;
   /** `<server>__<tool>`. */

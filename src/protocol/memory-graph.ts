@@ -1,5 +1,5 @@
-// Graph extraction's wire types (docs/memory.md "Graph", docs/api.md "Memory"; REFERENCE
-// §13.1): the status, the PUT body and answer, the retry answer and the subgraph.
+// Graph extraction's wire types (docs/memory.md "Graph", docs/api.md "Memory
+// graph"): the status, the PUT body and answer, the retry answer and the subgraph.
 import { z } from 'zod';
 
 export const GRAPH_TIMEOUT_MIN_S = 30;
@@ -12,7 +12,6 @@ export const MemoryGraphPutSchema = z.strictObject({
   extraction_slot: z.string().regex(SLOT_NAME_PATTERN, 'expected a slot name (lowercase letters, digits, "-" and "_", starting with a letter or digit, at most 32)').optional(),
   llm_timeout_s: z.int().min(GRAPH_TIMEOUT_MIN_S).max(GRAPH_TIMEOUT_MAX_S).optional(),
 });
-export type MemoryGraphPut = z.output<typeof MemoryGraphPutSchema>;
 
 export interface MemoryGraphSettings { enabled: boolean; extraction_slot: string; llm_timeout_s: number }
 

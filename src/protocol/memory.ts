@@ -1,4 +1,4 @@
-// The memory REST surface (docs/memory.md, docs/api.md "Memory"; REFERENCE §13.1): the
+// The memory REST surface (docs/memory.md, docs/api.md "Memory"): the
 // request bodies as zod schemas the routes validate with and the CLI builds from, and the
 // wire types of the answers. Unknown fields are refused (strict objects): that is how a
 // `source` field on add is rejected (the gateway sets where an item came from).

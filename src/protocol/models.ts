@@ -100,7 +100,6 @@ export const RegisterModelRequestSchema = z.strictObject({
   /** Register a .gguf file that does not start with the GGUF magic (an engine that takes another format). */
   force: z.boolean().optional(),
 });
-export type RegisterModelRequest = z.input<typeof RegisterModelRequestSchema>;
 
 /** POST /api/models/<ref>/assign: make it a slot's default model. */
 export const AssignModelRequestSchema = z.strictObject({ slot: z.string().min(1) });

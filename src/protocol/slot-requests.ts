@@ -26,9 +26,8 @@ const engineEnv = () => z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { 
   .nullish().transform((v) => v ?? undefined);
 const ctxSize = () => z.int().min(MIN_CTX_SIZE).max(MAX_CTX_SIZE);
 
-/** The tables of a slot file (SPEC.md, "Slot config"). */
+/** The tables of a slot file (docs/configuration.md, "Slot files"). */
 export const SLOT_FILE_SECTIONS = ['slot', 'model', 'server', 'npu', 'image'] as const;
-export type SlotFileSection = (typeof SLOT_FILE_SECTIONS)[number];
 const fileTable = () => z.record(z.string(), z.unknown()).optional();
 /**
  * `file`: a partial slot file, deep-merged into the slot's file (a null removes that key).

@@ -1,4 +1,4 @@
-// The enumerations and name rules of the wire (SPEC.md, Enumerations and Limits): what a
+// The enumerations and name rules of the wire (docs/api.md, docs/configuration.md): what a
 // slot's type, device and provider can be, how slots are named, which ports they take.
 // Config schemas, request schemas, the server and the CLI all use these one definitions.
 import { z } from 'zod';
@@ -20,7 +20,7 @@ export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
 /** The provider of image slots; type = image implies it and it is never named on its own. */
 export const IMAGE_PROVIDER = 'comfyui';
-/** Providers `slot create --provider` accepts: every engine but comfyui (SPEC.md, CLI table). */
+/** Providers `slot create --provider` accepts: every engine but comfyui (docs/cli.md, "svc slot"). */
 export const CREATE_PROVIDERS: readonly Provider[] = PROVIDERS.filter((p) => p !== IMAGE_PROVIDER);
 
 /** Slot names (and anything that names a slot): lowercase alphanumeric, `-`, `_`, starts alphanumeric, at most 32. */
@@ -32,7 +32,7 @@ export const slotName = () => z.string().regex(SLOT_NAME_PATTERN, { message: `ex
 export const ENV_KEY_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
- * Ports (SPEC.md, Limits), three figures for two things: a slot's own port is 8081-8200; the
+ * Ports, three figures for two things: a slot's own port is 8081-8200; the
  * pool new slots get one from ([slots].port_range_start-port_range_end) is 8081-8099 by
  * default and may be set anywhere within 8081-8187, below the image engine's 8188.
  */

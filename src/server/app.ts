@@ -89,13 +89,8 @@ function decodedPath(path: string): string {
 /** Fastify's own default, which a server from serverFactory does not get by itself. */
 const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 
-export function buildApp(ctx: ServerContext): FastifyInstance {
-  // Before anything connects: the gateway's requests to itself must never pass for the host's.
-  trackOwnSockets();
-  const admission = new Admission(ctx.auth.guard, () => browserRulesOf(ctx.config));
-  const bodyLimit = ctx.config.svc.api.max_body_mb * MiB;
-  const front = new FrontDoor(admission, bodyLimit);
-  const app = Fastify({
+function createFastify(front: FrontDoor, bodyLimit: number): FastifyInstance {
+  return Fastify({
     logger: false,
     bodyLimit,
     serverFactory: (fastifyHandler) => {
@@ -104,7 +99,7 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
       server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
       return server;
     },
-    // Fastify's own 503 while closing is not our envelope; the onRequest hook below answers instead.
+    // Fastify's own 503 while closing is not our envelope; the onRequest hook answers instead.
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAM },
@@ -117,7 +112,10 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
     // Fastify's ajv and fast-json-stringify compilers (about 150 ms of start-up) never load.
     schemaController: { compilersFactory: { buildValidator: noRouteSchemas, buildSerializer: noRouteSchemas } },
   });
+}
 
+/** Each route's access from the one table, and every request admitted by it before its handler. */
+function addAccessHooks(app: FastifyInstance, front: FrontDoor, admission: Admission): void {
   // Routes do not declare their own access: the one table does, and a route missing from it
   // is 'unlisted', which the guard refuses (access-table.test.ts fails for it first).
   const registered: RegisteredRoute[] = [];
@@ -144,6 +142,10 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
     if (decision instanceof Promise) decision.then(settle, done);
     else settle(decision);
   });
+}
+
+/** Server-Timing on /v1, the JSON body parser, and every failure rendered as the envelope. */
+function addAnswerHooks(app: FastifyInstance): void {
   // Every /v1 answer carries Server-Timing (docs/performance.md); the front door's routes and
   // relayed answers set it themselves, this covers the rest answered through Fastify.
   app.addHook('onSend', (request, reply, payload, done) => {
@@ -164,7 +166,6 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
     reply.hijack();
     reply.raw.destroy();
   });
-  app.addHook('onClose', () => ctx.dispatcher.close());
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     // Under /api and /v1 the dashboard's GET /* matches anything; that is no GET route there.
@@ -179,6 +180,18 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
     }
     return sendError(reply, new RequestError('request.unknown_route', `No route ${request.method} ${path}`, { method: request.method, path }));
   });
+}
+
+export function buildApp(ctx: ServerContext): FastifyInstance {
+  // Before anything connects: the gateway's requests to itself must never pass for the host's.
+  trackOwnSockets();
+  const admission = new Admission(ctx.auth.guard, () => browserRulesOf(ctx.config));
+  const bodyLimit = ctx.config.svc.api.max_body_mb * MiB;
+  const front = new FrontDoor(admission, bodyLimit);
+  const app = createFastify(front, bodyLimit);
+  addAccessHooks(app, front, admission);
+  addAnswerHooks(app);
+  app.addHook('onClose', () => ctx.dispatcher.close());
 
   registerSystemRoutes(app, ctx);
   registerAuthRoutes(app, ctx);

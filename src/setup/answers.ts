@@ -13,7 +13,7 @@ export const SetupAnswersSchema = z.strictObject({
   storage_dir: z.string().refine(isAbsolute, { message: 'expected an absolute path' }),
   pull: z.boolean().default(true),
   slots: z.array(InstallSlotSchema).default([]),
-  /** The memory engine, tool servers and the chat front end: not built in this version; recorded only. */
+  /** The memory engine, tool servers and agents (each set up by its own command) and the chat front end (not built): recorded only, setup installs none. */
   extensions: z.boolean().default(false),
   auth: z.boolean().default(false),
 });
@@ -91,7 +91,7 @@ export function summaryLines(answers: SetupAnswers, existing: ReadonlySet<string
   if (answers.slots.length === 0) lines.push('no slots');
   const pulls = answers.slots.filter((s) => !existing.has(s.name) && s.model !== DEMO_CHAT && s.model !== DEMO_RERANK && !NAMED_BY_ID.has(s.model)).map((s) => s.model);
   if (pulls.length > 0) lines.push(answers.pull ? `pulls (unless registered already): ${[...new Set(pulls)].join(', ')}` : `not pulled (--no-pull): ${[...new Set(pulls)].join(', ')}; their slots are skipped`);
-  lines.push(answers.extensions ? 'extensions: the memory engine, tool servers and the chat front end are not built in this version; nothing is installed for them' : 'extensions: none');
+  lines.push(answers.extensions ? 'extensions: noted only; setup installs none (svc memory, svc mcp and svc agent set them up; the chat front end is not built)' : 'extensions: none');
   lines.push(answers.auth ? 'auth mode: on afterwards, with `svc auth enable` (it asks for the admin password)' : 'auth mode: off (default mode; `svc auth enable` turns it on)');
   return lines;
 }

@@ -1,4 +1,4 @@
-// Starting the enabled slots when the gateway starts (SPEC.md, [slot].enabled: "Start this
+// Starting the enabled slots when the gateway starts ([slot].enabled: "Start this
 // slot at startup"). It runs after the API listens, in the background, one slot at a time in
 // name order, so the memory each start takes is measured before the next is decided. The
 // policies decide (eviction.ts bootStartDecision, gpu-policy.ts imageYieldsAtBoot); a slot

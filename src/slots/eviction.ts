@@ -1,6 +1,6 @@
 // Eviction policy as a pure function: given the running slots, the clock and the host's
 // memory, say which slots to stop and why. The supervisor applies the result; it never
-// decides on its own. Rules (SPEC.md [slots]; issue 3):
+// decides on its own. Rules ([slots] of svc.toml; docs/configuration.md):
 //   - idle: a ready slot with no request in flight, idle for its idle timeout (0 = never);
 //   - capacity: starting one more slot than max_slots allows evicts the least-recently-used
 //     idle slot, or refuses when none is idle;

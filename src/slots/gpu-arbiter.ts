@@ -1,4 +1,4 @@
-// The GPU arbiter: image generation takes a GPU exclusively (SPEC.md rule 7: "switches the
+// The GPU arbiter: image generation takes a GPU exclusively (docs/routing.md, "Images and the GPU arbiter": it "switches the
 // GPU into exclusive image mode, unloading LLM GPU slots"). Two modes:
 //   inference: the default; LLM GPU slots load on demand as usual.
 //   image:     an image slot holds the GPU; the inference slots that shared it were stopped

@@ -1,4 +1,4 @@
-// Who gives way on a shared GPU (SPEC.md, [image] and rule 7 of the /v1 surface). Pure, so
+// Who gives way on a shared GPU (docs/routing.md, "Images and the GPU arbiter"). Pure, so
 // every rule is unit-tested; gpu-arbiter.ts applies the decisions.
 //
 // - Two slots share a GPU when both run on a gpu-* device and their gpu_index is the same

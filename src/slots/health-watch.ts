@@ -1,4 +1,4 @@
-// Watching a ready engine (issue 10 §2; REFERENCE.md §5, the fail-watcher): an engine can
+// Watching a ready engine (the fail-watcher): an engine can
 // stop answering while its process lives (a deadlock, a wedged GPU driver), and no exit
 // event says so. One probe per interval, never two at once for one engine, off the request
 // path; `failures` probes in a row that do not say ready (a probe that times out included)

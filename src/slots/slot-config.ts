@@ -10,7 +10,7 @@
 //      and the change fails with 400 config.invalid listing every problem, including
 //      problems in other files that were already broken on disk. A change that leaves two
 //      enabled NPU llm slots is put back the same way, as 409 slot.npu_exclusivity_violation
-//      (REFERENCE.md §4: checked on create and update).
+//      (checked on create and update; docs/routing.md, "NPU slots").
 //
 // So the running configuration and the files on disk never disagree after a slot change,
 // and a change is never written that the next `svc serve` would refuse to start with.

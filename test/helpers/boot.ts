@@ -1,4 +1,4 @@
-// Enabled slots start with the gateway (SPEC.md, [slot].enabled = "Start this slot at
+// Enabled slots start with the gateway ([slot].enabled = "Start this slot at
 // startup"). A test about what a request does to a stopped slot first lets that start end,
 // then unloads the slot: it is cold, and the gateway's boot starts have passed it by (they
 // go once, in name order).

@@ -1,6 +1,7 @@
 // Ports for tests: one the OS says is free, or one free in the slot range (8081-8200).
 import { createServer } from 'node:net';
 import { portIsFree } from '../../src/lib/process.js';
+import { POOL_PORT_LIMIT } from '../../src/protocol/vocabulary.js';
 
 export function freePort(): Promise<number> {
   return new Promise((done) => {
@@ -47,4 +48,11 @@ export async function freeSlotPort(): Promise<number> {
     }
   }
   throw new Error(`no free slot port in ${SLOT_PORT_FIRST}-${SLOT_PORT_FIRST + SLOT_PORT_BLOCKS * SLOT_PORT_BLOCK_SIZE - 1}`);
+}
+
+/** A free slot port inside the range a [slots] pool may use (below POOL_PORT_LIMIT), for a pool of one. */
+export async function freePoolPort(): Promise<number> {
+  let port = await freeSlotPort();
+  while (port >= POOL_PORT_LIMIT) port = await freeSlotPort();
+  return port;
 }

@@ -1,4 +1,4 @@
-// Reading server-sent events the way the spec describes them (SPEC.md, Streaming): each
+// Reading server-sent events the way OpenAI streams them (docs/routing.md, "On-demand loading and streaming"): each
 // event a `data: <JSON>` line and a blank line, the last one the literal `data: [DONE]`.
 
 /** Split a finished SSE body into its events' data; throws when an event is not `data: `. */

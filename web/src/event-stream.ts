@@ -4,7 +4,7 @@
 // restarted. This client reconnects itself with Last-Event-ID, reports every outage (and the
 // API error that caused it, with its code and message), and notices a restarted gateway by
 // the epoch in the stream's opening comment, so the page refetches instead of reloading.
-import { createParser } from 'eventsource-parser';
+import { readSse } from './sse-read.js';
 import type { SvcEvent } from '../../src/protocol/events.js';
 import { ApiError, errorFromResponse } from './api-error.js';
 
@@ -103,7 +103,7 @@ export class EventStreamClient {
 
   private async read(body: ReadableStream<Uint8Array>): Promise<void> {
     let opened = false;
-    const parser = createParser({
+    await readSse(body, {
       onComment: (comment) => {
         const epoch = EPOCH.exec(comment)?.[1];
         if (epoch === undefined || opened) return;
@@ -121,12 +121,5 @@ export class EventStreamClient {
         this.handlers.onEvent(JSON.parse(message.data) as SvcEvent);
       },
     });
-    const reader = body.getReader();
-    const decoder = new TextDecoder();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      parser.feed(decoder.decode(value, { stream: true }));
-    }
   }
 }

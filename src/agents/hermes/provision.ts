@@ -1,4 +1,4 @@
-// The hermes phase machine (REFERENCE §13.2): the 16 phases in order, each a small function
+// The hermes phase machine (docs/agents.md, "hermes"): the 16 phases in order, each a small function
 // returning ok/skip/fail/repair_needed. A fatal failure skips the later phases except
 // ownership_reconcile (always runs). provision.json is written atomically at the end, and
 // each phase's lines go to provision-logs/<phase>.log; a dry run writes nothing at all.

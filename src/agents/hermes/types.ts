@@ -1,4 +1,4 @@
-// The shapes of the hermes phase machine (REFERENCE §13.2): the 16 phases in their order, a
+// The shapes of the hermes phase machine (docs/agents.md, "hermes"): the 16 phases in their order, a
 // phase's result, and provision.json as it is written. The spec's `hal0_version` is
 // `svc_version` here (svc is the product's name in this repository).
 import type { AgentPaths, GatewayWiring } from '../driver.js';

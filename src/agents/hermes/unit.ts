@@ -1,6 +1,7 @@
-// The systemd unit of a daemon agent, svc-agent@<id>.service (REFERENCE §13.2; the spec's
+// The systemd unit of a daemon agent, svc-agent@<id>.service (docs/agents.md, "hermes"; the original's
 // hal0-agent@). Rendered per agent into its install folder, with absolute paths, so the
 // file verifies with `systemd-analyze verify` as it is and `svc setup` can link it in.
+import { quoteUnitWord as quote } from '../../lib/shell-words.js';
 import type { AgentPaths } from '../driver.js';
 
 export interface AgentUnitInput {
@@ -11,8 +12,6 @@ export interface AgentUnitInput {
   /** The user the agent runs as (the spec's User=hal0); null: the unit's default. */
   user: string | null;
 }
-
-const quote = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `"${word.replace(/(["\\])/g, '\\$1')}"`);
 
 export const agentUnitName = (agent: string) => `svc-agent@${agent}.service`;
 

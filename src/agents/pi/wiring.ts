@@ -7,6 +7,7 @@ import { chmod, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { writeFileAtomic } from '../../config/atomic.js';
+import { quoteWord } from '../../lib/shell-words.js';
 import { agentRunSpecPath } from '../../config/agent-paths.js';
 import type { AgentRunSpec } from '../../protocol/agents.js';
 import type { ModelList } from '../../protocol/v1-wire.js';
@@ -76,10 +77,9 @@ export async function writePiWiring(paths: AgentPaths, wiring: GatewayWiring, cl
   const run: AgentRunSpec = { command: process.execPath, args: [cliPath], env };
   await writeFileAtomic(agentRunSpecPath(paths), `${JSON.stringify(run, null, 2)}\n`);
   await mkdir(join(paths.installDir, 'bin'), { recursive: true });
-  const launcher = `#!/bin/sh\n# pi wired to svc (svc agent install pi): its configuration is svc's, in ${config}\nPI_CODING_AGENT_DIR=${shellQuote(config)} exec ${shellQuote(process.execPath)} ${shellQuote(cliPath)} "$@"\n`;
+  const launcher = `#!/bin/sh\n# pi wired to svc (svc agent install pi): its configuration is svc's, in ${config}\nPI_CODING_AGENT_DIR=${quoteWord(config)} exec ${quoteWord(process.execPath)} ${quoteWord(cliPath)} "$@"\n`;
   await writeFileAtomic(piLauncher(paths), launcher, { mode: 0o755 });
   await chmod(piLauncher(paths), 0o755);
   return { models: models.map((m) => m.id) };
 }
 
-const shellQuote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;

@@ -1,4 +1,4 @@
-// The Caddyfile `svc auth enable` renders (SPEC.md, Authentication; REFERENCE.md §9): Caddy
+// The Caddyfile `svc auth enable` renders (docs/auth.md): Caddy
 // terminates TLS, asks browsers for basic auth, and forwards who signed in together with
 // the per-install secret that makes svc trust it (auth/proxy-identity.ts). Written for
 // Debian's Caddy 2.6: `basicauth` with the bcrypt hash base64-encoded.
@@ -66,7 +66,7 @@ export function renderCaddyfile(input: CaddyfileInput): string {
     `\trequest_header -${PROXY_SECRET_HEADER_NAME}`,
     `\trequest_header -${ACTOR_HEADER_NAME}`,
     '',
-    '\t# The public routes: no credentials (SPEC.md, the public allowlist).',
+    '\t# The public routes: no credentials (the public allowlist of docs/auth.md).',
     `\t@public path ${PUBLIC_PATHS.join(' ')}`,
     '\thandle @public {',
     `\t\treverse_proxy ${input.api}`,

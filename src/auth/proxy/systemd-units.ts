@@ -5,6 +5,7 @@ import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import type { SvcPaths } from '../../config/paths.js';
 import { unitWantedBy } from '../../deploy/systemd.js';
+import { quoteWord as quote } from '../../lib/shell-words.js';
 
 export const PROXY_UNIT = 'svc-caddy.service';
 export const MDNS_UNIT = 'svc-mdns.service';
@@ -20,8 +21,6 @@ export function proxyRun(paths: SvcPaths, caddy: string): ProxyRun {
     env: { XDG_CONFIG_HOME: join(paths.caddyDataDir, 'config'), XDG_DATA_HOME: join(paths.caddyDataDir, 'data') },
   };
 }
-
-const quote = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
 /** The proxy as one shell line. */
 export function shellLine(run: ProxyRun): string {

@@ -1,4 +1,4 @@
-// svc memory migrate (docs/cli.md, "svc memory"; docs/memory.md; REFERENCE §13.1):
+// svc memory migrate (docs/cli.md, "svc memory"; docs/memory.md):
 // - bare: a dry-run over the legacy Cognee index; it reads the file itself and needs no gateway;
 // - unify: source banks copied into a target bank, thin over POST /api/memory/migrate/unify
 //   (a dry-run that prints the plan unless --apply).
@@ -33,9 +33,8 @@ function printUnify(answer: MemoryUnifyAnswer): void {
 
 interface FromOptions extends Json { cogneeDir: string; dryRun: boolean; from?: string; to: string; apply?: boolean; agent?: string; dataset?: string; since?: string; resume?: boolean }
 
-/** --from hindsight: thin over POST /api/memory/migrate/hindsight. */
+/** --from hindsight (the one engine offered; commander refuses any other): thin over POST /api/memory/migrate/hindsight. */
 async function fromEngine(api: ApiClient, o: FromOptions): Promise<void> {
-  if (o.from !== 'hindsight') throw new CliExit(1, `--from ${o.from} is not built: svc copies from hindsight only (docs/memory.md, "Moving from Hindsight")`);
   const answer = await api.migrateFromHindsight({
     apply: Boolean(o.apply) || !o.dryRun, resume: Boolean(o.resume), ...(o.agent && { agent: o.agent }), ...(o.dataset && { dataset: o.dataset }), ...(o.since && { since: o.since }),
   });
@@ -52,7 +51,7 @@ export function registerMemoryMigrateCommands(memory: Command, client: () => Api
   const migrate = memory.command('migrate').description('the legacy Cognee dry-run (no gateway needed); --from hindsight copies a daemon\'s banks; `unify` copies banks into one')
     .option('--cognee-dir <dir>', 'where the legacy Cognee store is', LEGACY_COGNEE_DIR)
     .option('--no-dry-run', 'apply the migration (the Cognee one is not implemented)')
-    .addOption(new Option('--from <engine>', "copy this engine's banks into svc's store").choices(['hindsight', 'honcho']))
+    .addOption(new Option('--from <engine>', "copy this engine's banks into svc's store").choices(['hindsight']))
     .addOption(new Option('--to <engine>', 'the engine copied into').choices(['pgvector']).default('pgvector'))
     .option('--apply', 'with --from: copy (the default is a dry-run that counts)')
     .option('--agent <id>', "with --from: only this agent's memories")

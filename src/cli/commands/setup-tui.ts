@@ -81,7 +81,7 @@ export async function askAnswers(input: TuiInput): Promise<SetupAnswers | null> 
       if (speech.length > 0 && (await ask(confirm({ message: `3. Slots: add speech (${speech.map((s) => `${s.name}: ${s.provider}`).join(', ')}, on the CPU; each engine must be installed to start)?`, initialValue: false })))) slots.push(...speech);
     }
     const extensions = input.flags.extensions
-      ? await ask(confirm({ message: '4. Extensions: the memory engine, tool servers and a chat front end are not built in this version. Note them for later?', initialValue: false }))
+      ? await ask(confirm({ message: '4. Extensions: setup installs none of them (memory: svc memory, tool servers: svc mcp, agents: svc agent; the chat front end is not built). Note them for later?', initialValue: false }))
       : false;
     const auth = await ask(confirm({ message: '5. Turn on auth mode (Caddy with TLS and a password in front, scoped tokens for API clients)?', initialValue: false }));
     const answers = SetupAnswersSchema.parse({ storage_dir: storage, pull: input.flags.pull, slots, extensions, auth });

@@ -1,4 +1,4 @@
-// mcp-servers/<id>.toml: one tool server's record (docs/mcp.md, REFERENCE §13.3). Flat keys
+// mcp-servers/<id>.toml: one tool server's record (docs/mcp.md; docs/configuration.md, "Tool server files"). Flat keys
 // for the server, tables for env, secrets and the tool policy. The id is also the file's
 // stem, and its grammar is what keeps an id from naming a path outside the folder.
 import { z } from 'zod';
@@ -65,4 +65,3 @@ export const McpServerFileSchema = z
 /** A bundled server's file holds only its tool policy (the server itself is the gateway's). */
 export const BundledServerFileSchema = z.strictObject({ tools: ToolPolicySchema });
 
-export type McpServerFile = z.output<typeof McpServerFileSchema>;

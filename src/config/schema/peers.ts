@@ -45,8 +45,4 @@ export const PeersFileSchema = z.strictObject({
   models: z.record(z.string().min(1).max(256).regex(/^[^\s]+$/, { message: 'expected a model id without spaces' }), ModelGroupSchema).default({}),
 });
 
-export type PeerConfig = z.output<typeof PeerSchema>;
-export type PeerHealth = z.output<typeof PeerHealthSchema>;
 export type PeersFile = z.output<typeof PeersFileSchema>;
-export type ModelGroup = z.output<typeof ModelGroupSchema>;
-export type ReplicaMember = z.output<typeof ReplicaMemberSchema>;

@@ -1,4 +1,4 @@
-// profiles.toml: reusable engine templates (SPEC.md, "Profile"). Optional; the seed
+// profiles.toml: reusable engine templates (docs/configuration.md, "profiles.toml"). Optional; the seed
 // profiles apply when it is absent. Profiles live in `[profiles.<name>]` tables.
 import { z } from 'zod';
 import { IMAGE_REFERENCE_RULE, isImageReference } from '../../protocol/image-ref.js';

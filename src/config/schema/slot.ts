@@ -1,4 +1,4 @@
-// slots/<name>.toml: one file per slot (SPEC.md, "Slot config"). Unknown keys are reported
+// slots/<name>.toml: one file per slot (docs/configuration.md, "Slot files"). Unknown keys are reported
 // as warnings and kept: a read-modify-write goes through the raw document, not this schema.
 // Each section's field rules are protocol's (protocol/slot-file.ts): the dashboard checks
 // them in the browser too.

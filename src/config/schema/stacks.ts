@@ -1,4 +1,4 @@
-// stacks.toml: named, portable bundles of slot assignments (SPEC.md, "Stack").
+// stacks.toml: named, portable bundles of slot assignments (docs/configuration.md, "stacks.toml").
 import { z } from 'zod';
 import { ownedFlagsIn, ownedFlagsMessage } from '../../protocol/host-only.js';
 import { wordsOrNone } from '../../lib/shell-words.js';

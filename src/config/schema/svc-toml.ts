@@ -1,4 +1,4 @@
-// svc.toml: the top-level configuration (SPEC.md, "svc.toml sections"). Every section and
+// svc.toml: the top-level configuration (docs/configuration.md, "svc.toml reference"). Every section and
 // key is optional; an empty file means every default. Each key carries its description and
 // apply class, which /api/settings/schema and docs/configuration.md are generated from.
 import { isAbsolute } from 'node:path';
@@ -240,7 +240,6 @@ export const apiSection = section({
 }, 'The HTTP API itself (not in the original spec).');
 
 export const ENGINE_RUNTIMES = ['process', 'podman', 'docker'] as const;
-export type EngineRuntime = (typeof ENGINE_RUNTIMES)[number];
 
 /**
  * The engines started from a command line of the user's ([engines].<key>): the SVC_* variable
@@ -338,4 +337,3 @@ export const SvcTomlSchema = z.strictObject({
 });
 
 export type SvcToml = z.output<typeof SvcTomlSchema>;
-export type SvcTomlInput = z.input<typeof SvcTomlSchema>;

@@ -1,4 +1,4 @@
-// tokens.toml: API token rows for auth mode (SPEC.md, "Token"). Only argon2id hashes of
+// tokens.toml: API token rows for auth mode (docs/configuration.md, "tokens.toml"). Only argon2id hashes of
 // secrets are stored; the raw token is shown once at creation.
 import { z } from 'zod';
 import { isoTimestamp, TOKEN_SCOPES } from './common.js';

@@ -1,5 +1,5 @@
 // Generated images, kept as <state>/images/cache/<uuid>.png and served at
-// /api/images/cache/<uuid>.png (SPEC.md, "image cache file"). Files are written atomically
+// /api/images/cache/<uuid>.png (docs/routing.md, "Images and the GPU arbiter"). Files are written atomically
 // (a reader never sees half a PNG) and only names of exactly that shape are ever read, so a
 // name taken from a URL cannot reach outside the folder. The folder keeps the newest
 // `maxFiles` images within `maxBytes` (docs/troubleshooting.md, "Bounded stores"); older ones

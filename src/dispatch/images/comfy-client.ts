@@ -1,5 +1,5 @@
 // Running one workflow on a ComfyUI engine, the way ComfyUI's HTTP API works
-// (REFERENCE.md §4, generation flow):
+// (the generation flow):
 //   1. POST /prompt {prompt, client_id} -> {prompt_id}; a 400 carries node_errors.
 //   2. GET /history/<prompt_id> until the entry says status.completed (every 0.5 s, up to
 //      10 min); status_str "error" is a failed execution.

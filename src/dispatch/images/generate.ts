@@ -1,5 +1,5 @@
-// POST /v1/images/generations, the dispatcher's side (SPEC.md rule 7; docs/routing.md,
-// "Images"). Which target an image request goes to (a curated model no slot names as its own
+// POST /v1/images/generations, the dispatcher's side (docs/routing.md,
+// "Images and the GPU arbiter"). Which target an image request goes to (a curated model no slot names as its own
 // goes to the image slot svc/image finds), and a generation on an image slot (ComfyUI): the
 // request normalised, the GPU put in image mode, the slot made ready, the workflow submitted
 // and polled, every PNG cached, and the answer with a `_hal0` block saying what ran.

@@ -1,5 +1,5 @@
-// A /v1/images/generations body turned into an ImageJob (SPEC.md, "OpenAI-compatible
-// surface" rule 7; REFERENCE.md §4 ComfyUI, request normalisation). Pure.
+// A /v1/images/generations body turned into an ImageJob (docs/routing.md,
+// "Images and the GPU arbiter"). Pure.
 //
 // Rules:
 // - `prompt` is required: missing or blank is 422 image.prompt_required.

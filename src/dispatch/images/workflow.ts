@@ -1,5 +1,5 @@
-// The curated image models and the ComfyUI graph built for a request (REFERENCE.md §4,
-// ComfyUI). Pure: no I/O, so the graph a request turns into is unit-tested node by node.
+// The curated image models and the ComfyUI graph built for a request (docs/routing.md,
+// "Images and the GPU arbiter"). Pure: no I/O, so the graph a request turns into is unit-tested node by node.
 //
 // The graph is ComfyUI's API format: node id -> {class_type, inputs}, where an input that
 // takes another node's output is [node id, output index]. Node ids follow the reference

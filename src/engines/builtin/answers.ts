@@ -1,6 +1,6 @@
 // Answer and chunk bodies, shaped like llama-server's (which follow OpenAI's): the same
 // fields in the same places, so a client or the gateway cannot tell the engines apart by
-// shape. Streams follow SPEC.md "Streaming": a role delta first, content deltas, a final
+// shape. Streams are OpenAI's: a role delta first, content deltas, a final
 // empty delta carrying finish_reason, then [DONE] (written by the caller).
 import { randomBytes } from 'node:crypto';
 import type { AnswerToolCall, FinishReason, TokenLogprob, ToolCallDelta } from './answer-types.js';

@@ -10,9 +10,3 @@ export function invalidAt(path: string, message: string): BuiltinEngineError {
 export type Json = Record<string, unknown>;
 
 export const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** `value` as an object, or a 400 at `path`. */
-export function objectAt(value: unknown, path: string): Json {
-  if (!isObject(value)) throw invalidAt(path, 'must be an object');
-  return value;
-}

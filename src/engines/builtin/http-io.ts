@@ -62,7 +62,7 @@ export async function readJsonObject(req: IncomingMessage, limit = MAX_BODY_BYTE
   return value as Record<string, unknown>;
 }
 
-/** An SSE response: `data: <json>` events, then `data: [DONE]` (SPEC.md, Streaming). */
+/** An SSE response: `data: <json>` events, then `data: [DONE]` (OpenAI's streaming). */
 export class SseWriter {
   constructor(private readonly res: ServerResponse) {}
 
@@ -94,7 +94,7 @@ export class SseWriter {
 
   /**
    * A failure: before the first event a plain JSON error; after it one `data:` event with
-   * the envelope (SPEC.md, Events 1; OpenAI clients raise it), and no [DONE], so nobody
+   * the envelope (docs/errors.md; OpenAI clients raise it), and no [DONE], so nobody
    * mistakes it for a finished answer.
    */
   fail(error: BuiltinEngineError): void {

@@ -1,4 +1,4 @@
-// ComfyUI, the image engine (REFERENCE.md §4, ComfyUI):
+// ComfyUI, the image engine (docs/routing.md, "Images and the GPU arbiter"):
 //   process:   <[engines].comfyui, e.g. python3 /opt/ComfyUI/main.py> --listen 127.0.0.1 --port P <profile flags> <extra_args>
 //   container: <rt> run ... --network=host --ipc=host --entrypoint=bash <image>
 //                -lc 'cd /opt/ComfyUI && exec python main.py --listen 127.0.0.1 --port P <flags>'

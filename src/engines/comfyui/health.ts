@@ -1,4 +1,4 @@
-// ComfyUI's health (REFERENCE.md §4, ComfyUI): GET /system_stats answers 200 with
+// ComfyUI's health: GET /system_stats answers 200 with
 // {system: {python_version, ...}, devices: [...]} once the server is up. Anything else that
 // answers is still loading; no answer is down. Bounded like the generic probe; never throws.
 import { HEALTH_TIMEOUT_MS } from '../llama-server/health.js';

@@ -1,4 +1,4 @@
-// FastFlowLM, the NPU engine (REFERENCE.md §4, FLM):
+// FastFlowLM, the NPU engine (docs/routing.md, "NPU slots"):
 //   flm serve <tag> --host H --port P --ctx-len C [--embed 1] [--asr 1] <profile flags> <extra_args>
 // As a process: [engines].flm (or SVC_FLM, or `flm` on PATH). In a container: the profile's
 // image (flm seed: svc-toolbox-flm) with `tini -- flm` as its entrypoint, the NPU devices,

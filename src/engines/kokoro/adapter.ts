@@ -1,4 +1,4 @@
-// Kokoro, the CPU text-to-speech engine (REFERENCE.md §4, Kokoro):
+// Kokoro, the CPU text-to-speech engine (docs/configuration.md, "Engines other than llama-server"):
 //   <kokoro server> <profile flags> [--model_path <model>] --host H --port P <extra_args>
 // The tts seed profile supplies --model_path (the ONNX weights in the model store); a
 // registry model or [model].path for the slot overrides it. As a process: [engines].kokoro

@@ -1,10 +1,10 @@
-// The llama-server command line for a slot (issue 3 §2; REFERENCE.md §2). Pure: the
+// The llama-server command line for a slot (docs/configuration.md, "Slot files"). Pure: the
 // caller supplies the native context length and a file test, so every rule is unit-tested.
 // Order, before the last-wins normalisation:
 //   profile flags (MTP-expanded); --model; --host/--port; --alias; --ctx-size; -ngl;
 //   --rpc; type flags; --parallel; chat template; --mmproj; [server].extra_args.
 // Everything after the profile overrides it, and extra_args override everything.
-// [model].rope_freq_base is deprecated and never emitted (SPEC.md, Slot config).
+// [model].rope_freq_base is deprecated and never emitted (docs/configuration.md, "Slot files").
 import { basename, isAbsolute, resolve } from 'node:path';
 import type { SlotFile } from '../../config/schema/slot.js';
 import type { Profile } from '../../config/schema/profiles.js';
@@ -23,7 +23,7 @@ export const CONTEXT_FALLBACK = 8_192;
 /** `[model].n_gpu_layers = -1` means all layers; llama-server spells that 999. */
 export const ALL_GPU_LAYERS = 999;
 
-/** Multi-token prediction flags (REFERENCE.md §2, MTP); the draft device is filled in per backend. */
+/** Multi-token prediction flags; the draft device is filled in per backend. */
 export const MTP_BUNDLE = [
   '--spec-type', 'draft-mtp', '--spec-draft-device', 'ROCm0', '--spec-draft-ngl', 'all',
   '--spec-draft-n-max', '4', '--spec-draft-n-min', '0', '--spec-draft-p-min', '0.0', '--spec-draft-p-split', '0.10',
@@ -46,7 +46,7 @@ export function isMtpCapable(model: Pick<ResolvedModel, 'id' | 'path' | 'tags'>)
   return model.tags.some((t) => t.toLowerCase() === 'mtp') || MTP_MARKER.test(model.id) || MTP_MARKER.test(basename(model.path));
 }
 
-/** The MTP tri-state (SPEC.md, [slot].mtp): true on, false off, null = profile opts in and model is capable. */
+/** The MTP tri-state ([slot].mtp): true on, false off, null = profile opts in and model is capable. */
 export function mtpEnabled(slotMtp: boolean | null, profile: Pick<Profile, 'mtp'>, model: Pick<ResolvedModel, 'id' | 'path' | 'tags'>): boolean {
   return slotMtp ?? (profile.mtp && isMtpCapable(model));
 }

@@ -1,4 +1,4 @@
-// The environment of an engine (issue 3 §2; REFERENCE.md §2, gpu_index environment).
+// The environment of an engine ([slot].gpu_index becomes the backend's device-visibility variable).
 // Layers, lowest first: a clean base taken from the gateway's environment; GPU visibility
 // derived from [slot].gpu_index; [server].env (explicit keys win).
 //

@@ -1,4 +1,4 @@
-// The generic health probe (REFERENCE.md §4): GET /health, 3 s per request, bounded by the
+// The generic health probe: GET /health, 3 s per request, bounded by the
 // caller's signal too.
 //   200 -> ready, unless its JSON says model_loaded: false (loading);
 //   503 -> loading (llama-server answers 503 while it loads the model);

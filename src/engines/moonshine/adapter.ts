@@ -1,4 +1,4 @@
-// Moonshine, the CPU speech-to-text engine (REFERENCE.md §4, Moonshine):
+// Moonshine, the CPU speech-to-text engine (docs/configuration.md, "Engines other than llama-server"):
 //   <moonshine server> [--model_path <weights>] [--model_arch <arch>] --host H --port P <profile flags> <extra_args>
 // The slot's model id names the architecture the way the server reports it in /v1/models:
 // `moonshine-<arch>-en` (tiny, tiny_streaming, base, small, small_streaming; the default is

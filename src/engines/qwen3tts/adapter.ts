@@ -1,4 +1,4 @@
-// Qwen3-TTS, the GPU multilingual text-to-speech engine (REFERENCE.md §4, Qwen3-TTS): the
+// Qwen3-TTS, the GPU multilingual text-to-speech engine (docs/configuration.md, "Engines other than llama-server"): the
 // same flags and routes as Kokoro (model id `qwen3-tts`; extra request fields language and
 // instruct pass through untouched), on the GPU: the slot's device nodes and groups, and a
 // MIOpen kernel cache that survives restarts. HSA_OVERRIDE_GFX_VERSION is deliberately not

@@ -1,4 +1,4 @@
-// The hindsight engine with its degraded mode (REFERENCE §13.1 "Degrade", docs/memory.md):
+// The hindsight engine with its degraded mode (docs/memory.md, "Degraded mode"):
 // a daemon down at boot (or found down at a use) makes the engine degraded. Writes are then
 // acknowledged into the outbox (durable, in svc's own store) and readable from it; the daemon
 // is probed again every [memory].hindsight_reprobe_interval_s (<= 0: only on

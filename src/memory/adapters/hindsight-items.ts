@@ -1,4 +1,4 @@
-// The Hindsight daemon's items and ours (REFERENCE §13.1): a write is one retain item
+// The Hindsight daemon's items and ours (docs/memory.md, "Hindsight"): a write is one retain item
 // (content, document_id, context, metadata, tags, timestamp); what recall and list answer is
 // read back into a MemoryItem. The document id is the item's id in svc (a delete is
 // DELETE /documents/<id>); the dataset travels as the item's context. Hindsight's metadata

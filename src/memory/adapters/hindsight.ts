@@ -1,4 +1,4 @@
-// The Hindsight daemon's REST API (REFERENCE §13.1), reached as the daemon is up: every bank
+// The Hindsight daemon's REST API (docs/memory.md, "Hindsight"), reached as the daemon is up: every bank
 // path under /v1/default/banks/{bank}; the boot probe GET /health (2 s; 401/403 pass, a 5xx
 // fails); 3 s to connect and 120 s for an answer. Search is recall with the over-fetch
 // rules (max_tokens = max(256, limit*256, *4 with before/after)), list over-fetches

@@ -1,5 +1,5 @@
 // One JSON-over-HTTP client for the memory daemons (hindsight, mem0), with the catalogue's
-// error mapping (REFERENCE §13.1): an upstream 4xx is memory.engine_error with that status
+// error mapping (docs/memory.md): an upstream 4xx is memory.engine_error with that status
 // mirrored, a 5xx is 502 memory.engine_upstream, no answer is 503 memory.engine_unreachable,
 // a 2xx body that is not JSON is 502 memory.engine_shape. The bearer key is sent, never put
 // in a message or a log line.

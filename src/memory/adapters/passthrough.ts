@@ -1,4 +1,4 @@
-// The allowlist of the Hindsight per-bank passthrough (REFERENCE §13.1, "Bank API"): what
+// The allowlist of the Hindsight per-bank passthrough (docs/memory.md, "Hindsight"): what
 // may follow /api/memory/banks/<id>/ and the daemon path it becomes. Anything else, and any
 // path with "..", "%", an empty segment or another odd character, is 400 memory.invalid_path
 // before a byte leaves the gateway.

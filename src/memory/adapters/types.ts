@@ -44,7 +44,7 @@ export interface EngineReport {
   error?: string;
 }
 
-/** POST /api/memory/promote (REFERENCE §13.1). */
+/** POST /api/memory/promote (docs/api.md, "Memory"). */
 export interface PromoteAnswer { promoted: boolean; changed: boolean; state?: string; detail?: string }
 
 export interface MemoryEngineAdapter {

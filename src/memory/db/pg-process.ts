@@ -15,8 +15,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { MEMORY_SETTINGS, sharedBuffersMb, storeBytes } from './pg-settings.js';
-
-export const READY_PREFIX = '{"ready":true';
+import { readyLine } from './ready-line.js';
 
 interface Args {
   data: string;
@@ -55,7 +54,7 @@ async function main(): Promise<void> {
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: args.port, maxConnections: 4 });
   await server.start();
   const port = Number(/:(\d+)$/.exec(server.getServerConn())?.[1] ?? args.port);
-  process.stdout.write(`${JSON.stringify({ ready: true, port, pid: process.pid })}\n`);
+  process.stdout.write(readyLine(port, process.pid));
 
   let closing = false;
   const close = async (signal: string) => {

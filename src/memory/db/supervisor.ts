@@ -9,6 +9,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { codeFile } from '../../lib/code-dir.js';
 import { dataDirInitialised } from './data-dir.js';
+import { READY_PREFIX } from './ready-line.js';
 import { type MemoryEngineEventData, type MemoryEngineState } from '../../protocol/events.js';
 import { MemoryError } from '../../protocol/errors.js';
 import { decideRestart, DEFAULT_RESTART_POLICY, type RestartPolicy } from '../../slots/restart-policy.js';
@@ -153,7 +154,7 @@ export class PgSupervisor {
       child.stdout!.on('data', (chunk: Buffer) => {
         if (this.state !== 'starting') return;
         pending += chunk.toString();
-        const line = pending.split('\n').find((l) => l.startsWith('{"ready":true'));
+        const line = pending.split('\n').find((l) => l.startsWith(READY_PREFIX));
         if (!line) return;
         clearTimeout(timer);
         this.port = (JSON.parse(line) as { port: number }).port;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_DROP_IN_DIR, DROP_IN_FILE, dropInText, notApplicable, propagateToHindsight } from './drop-in.js';
 
-// REFERENCE §13.1's text, with the original's name and model prefix as svc's.
+// The hal0 original's text, with its name and model prefix made svc's.
 const EXPECTED = '# Managed by svc (ADR-0023 — memory.graph.extraction_slot / llm_timeout_s).\n# Overrides HINDSIGHT_API_LLM_MODEL and HINDSIGHT_API_LLM_TIMEOUT in the base\n# hindsight-api.service unit. Do not edit by hand; set via `svc memory graph\n# enable --slot <name>` or the dashboard, which rewrites this file and\n# restarts the service.\n[Service]\nEnvironment=HINDSIGHT_API_LLM_MODEL=svc/utility\nEnvironment=HINDSIGHT_API_LLM_TIMEOUT=300\n';
 
 describe('the hindsight drop-in', () => {

@@ -1,5 +1,5 @@
 // On the hindsight engine the daemon builds the graph itself: [memory.graph] reaches it as a
-// systemd drop-in (REFERENCE §13.1, the original's exact text with its name and the `svc/`
+// systemd drop-in (docs/memory.md "Graph"; the original's exact text with its name and the `svc/`
 // model prefix of this spec), written atomically, then `systemctl daemon-reload` and a
 // restart of hindsight-api.service. Each step's outcome is reported, never thrown: a host
 // without systemd (or a gateway that may not write /etc) gets the error in `propagation`.

@@ -1,4 +1,4 @@
-// GET /api/memory/banks/<id>/graph/subgraph (REFERENCE §13.1): a bank's graph, as entities
+// GET /api/memory/banks/<id>/graph/subgraph (docs/api.md, "Memory graph"): a bank's graph, as entities
 // linked by their relations or as memories linked by the entities they share. `top` takes
 // the `limit` best nodes by `by` and the edges among them; `ego` walks out from `node`,
 // `depth` steps, keeping each node's `top_k` strongest neighbours. Only items the viewer

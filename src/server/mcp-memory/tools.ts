@@ -1,4 +1,4 @@
-// The tools of the bundled svc-memory server (docs/mcp.md "svc-memory"; REFERENCE §13.1): the
+// The tools of the bundled svc-memory server (docs/mcp.md "svc-memory", docs/memory.md): the
 // memory service (ctx.memory) as MCP tools, each acting as the caller's agent (X-Svc-Agent of
 // the MCP request, or the token's name; docs/memory.md "Namespaces"), so private items stay
 // their agent's. They run through ctx.mcp.call: the tool policy (memory_delete is gated by

@@ -1,5 +1,5 @@
 // /api/memory/graph* and a bank's subgraph (docs/api.md "Memory graph", docs/memory.md
-// "Graph"; REFERENCE §13.1). The PUT merges into [memory.graph] of svc.toml through the
+// "Graph"). The PUT merges into [memory.graph] of svc.toml through the
 // settings writer (atomic, one writer at a time) and, on the hindsight engine, rewrites the
 // daemon's systemd drop-in and restarts it: running systemctl is a host-only power, asked
 // of the one host-only policy before anything is written.

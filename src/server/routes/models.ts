@@ -16,8 +16,8 @@ import type { ServerContext } from '../context.js';
 import { requireHostAuthority } from '../host-authority.js';
 
 export function registerModelRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  /** Run a registry mutation in the writer queue; a failure is recorded before it is rethrown. */
-  const mutate = async <T>(request: FastifyRequest, action: string, target: string, operation: () => Promise<T>): Promise<T> => {
+  /** Run a registry write in the config writer queue (unlike slots.ts's `mutate`, which queues nothing); a failure is recorded before it is rethrown. */
+  const queuedWrite = async <T>(request: FastifyRequest, action: string, target: string, operation: () => Promise<T>): Promise<T> => {
     try {
       return await ctx.configWrites.run(operation);
     } catch (error) {
@@ -49,7 +49,7 @@ export function registerModelRoutes(app: FastifyInstance, ctx: ServerContext): v
     const id = body.id;
     // The path names a host file svc will read (and hand to an engine): a host-only key.
     await requireHostAuthority(ctx, request, 'model.register', id, [HOST_ONLY_MODEL_PATH], 'registering a model names a host file (or drop the file in a scanned root and run a scan)');
-    const result = await mutate(request, 'model.register', id, async () => {
+    const result = await queuedWrite(request, 'model.register', id, async () => {
       const registered = await registerModel(ctx.config, id, { path: body.path, name: body.name, license: body.license, force: body.force });
       ctx.replaceConfig(withRegistry(ctx.config, registered.registry));
       return registered;
@@ -69,7 +69,7 @@ export function registerModelRoutes(app: FastifyInstance, ctx: ServerContext): v
   app.delete('/api/models/:ref', async (request) => {
     const { ref } = request.params as { ref: string };
     const force = booleanQuery(request, 'force');
-    const result = await mutate(request, 'model.delete', ref, async () => {
+    const result = await queuedWrite(request, 'model.delete', ref, async () => {
       const removed = await removeModel(ctx.config, ref, { force });
       ctx.replaceConfig(withRegistry(ctx.config, removed.registry));
       return removed;
@@ -82,7 +82,7 @@ export function registerModelRoutes(app: FastifyInstance, ctx: ServerContext): v
   app.post('/api/models/:ref/assign', async (request) => {
     const { ref } = request.params as { ref: string };
     const { slot } = parseRequest(AssignModelRequestSchema, objectBody(request));
-    const result = await mutate(request, 'model.assign', ref, async () => {
+    const result = await queuedWrite(request, 'model.assign', ref, async () => {
       const assigned = await assignModel(ctx.config, ref, slot);
       ctx.replaceConfig(withSlotConfig(ctx.config, assigned.slot, assigned.config));
       return assigned;
@@ -98,7 +98,7 @@ export function registerModelRoutes(app: FastifyInstance, ctx: ServerContext): v
   });
 
   app.post('/api/models/scan', async (request) => {
-    const result = await mutate(request, 'model.scan', 'registry.toml', () => scanIntoRegistry(ctx));
+    const result = await queuedWrite(request, 'model.scan', 'registry.toml', () => scanIntoRegistry(ctx));
     ctx.record({ action: 'model.scan', target: 'registry.toml', actor: actorOf(request), details: scanDetails(result) });
     return scanPayload(result);
   });

@@ -1,4 +1,4 @@
-// The OpenAI-compatible audio routes (SPEC.md, "OpenAI-compatible surface" rules 4-5;
+// The OpenAI-compatible audio routes (docs/api.md, "The OpenAI-compatible surface";
 // docs/routing.md, "Audio routes"):
 // - POST /v1/audio/speech (JSON): `model` required; a tts slot's default_voice,
 //   default_speed and default_response_format filled in for fields the request leaves out;

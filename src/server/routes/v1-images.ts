@@ -1,4 +1,4 @@
-// POST /v1/images/generations and GET /api/images/cache/<uuid>.png (SPEC.md rule 7;
+// POST /v1/images/generations and GET /api/images/cache/<uuid>.png (docs/api.md "The OpenAI-compatible surface";
 // docs/routing.md, "Images").
 // - `model` is a curated image model (sdxl-turbo, sd-1.5-pruned-emaonly, flux-schnell), an
 //   image slot's name or alias, or svc/image; absent means svc/image. A curated model no slot

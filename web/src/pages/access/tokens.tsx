@@ -6,6 +6,7 @@ import { ErrorNote } from '../../components/error-note.js';
 import { Confirm } from '../../components/confirm.js';
 import { revokeToken, tokensQuery } from './queries.js';
 import { SCOPE_WORDS, when } from './words.js';
+import { DataTable } from '../../components/data-table.js';
 
 export function Tokens() {
   const queries = useQueryClient();
@@ -21,40 +22,24 @@ export function Tokens() {
       {tokens.error && <ErrorNote error={tokens.error} />}
       {tokens.data?.tokens.length === 0 && <p className="muted">No tokens yet.</p>}
       {tokens.data && tokens.data.tokens.length > 0 && (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Label</th>
-                <th scope="col">Scope</th>
-                <th scope="col">Id</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {tokens.data.tokens.map((token) => (
-                <tr key={token.id} data-testid={`token-${token.label}`}>
-                  <td>{token.label}</td>
-                  <td title={SCOPE_WORDS[token.scope]}>{token.scope}</td>
-                  <td>
-                    <code>{token.id}</code>
-                  </td>
-                  <td>{when(token.created_at)}</td>
-                  <td>{when(token.last_used_at)}</td>
-                  <td>
-                    <button type="button" className="danger" onClick={() => setRevoking(token)} aria-label={`Revoke ${token.label}`}>
-                      Revoke
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={['Label', 'Scope', 'Id', 'Created', 'Last used', { hidden: 'Actions' }]}>
+          {tokens.data.tokens.map((token) => (
+            <tr key={token.id} data-testid={`token-${token.label}`}>
+              <td>{token.label}</td>
+              <td title={SCOPE_WORDS[token.scope]}>{token.scope}</td>
+              <td>
+                <code>{token.id}</code>
+              </td>
+              <td>{when(token.created_at)}</td>
+              <td>{when(token.last_used_at)}</td>
+              <td>
+                <button type="button" className="danger" onClick={() => setRevoking(token)} aria-label={`Revoke ${token.label}`}>
+                  Revoke
+                </button>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       {revoking && (
         <Confirm

@@ -4,6 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AgentView } from '../../../../src/protocol/agents.js';
 import { ErrorNote } from '../../components/error-note.js';
 import { activityQuery, logQuery } from './queries.js';
+import { DataTable } from '../../components/data-table.js';
 
 export function AgentActivity({ name }: { name: string }) {
   const queries = useQueryClient();
@@ -20,35 +21,23 @@ export function AgentActivity({ name }: { name: string }) {
       {activity.error && <ErrorNote error={activity.error} />}
       {activity.data?.hint && <p className="muted">{activity.data.hint}</p>}
       {events.length > 0 && (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Request or tool</th>
-                <th scope="col">Arguments</th>
-                <th scope="col">Outcome</th>
-              </tr>
-            </thead>
-            <tbody>
-              {events.map((event) => (
-                <tr key={event.id} data-testid="activity-row" data-tool={event.tool}>
-                  <td>
-                    <time dateTime={event.timestamp}>{new Date(event.timestamp).toLocaleString()}</time>
-                  </td>
-                  <td>
-                    <code>{event.tool}</code>
-                    {event.gated && <span className="tag">gated</span>}
-                  </td>
-                  <td className="args">
-                    <code>{JSON.stringify(event.args)}</code>
-                  </td>
-                  <td className={event.outcome === 'ok' ? 'ok-text' : 'error-text'}>{event.outcome}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={['When', 'Request or tool', 'Arguments', 'Outcome']}>
+          {events.map((event) => (
+            <tr key={event.id} data-testid="activity-row" data-tool={event.tool}>
+              <td>
+                <time dateTime={event.timestamp}>{new Date(event.timestamp).toLocaleString()}</time>
+              </td>
+              <td>
+                <code>{event.tool}</code>
+                {event.gated && <span className="tag">gated</span>}
+              </td>
+              <td className="args">
+                <code>{JSON.stringify(event.args)}</code>
+              </td>
+              <td className={event.outcome === 'ok' ? 'ok-text' : 'error-text'}>{event.outcome}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </section>
   );

@@ -13,6 +13,7 @@ import { agentsApi } from './agents-api.js';
 import { hostWriteWhy } from './host-write.js';
 import { JobProgress } from './job-progress.js';
 import { agentsQuery } from './queries.js';
+import { DataTable } from '../../components/data-table.js';
 
 const WHAT_RUNS: Record<AgentKindWire, string> = {
   cli: 'npm installs its pinned version into <state>/agents/<name> (never globally) and svc writes its configuration, wired to this gateway.',
@@ -54,24 +55,11 @@ export function AgentList() {
         {agents.error && <ErrorNote error={agents.error} />}
         {agents.data && installed.length === 0 && <p className="muted">No agent is installed yet.</p>}
         {installed.length > 0 && (
-          <div className="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Agent</th>
-                  <th scope="col">Kind</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Version</th>
-                  <th scope="col">Last job</th>
-                </tr>
-              </thead>
-              <tbody>
-                {installed.map((agent) => (
-                  <InstalledRow key={agent.name} agent={agent} />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable columns={['Agent', 'Kind', 'Status', 'Version', 'Last job']}>
+            {installed.map((agent) => (
+              <InstalledRow key={agent.name} agent={agent} />
+            ))}
+          </DataTable>
         )}
       </section>
       <section className="card" data-testid="agents-available" aria-labelledby="available-title">

@@ -12,6 +12,7 @@ import { GraphView } from './graph-view.js';
 import { banksQuery, engineQuery } from './memory-api.js';
 import { SearchPanel } from './search-panel.js';
 import './memory.css';
+import { DataTable } from '../../components/data-table.js';
 
 function EngineCard() {
   const access = useAccess();
@@ -47,27 +48,20 @@ function BanksCard({ onPick, picked, usable }: { onPick: (bank: string) => void;
       {banks.error && <ErrorNote error={banks.error} />}
       {banks.data && banks.data.banks.length === 0 && <p className="muted">No banks yet: the first item added makes <code>shared</code>.</p>}
       {banks.data && banks.data.banks.length > 0 && (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr><th>Bank</th><th>Items</th><th>Dimension</th><th>Graph</th></tr>
-            </thead>
-            <tbody>
-              {banks.data.banks.map((bank) => (
-                <tr key={bank.id} data-testid={`bank-${bank.id}`}>
-                  <td><code>{bank.id}</code></td>
-                  <td data-testid="bank-items">{bank.items}</td>
-                  <td>{bank.dimension ?? '—'}</td>
-                  <td>
-                    <button type="button" onClick={() => onPick(bank.id)} aria-pressed={picked === bank.id} data-testid="bank-graph">
-                      Show graph
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={['Bank', 'Items', 'Dimension', 'Graph']}>
+          {banks.data.banks.map((bank) => (
+            <tr key={bank.id} data-testid={`bank-${bank.id}`}>
+              <td><code>{bank.id}</code></td>
+              <td data-testid="bank-items">{bank.items}</td>
+              <td>{bank.dimension ?? '—'}</td>
+              <td>
+                <button type="button" onClick={() => onPick(bank.id)} aria-pressed={picked === bank.id} data-testid="bank-graph">
+                  Show graph
+                </button>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </div>
   );

@@ -12,6 +12,7 @@ import { modelsQuery } from './queries.js';
 import { formatBytes } from './pull-math.js';
 import { slotsUsing } from './usage.js';
 import { ModelActions } from './model-actions.js';
+import { DataTable } from '../../components/data-table.js';
 
 function ModelRow({ model, slots }: { model: ModelPayload; slots: SlotViewPayload[] }) {
   const uses = slotsUsing(model, slots);
@@ -100,27 +101,11 @@ export function Registry() {
       {slots.error && <ErrorNote error={slots.error} />}
       {models.data && list.length === 0 && <p className="muted">No models yet: register a file, scan the roots, or pull one.</p>}
       {list.length > 0 && (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">id</th>
-                <th scope="col">size</th>
-                <th scope="col">quant</th>
-                <th scope="col">architecture</th>
-                <th scope="col">context</th>
-                <th scope="col">where</th>
-                <th scope="col">slots</th>
-                <th scope="col">actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((model) => (
-                <ModelRow key={model.id} model={model} slots={slots.data?.slots ?? []} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={['id', 'size', 'quant', 'architecture', 'context', 'where', 'slots', 'actions']}>
+          {list.map((model) => (
+            <ModelRow key={model.id} model={model} slots={slots.data?.slots ?? []} />
+          ))}
+        </DataTable>
       )}
     </section>
   );

@@ -8,6 +8,7 @@ import { hardwareQuery } from '../../queries.js';
 import { searchQuery } from './queries.js';
 import { budgetMb, fitMark, formatBytes, refForQuant, type FitMark } from './pull-math.js';
 import { StartPull } from './start-pull.js';
+import { DataTable } from '../../components/data-table.js';
 
 const FIT_WORDS: Record<FitMark, string> = { fits: 'fits', tight: 'tight', 'too-big': 'too big', unknown: '?' };
 
@@ -33,40 +34,25 @@ function Result({ result, budget, onPull }: { result: SearchResultPayload; budge
       {result.quants.length === 0 ? (
         <p className="muted">No quants listed for this repo.</p>
       ) : (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">quant</th>
-                <th scope="col">file</th>
-                <th scope="col">size</th>
-                <th scope="col">fit</th>
-                <th scope="col">
-                  <span className="visually-hidden">pull</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {result.quants.map((quant) => (
-                <tr key={quant.file} data-testid={`quant-${quant.quant ?? quant.file}`}>
-                  <td>{quant.quant ?? '—'}</td>
-                  <td>
-                    <code>{quant.file}</code>
-                  </td>
-                  <td>{formatBytes(quant.size)}</td>
-                  <td>
-                    <FitBadge size={quant.size} budget={budget} />
-                  </td>
-                  <td>
-                    <button type="button" onClick={() => onPull(refForQuant(result.repo, quant))} aria-label={`pull ${quant.quant ?? quant.file} of ${result.repo}`}>
-                      Pull…
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={['quant', 'file', 'size', 'fit', { hidden: 'pull' }]}>
+          {result.quants.map((quant) => (
+            <tr key={quant.file} data-testid={`quant-${quant.quant ?? quant.file}`}>
+              <td>{quant.quant ?? '—'}</td>
+              <td>
+                <code>{quant.file}</code>
+              </td>
+              <td>{formatBytes(quant.size)}</td>
+              <td>
+                <FitBadge size={quant.size} budget={budget} />
+              </td>
+              <td>
+                <button type="button" onClick={() => onPull(refForQuant(result.repo, quant))} aria-label={`pull ${quant.quant ?? quant.file} of ${result.repo}`}>
+                  Pull…
+                </button>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </article>
   );

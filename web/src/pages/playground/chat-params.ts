@@ -9,7 +9,6 @@ export const chatParamsSchema = z.object({
   max_tokens: z.number({ error: 'a whole number' }).int('a whole number').min(1, 'at least 1').optional(),
 });
 
-export type ChatParams = z.infer<typeof chatParamsSchema>;
 
 export interface ChatSettingsInput {
   system: string;

@@ -5,6 +5,7 @@ import { Field } from '../../components/field.js';
 import type { ModelOption } from './model-kinds.js';
 import { ToolForm } from './tool-form.js';
 import { postJson } from './v1-client.js';
+import { DataTable } from '../../components/data-table.js';
 
 interface RerankAnswer {
   results: Array<{ index: number; relevance_score: number }>;
@@ -25,27 +26,15 @@ export function Rerank(props: { options: readonly ModelOption[]; model: string; 
     <ToolForm tool="rerank" title="Rerank" action="Rerank" ready={query.trim() !== '' && documents.length > 0} busy={run.isPending} onRun={() => run.mutate({ query, documents })} error={run.error} timing={run.data?.timing ?? null} {...props}
       result={
         run.data && (
-          <div className="table-wrap">
-            <table data-testid="rerank-results">
-              <caption className="muted">Most relevant first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">#</th>
-                  <th scope="col">score</th>
-                  <th scope="col">document</th>
-                </tr>
-              </thead>
-              <tbody>
-                {ordered.map((r, rank) => (
-                  <tr key={r.index} data-testid="rerank-row">
-                    <td>{rank + 1}</td>
-                    <td data-testid="rerank-score">{r.relevance_score.toFixed(4)}</td>
-                    <td>{sent[r.index] ?? `document ${r.index}`}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable columns={['#', 'score', 'document']} testId="rerank-results" caption="Most relevant first" captionClassName="muted">
+            {ordered.map((r, rank) => (
+              <tr key={r.index} data-testid="rerank-row">
+                <td>{rank + 1}</td>
+                <td data-testid="rerank-score">{r.relevance_score.toFixed(4)}</td>
+                <td>{sent[r.index] ?? `document ${r.index}`}</td>
+              </tr>
+            ))}
+          </DataTable>
         )
       }
     >

@@ -2,7 +2,7 @@
 // chat stream read with fetch and eventsource-parser (as the app's event stream is). Each
 // answer comes with svc's timing from its Server-Timing header; each failure is an ApiError
 // with the gateway's code and message (an engine's error arrives in the same envelope).
-import { createParser } from 'eventsource-parser';
+import { readSse } from '../../sse-read.js';
 import { ApiError, errorFromResponse } from '../../api-error.js';
 import { gatewayTiming, type GatewayTiming } from './server-timing.js';
 
@@ -63,15 +63,8 @@ export async function postStream(path: string, body: unknown, signal: AbortSigna
   const response = await send(path, { method: 'POST', headers: { ...JSON_HEADERS, accept: 'text/event-stream' }, body: JSON.stringify(body), signal });
   callbacks.onHead(gatewayTiming(response.headers.get('server-timing')));
   if (response.body === null) throw new ApiError('stream.no_body', 'the answer had no body');
-  const parser = createParser({ onEvent: (message) => callbacks.onData(message.data), onComment: (comment) => callbacks.onComment(comment.trim()) });
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      parser.feed(decoder.decode(value, { stream: true }));
-    }
+    await readSse(response.body, { onEvent: (message) => callbacks.onData(message.data), onComment: (comment) => callbacks.onComment(comment.trim()) });
   } catch (error) {
     if (isAbort(error) || signal.aborted) throw new DOMException('stopped', 'AbortError');
     throw new ApiError('stream.broken', `the stream broke off: ${(error as Error).message}`);

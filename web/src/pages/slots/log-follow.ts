@@ -2,8 +2,8 @@
 // stream (the tail, then each new line as one event whose data is the line as JSON). Read
 // with fetch, not EventSource, so that a refusal shows its code and message and the stream
 // is not silently reopened (which would send the tail again); it ends when `signal` aborts.
-import { createParser } from 'eventsource-parser';
 import { ApiError, errorFromResponse } from '../../api-error.js';
+import { readSse } from '../../sse-read.js';
 
 /** Lines kept on screen: the gateway keeps 500 in memory, so the page keeps as many. */
 export const MAX_LOG_LINES = 500;
@@ -26,19 +26,13 @@ export async function followLog(url: string, onLines: (lines: string[]) => void,
   if (!response.ok || response.body === null) throw await errorFromResponse(response);
   // Lines that arrive together (the tail) are handed on together: one render, not hundreds.
   let batch: string[] = [];
-  const parser = createParser({ onEvent: (message) => void batch.push(JSON.parse(message.data) as string) });
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
+  const handOn = () => {
+    if (batch.length === 0) return;
+    onLines(batch);
+    batch = [];
+  };
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      parser.feed(decoder.decode(value, { stream: true }));
-      if (batch.length > 0) {
-        onLines(batch);
-        batch = [];
-      }
-    }
+    await readSse(response.body, { onEvent: (message) => void batch.push(JSON.parse(message.data) as string) }, handOn);
   } catch (error) {
     if (signal.aborted) return;
     throw new ApiError('logs.stream_broken', `the log stream broke off: ${(error as Error).message}`);

@@ -5,6 +5,7 @@ import { useAccess } from '../../access.js';
 import { ErrorNote } from '../../components/error-note.js';
 import { slotsQuery } from '../../queries.js';
 import { Link, navigate, useTitle } from '../../router.js';
+import { DataTable } from '../../components/data-table.js';
 
 export function SlotList() {
   useTitle('Slots');
@@ -21,43 +22,27 @@ export function SlotList() {
       {slots.error && <ErrorNote error={slots.error} />}
       {slots.data?.slots.length === 0 && <p className="muted">No slots yet: a slot runs one engine on one port serving one model. Create one with “New slot”.</p>}
       {slots.data && slots.data.slots.length > 0 && (
-        <div className="table-wrap">
-          <table data-testid="slot-table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">State</th>
-                <th scope="col">Type</th>
-                <th scope="col">Engine · backend</th>
-                <th scope="col">Model</th>
-                <th scope="col">Port</th>
-                <th scope="col">Device</th>
-                <th scope="col">In flight</th>
-              </tr>
-            </thead>
-            <tbody>
-              {slots.data.slots.map((slot) => (
-                <tr key={slot.name} data-testid={`slot-row-${slot.name}`} data-state={slot.state}>
-                  <td>
-                    <Link to={`/slots/${encodeURIComponent(slot.name)}`}>{slot.name}</Link>
-                  </td>
-                  <td>
-                    <span className={`state state-${slot.state}`}>{slot.state}</span>
-                  </td>
-                  <td>{slot.type}</td>
-                  <td>
-                    {slot.provider}
-                    {slot.backend && ` · ${slot.backend}`}
-                  </td>
-                  <td>{slot.model || '—'}</td>
-                  <td>{slot.port}</td>
-                  <td>{slot.device}</td>
-                  <td>{slot.in_flight}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={['Name', 'State', 'Type', 'Engine · backend', 'Model', 'Port', 'Device', 'In flight']} testId="slot-table">
+          {slots.data.slots.map((slot) => (
+            <tr key={slot.name} data-testid={`slot-row-${slot.name}`} data-state={slot.state}>
+              <td>
+                <Link to={`/slots/${encodeURIComponent(slot.name)}`}>{slot.name}</Link>
+              </td>
+              <td>
+                <span className={`state state-${slot.state}`}>{slot.state}</span>
+              </td>
+              <td>{slot.type}</td>
+              <td>
+                {slot.provider}
+                {slot.backend && ` · ${slot.backend}`}
+              </td>
+              <td>{slot.model || '—'}</td>
+              <td>{slot.port}</td>
+              <td>{slot.device}</td>
+              <td>{slot.in_flight}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       {slots.isPending && <p className="muted">Loading…</p>}
     </section>

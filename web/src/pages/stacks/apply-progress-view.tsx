@@ -7,6 +7,7 @@ import { ErrorNote } from '../../components/error-note.js';
 import { slotsQuery } from '../../queries.js';
 import { fractionDone, type ApplyProgress } from './apply-progress.js';
 import { slotMatches } from './plan-format.js';
+import { DataTable } from '../../components/data-table.js';
 
 /** A slot's convergence time: ms under a second, else seconds. */
 const formatMs = (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`);
@@ -18,31 +19,17 @@ function SlotsNow({ plan }: { plan: StackApplyPayload }) {
   if (slots.error) return <ErrorNote error={slots.error} />;
   const matches = slotMatches(plan.changes, slots.data?.slots ?? []);
   return (
-    <div className="table-wrap">
-      <table data-testid="slots-now">
-        <caption>The slots now</caption>
-        <thead>
-          <tr>
-            <th scope="col">slot</th>
-            <th scope="col">stack wants</th>
-            <th scope="col">running</th>
-            <th scope="col">state</th>
-            <th scope="col">matches</th>
-          </tr>
-        </thead>
-        <tbody>
-          {matches.map((m) => (
-            <tr key={m.slot} data-testid={`match-${m.slot}`} data-match={String(m.matches)}>
-              <td>{m.slot}</td>
-              <td>{m.wanted}</td>
-              <td>{m.live ?? '—'}</td>
-              <td>{m.state ? <span className={`state state-${m.state}`}>{m.state}</span> : '—'}</td>
-              <td>{m.matches ? 'yes' : 'no'}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable columns={['slot', 'stack wants', 'running', 'state', 'matches']} testId="slots-now" caption="The slots now">
+      {matches.map((m) => (
+        <tr key={m.slot} data-testid={`match-${m.slot}`} data-match={String(m.matches)}>
+          <td>{m.slot}</td>
+          <td>{m.wanted}</td>
+          <td>{m.live ?? '—'}</td>
+          <td>{m.state ? <span className={`state state-${m.state}`}>{m.state}</span> : '—'}</td>
+          <td>{m.matches ? 'yes' : 'no'}</td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 

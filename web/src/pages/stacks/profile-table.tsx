@@ -9,6 +9,7 @@ import { Confirm } from '../../components/confirm.js';
 import { ErrorNote } from '../../components/error-note.js';
 import { Link, navigate } from '../../router.js';
 import { profilePath, profilesQuery } from './queries.js';
+import { DataTable } from '../../components/data-table.js';
 
 function DeleteChanges({ profile }: { profile: ProfilePayload }) {
   if (profile.used_by.length === 0) return <p>Removes {profile.name} from profiles.toml. No slot uses it.</p>;
@@ -67,25 +68,11 @@ export function ProfileTable() {
       <div className="toolbar">
         {access.can('write') ? <Link to="/stacks/profiles/new">New profile…</Link> : <span className="muted">{access.why('write')}</span>}
       </div>
-      <div className="table-wrap">
-        <table data-testid="profiles">
-          <thead>
-            <tr>
-              <th scope="col">profile</th>
-              <th scope="col">device</th>
-              <th scope="col">serves</th>
-              <th scope="col">intent</th>
-              <th scope="col">used by</th>
-              <th scope="col">actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {profiles.data.profiles.map((profile) => (
-              <ProfileRow key={profile.name} profile={profile} onDelete={setDeleting} />
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable columns={['profile', 'device', 'serves', 'intent', 'used by', 'actions']} testId="profiles">
+        {profiles.data.profiles.map((profile) => (
+          <ProfileRow key={profile.name} profile={profile} onDelete={setDeleting} />
+        ))}
+      </DataTable>
       {deleting && (
         <Confirm title={`Delete profile ${deleting.name}?`} changes={<DeleteChanges profile={deleting} />} action="Delete" onConfirm={() => remove(deleting)} onClose={() => setDeleting(null)} />
       )}

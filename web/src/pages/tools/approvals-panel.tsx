@@ -10,6 +10,7 @@ import { ErrorNote } from '../../components/error-note.js';
 import { formatDuration } from '../../format.js';
 import { mcpApi } from './mcp-api.js';
 import { useNow } from './use-now.js';
+import { DataTable } from '../../components/data-table.js';
 
 type Decision = 'approve' | 'deny';
 
@@ -82,25 +83,11 @@ export function ApprovalsPanel() {
       {approvals.error && <ErrorNote error={approvals.error} />}
       {approvals.data && pending.length === 0 && <p className="muted">No call waits for a decision. Calls to a gated tool wait here until approved, denied or expired.</p>}
       {pending.length > 0 && (
-        <div className="table-wrap">
-          <table data-testid="approval-table">
-            <thead>
-              <tr>
-                <th scope="col">Tool</th>
-                <th scope="col">Arguments</th>
-                <th scope="col">Client</th>
-                <th scope="col">Waiting</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Decision</th>
-              </tr>
-            </thead>
-            <tbody>
-              {pending.map((entry) => (
-                <ApprovalRow key={entry.id} entry={entry} now={now} onDecided={decided} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={['Tool', 'Arguments', 'Client', 'Waiting', 'Expires', 'Decision']} testId="approval-table">
+          {pending.map((entry) => (
+            <ApprovalRow key={entry.id} entry={entry} now={now} onDecided={decided} />
+          ))}
+        </DataTable>
       )}
       {last && <Outcome entry={last} />}
     </section>

@@ -10,9 +10,53 @@ import { navigate } from '../../router.js';
 import { isUrl } from './install-request.js';
 import { mcpApi } from './mcp-api.js';
 import { catalogQuery, serversQuery } from './queries.js';
+import { DataTable } from '../../components/data-table.js';
 
 const SHOWN = 40;
 const HOST_ONLY = 'installing a program on the gateway\'s host needs this host or an admin token';
+
+/** One catalog entry; `why` says why it cannot be installed by this caller (undefined: it can). */
+function CatalogRow({ item, why, onChoose }: { item: McpCatalogItem; why: string | undefined; onChoose: (item: McpCatalogItem) => void }) {
+  return (
+    <tr data-testid={`catalog-${item.id}`}>
+      <td>
+        {item.homepage ? <a href={item.homepage} rel="noreferrer" target="_blank">{item.name || item.id}</a> : item.name || item.id}
+        <div className="muted">
+          {item.category} · {item.source}
+        </div>
+      </td>
+      <td className="wrap">{item.description}</td>
+      <td>
+        <code>{item.spec}</code>
+      </td>
+      <td>
+        {item.installed ? (
+          <span className="muted">installed</span>
+        ) : (
+          <button type="button" disabled={why !== undefined} title={why} onClick={() => onChoose(item)} aria-label={`install ${item.id}`}>
+            Install…
+          </button>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+/** What installing an entry does, for its confirmation. */
+function InstallChanges({ item }: { item: McpCatalogItem }) {
+  return (
+    <ul>
+      {isUrl(item.spec) ? (
+        <li>svc connects to <code>{item.spec}</code> and reads its tools.</li>
+      ) : (
+        <li>
+          npm installs <code>{item.spec}</code> on the gateway's host, and svc runs it there as <code>{item.id}</code>.
+        </li>
+      )}
+      <li>Its tools are offered to omni chats under their policy, which its page lets you change (gate or block a tool).</li>
+    </ul>
+  );
+}
 
 export function Catalog() {
   const queries = useQueryClient();
@@ -68,45 +112,11 @@ export function Catalog() {
       {catalog.error && <ErrorNote error={catalog.error} />}
       {catalog.data && items.length === 0 && <p className="muted">Nothing in the catalog matches.</p>}
       {items.length > 0 && (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Server</th>
-                <th scope="col">What it does</th>
-                <th scope="col">Spec</th>
-                <th scope="col">
-                  <span className="sr-only">Install</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.slice(0, SHOWN).map((item) => (
-                <tr key={`${item.source}:${item.id}`} data-testid={`catalog-${item.id}`}>
-                  <td>
-                    {item.homepage ? <a href={item.homepage} rel="noreferrer" target="_blank">{item.name || item.id}</a> : item.name || item.id}
-                    <div className="muted">
-                      {item.category} · {item.source}
-                    </div>
-                  </td>
-                  <td className="wrap">{item.description}</td>
-                  <td>
-                    <code>{item.spec}</code>
-                  </td>
-                  <td>
-                    {item.installed ? (
-                      <span className="muted">installed</span>
-                    ) : (
-                      <button type="button" disabled={why(item) !== undefined} title={why(item)} onClick={() => setChosen(item)} aria-label={`install ${item.id}`}>
-                        Install…
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={['Server', 'What it does', 'Spec', { hidden: 'Install' }]}>
+          {items.slice(0, SHOWN).map((item) => (
+            <CatalogRow key={`${item.source}:${item.id}`} item={item} why={why(item)} onChoose={setChosen} />
+          ))}
+        </DataTable>
       )}
       {items.length > SHOWN && <p className="muted">{items.length - SHOWN} more: filter to find them.</p>}
       {chosen && (
@@ -116,18 +126,7 @@ export function Catalog() {
           danger={false}
           onConfirm={() => install(chosen)}
           onClose={() => setChosen(null)}
-          changes={
-            <ul>
-              {isUrl(chosen.spec) ? (
-                <li>svc connects to <code>{chosen.spec}</code> and reads its tools.</li>
-              ) : (
-                <li>
-                  npm installs <code>{chosen.spec}</code> on the gateway's host, and svc runs it there as <code>{chosen.id}</code>.
-                </li>
-              )}
-              <li>Its tools are offered to omni chats under their policy, which its page lets you change (gate or block a tool).</li>
-            </ul>
-          }
+          changes={<InstallChanges item={chosen} />}
         />
       )}
     </div>

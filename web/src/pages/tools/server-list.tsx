@@ -9,6 +9,7 @@ import { Catalog } from './catalog.js';
 import { InstallForm } from './install-form.js';
 import { serversQuery } from './queries.js';
 import { ToolCalls } from './tool-calls.js';
+import { DataTable } from '../../components/data-table.js';
 
 function policyCounts(server: McpServerView): string {
   const gated = server.tool_details.filter((tool) => tool.policy === 'gated').length;
@@ -57,25 +58,11 @@ export function ServerList() {
           {servers.isPending && <p className="muted">Loading…</p>}
           {servers.data?.servers.length === 0 && <p className="muted">No tool servers yet: install one from a spec, a URL or the catalog below.</p>}
           {servers.data && servers.data.servers.length > 0 && (
-            <div className="table-wrap">
-              <table data-testid="server-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Server</th>
-                    <th scope="col">State</th>
-                    <th scope="col">Transport</th>
-                    <th scope="col">Tools</th>
-                    <th scope="col">Runs</th>
-                    <th scope="col">Last error</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {servers.data.servers.map((server) => (
-                    <ServerRow key={server.id} server={server} />
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable columns={['Server', 'State', 'Transport', 'Tools', 'Runs', 'Last error']} testId="server-table">
+              {servers.data.servers.map((server) => (
+                <ServerRow key={server.id} server={server} />
+              ))}
+            </DataTable>
           )}
         </div>
         <div className="columns">

@@ -3,12 +3,53 @@
 // the confirmation lists each change, then PATCH /api/mcp/<id>/tools writes the three lists.
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { TOOL_POLICIES, type McpServerView, type ToolPolicy } from '../../../../src/protocol/mcp.js';
+import { TOOL_POLICIES, type McpServerView, type McpToolView, type ToolPolicy } from '../../../../src/protocol/mcp.js';
 import { useAccess } from '../../access.js';
 import { Confirm } from '../../components/confirm.js';
 import { mcpApi } from './mcp-api.js';
 import { effectiveEdits, listsAfter, POLICY_WORDS, policyChanges, type PolicyEdits } from './policy.js';
 import { serverQuery, serversQuery } from './queries.js';
+import { DataTable } from '../../components/data-table.js';
+
+interface ToolRowProps {
+  tool: McpToolView;
+  /** The policy edited on the page and not saved yet, if any. */
+  edited: ToolPolicy | undefined;
+  /** Why this caller may not change it (undefined: it may). */
+  deniedWhy: string | undefined;
+  onEdit: (policy: ToolPolicy) => void;
+}
+
+function ToolRow({ tool, edited, deniedWhy, onEdit }: ToolRowProps) {
+  const policy = edited ?? tool.policy;
+  return (
+    <tr data-testid={`tool-${tool.name}`} data-policy={tool.policy}>
+      <td>
+        <code>{tool.name}</code>
+        {tool.read_only && <span className="tag">read only</span>}
+        {tool.destructive && <span className="tag tag-bad">destructive</span>}
+      </td>
+      <td className="wrap">{tool.description || <span className="muted">—</span>}</td>
+      <td>
+        <select
+          value={policy}
+          disabled={deniedWhy !== undefined}
+          title={deniedWhy ?? POLICY_WORDS[policy]}
+          aria-label={`policy of ${tool.name}`}
+          className={edited ? 'edited' : undefined}
+          onChange={(e) => onEdit(e.target.value as ToolPolicy)}
+          data-testid="tool-policy"
+        >
+          {TOOL_POLICIES.map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </select>
+      </td>
+    </tr>
+  );
+}
 
 export function ToolPolicies({ server }: { server: McpServerView }) {
   const queries = useQueryClient();
@@ -35,49 +76,11 @@ export function ToolPolicies({ server }: { server: McpServerView }) {
       {tools.length === 0 ? (
         <p className="muted">{server.state === 'ready' ? 'The server lists no tools.' : 'No tools read yet: they are read from the server once it is ready.'}</p>
       ) : (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Tool</th>
-                <th scope="col">What it does</th>
-                <th scope="col">Policy</th>
-              </tr>
-            </thead>
-            <tbody>
-              {tools.map((tool) => {
-                const policy = changed[tool.name] ?? tool.policy;
-                return (
-                  <tr key={tool.name} data-testid={`tool-${tool.name}`} data-policy={tool.policy}>
-                    <td>
-                      <code>{tool.name}</code>
-                      {tool.read_only && <span className="tag">read only</span>}
-                      {tool.destructive && <span className="tag tag-bad">destructive</span>}
-                    </td>
-                    <td className="wrap">{tool.description || <span className="muted">—</span>}</td>
-                    <td>
-                      <select
-                        value={policy}
-                        disabled={denied}
-                        title={access.why('write') ?? POLICY_WORDS[policy]}
-                        aria-label={`policy of ${tool.name}`}
-                        className={changed[tool.name] ? 'edited' : undefined}
-                        onChange={(e) => setEdits((old) => ({ ...old, [tool.name]: e.target.value as ToolPolicy }))}
-                        data-testid="tool-policy"
-                      >
-                        {TOOL_POLICIES.map((name) => (
-                          <option key={name} value={name}>
-                            {name}
-                          </option>
-                        ))}
-                      </select>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={['Tool', 'What it does', 'Policy']}>
+          {tools.map((tool) => (
+            <ToolRow key={tool.name} tool={tool} edited={changed[tool.name]} deniedWhy={access.why('write')} onEdit={(policy) => setEdits((old) => ({ ...old, [tool.name]: policy }))} />
+          ))}
+        </DataTable>
       )}
       <div className="actions">
         {lines.length > 0 && (
