@@ -26,8 +26,6 @@ export interface Dashboard {
 export interface OpenPage {
   page: Page;
   problems: string[];
-  /** The console errors of `problems` with the URL each is about (a failed load names only its status). */
-  consoleErrors: Array<{ text: string; url: string }>;
   /**
    * Resolves once no request but a long-lived stream (the event stream, an SSE follow) has
    * been in flight for 300 ms: the page's reads have settled. (Playwright's networkidle
@@ -62,11 +60,8 @@ export async function startDashboard(options: { slots?: readonly TinySlot[]; env
 export async function openPage(browser: Browser, url: string, size: { width?: number; height?: number } = {}): Promise<OpenPage> {
   const page = await browser.newPage({ viewport: { width: size.width ?? 1280, height: size.height ?? 900 } });
   const problems: string[] = [];
-  const consoleErrors: OpenPage['consoleErrors'] = [];
   page.on('console', (message) => {
-    if (message.type() !== 'error') return;
-    problems.push(`console: ${message.text()}`);
-    consoleErrors.push({ text: message.text(), url: message.location().url });
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
   page.on('requestfailed', (request) => {
@@ -96,7 +91,7 @@ export async function openPage(browser: Browser, url: string, size: { width?: nu
       await new Promise((done) => setTimeout(done, 50));
     }
   };
-  return { page, problems, consoleErrors, settled };
+  return { page, problems, settled };
 }
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
