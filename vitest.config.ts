@@ -10,5 +10,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // A temp directory of the run's own, and a teardown that fails the run when a process a
+    // test started outlives it (test/global-setup.ts).
+    globalSetup: ['test/global-setup.ts'],
   },
 });

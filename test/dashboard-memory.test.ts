@@ -67,7 +67,9 @@ describe.skipIf(skip)('the Memory page', () => {
     await page.getByTestId('confirm').waitFor({ state: 'detached' });
     expect((await api(dashboard.gateway.url, '/api/memory/list')).json.items).toEqual([]);
     await page.locator('[data-testid="bank-shared"] [data-testid="bank-items"]:text-is("0")').waitFor();
-    expect(problems.filter((p) => !/404.*graph\/subgraph|status of 404/.test(p))).toEqual([]);
+    // Nothing the page asked failed, the graph included: with graph extraction off its route
+    // answers an empty graph, not a 404 (once ignored here, with every other console 404).
+    expect(problems).toEqual([]);
     await page.close();
   }, 300_000);
 

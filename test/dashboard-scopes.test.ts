@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 /** A page whose every request carries the token, once its heading is there; `refused` collects any answer of 400 or more. */
-async function openAs(scope: string, path: string): Promise<{ page: Page; refused: string[] }> {
+async function openAs(scope: string, path: string): Promise<{ page: Page; refused: string[]; answered(): Promise<void> }> {
   const opened = await dashboard.openAs(scope, path);
   await opened.page.getByRole('heading', { level: 1 }).first().waitFor();
   return opened;
@@ -48,9 +48,11 @@ describe.skipIf(skip)('the dashboard under a token\'s scope', () => {
     await stacks.page.getByRole('button', { name: /^Clone profile / }).first().waitFor();
     expect(await stacks.page.getByRole('button', { name: /^Clone profile / }).first().isDisabled()).toBe(true);
 
-    for (const { page, refused } of [access, settings, models, stacks]) {
-      await page.waitForTimeout(300);
-      expect(refused, `${page.url()}: ${refused.join("; ")}`).toEqual([]);
+    // Each page has rendered what it read (above); once every request it made has its answer,
+    // none of them may have been refused.
+    for (const { page, refused, answered } of [access, settings, models, stacks]) {
+      await answered();
+      expect(refused, `${page.url()}: ${refused.join('; ')}`).toEqual([]);
     }
   }, 90_000);
 
@@ -64,6 +66,7 @@ describe.skipIf(skip)('the dashboard under a token\'s scope', () => {
     const store = settings.page.locator('[data-field="models.store"] input');
     await store.waitFor();
     await expect.poll(() => store.getAttribute('readonly')).toBeNull();
+    for (const opened of [access, models, settings]) await opened.answered();
     expect([...access.refused, ...models.refused, ...settings.refused]).toEqual([]);
   }, 60_000);
 });

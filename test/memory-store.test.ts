@@ -87,6 +87,8 @@ for (const mode of ['embedded', 'server'] as const) {
       expect(vectorOnly).toHaveLength(60);
       expect(vectorOnly.every((r) => r.dataset === 'even')).toBe(true);
       const t1 = await store.search('alpha', { embedding: probe.embedding, text: 'memory', limit: 50, tags: ['t1'] });
+      // A third of the items carry t1: a filter that matched nothing must not pass for one that holds.
+      expect(t1.length).toBeGreaterThan(0);
       expect(t1.every((r) => r.tags.includes('t1'))).toBe(true);
       const none = await store.search('alpha', { embedding: probe.embedding, text: 'memory', limit: 50, tags: ['t1', 't2'], tagsMatch: 'all' });
       expect(none).toEqual([]);
@@ -182,7 +184,8 @@ for (const mode of ['embedded', 'server'] as const) {
             });
           }
         })();
-        while (acknowledged.length < 20) await new Promise((r) => setTimeout(r, 10));
+        await waitFor(() => acknowledged.length >= 20 || failed > 0, { what: '20 acknowledged writes', timeout: 60_000, interval: 10 });
+        expect(failed).toBe(0);
         process.kill(pid, 'SIGKILL');
         await burst;
         expect(events.some((e) => e.to === 'crashed')).toBe(true);

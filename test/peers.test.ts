@@ -37,7 +37,9 @@ beforeAll(async () => {
   await Promise.all([start('a'), start('b'), start('c')]);
 }, 60_000);
 afterAll(async () => {
-  await Promise.all(Object.values(gw).map((g) => g?.kill()));
+  // SIGTERM, not SIGKILL: a killed gateway leaves its engines running for the next one to
+  // re-adopt (docs/cli.md), and nothing here would stop them.
+  await Promise.all(Object.values(gw).map((g) => g?.stop()));
   net?.close();
 });
 

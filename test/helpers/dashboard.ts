@@ -9,6 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { api, REPO_ROOT, startGateway, type Gateway, type TempHome } from './gateway.js';
 import { launchChromium } from './chromium.js';
 import { homeWithTinySlots, type TinySlot } from './llama.js';
+import { waitFor } from './wait.js';
 
 export { chromiumSkipReason } from './chromium.js';
 export const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'dashboard');
@@ -120,7 +121,31 @@ export interface ScopedDashboard extends Dashboard {
   /** A token of each scope asked for, made by the proxy admin. */
   tokens: Record<string, string>;
   /** `path` in a new browser context whose every request carries the scope's token; `refused` collects answers of 400 or more, console errors and uncaught errors. */
-  openAs(scope: string, path: string): Promise<{ page: Page; refused: string[]; close(): Promise<void> }>;
+  openAs(scope: string, path: string): Promise<{ page: Page; refused: string[]; answered(): Promise<void>; close(): Promise<void> }>;
+}
+
+/**
+ * Resolves once every request the page made before the call has its answer (long-lived
+ * streams aside): the page fetches a marker itself, and since the browser reports its
+ * requests in order, once the marker is seen every earlier one has been; then each of those
+ * is waited for. What a page asks while it renders is then known, not guessed by a pause.
+ */
+function answeredTracker(page: Page): () => Promise<void> {
+  const pending = new Set<unknown>();
+  const seen: string[] = [];
+  page.on('request', (request) => {
+    seen.push(request.url());
+    if (!LONG_LIVED.test(request.url())) pending.add(request);
+  });
+  page.on('requestfinished', (request) => pending.delete(request));
+  page.on('requestfailed', (request) => pending.delete(request));
+  let markers = 0;
+  return async () => {
+    const marker = `/?answered=${++markers}`;
+    await page.evaluate(async (url) => void (await fetch(url)).status, marker);
+    await waitFor(() => seen.some((url) => url.endsWith(marker)), { what: `the page's marker request ${marker}` });
+    await waitFor(() => pending.size === 0, { what: 'the answers to every request the page made', timeout: 20_000 });
+  };
 }
 
 /** startDashboard in auth mode (one built-in "chat" slot that never idles out), with a token per scope. */
@@ -149,8 +174,9 @@ export async function startScopedDashboard(scopes: readonly string[]): Promise<S
       page.on('response', (response) => void (response.status() >= 400 && refused.push(`${response.status()} ${response.url()}`)));
       page.on('console', (message) => void (message.type() === 'error' && refused.push(`console: ${message.text()}`)));
       page.on('pageerror', (error) => refused.push(`uncaught: ${error.message}`));
+      const answered = answeredTracker(page);
       await page.goto(`${dashboard.gateway.url}${path}`);
-      return { page, refused, close: () => context.close() };
+      return { page, refused, answered, close: () => context.close() };
     },
   };
 }

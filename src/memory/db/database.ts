@@ -7,6 +7,7 @@ import pg from 'pg';
 import { MemoryError } from '../../protocol/errors.js';
 import type { MemoryEngineState } from '../../protocol/events.js';
 import { runMigrations } from './migrations.js';
+import { withCheckedOut } from './checkout.js';
 
 export interface Queryable {
   query<R extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, params?: unknown[]): Promise<pg.QueryResult<R>>;
@@ -111,17 +112,20 @@ export abstract class PooledDatabase implements MemoryDatabase {
 
   async transaction<T>(fn: (client: Queryable) => Promise<T>): Promise<T> {
     const pool = await this.pool();
-    const client = await pool.connect().catch((error: unknown) => Promise.reject(asMemoryError(error, this.where())));
     try {
-      await client.query('BEGIN');
-      const result = await fn(client);
-      await client.query('COMMIT');
-      return result;
+      return await withCheckedOut(pool, async (client) => {
+        await client.query('BEGIN');
+        try {
+          const result = await fn(client);
+          await client.query('COMMIT');
+          return result;
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => undefined);
+          throw error;
+        }
+      });
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
       throw asMemoryError(error, this.where());
-    } finally {
-      client.release();
     }
   }
 }

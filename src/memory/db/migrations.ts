@@ -3,6 +3,7 @@
 // schema_migrations, so a crash mid-migration leaves the previous version, never half of one.
 // Append new migrations; never edit one that has shipped.
 import type pg from 'pg';
+import { withCheckedOut } from './checkout.js';
 
 export interface Migration {
   version: number;
@@ -134,28 +135,28 @@ const LOCK_KEY = 727_027; // one advisory lock: two gateways on one server migra
 
 /** Brings the database to the latest version; returns the versions it applied. */
 export async function runMigrations(pool: pg.Pool, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
-  const client = await pool.connect();
-  const applied: number[] = [];
-  try {
-    await client.query('SELECT pg_advisory_lock($1)', [LOCK_KEY]);
-    await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
-    const done = new Set((await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
-    for (const migration of migrations) {
-      if (done.has(migration.version)) continue;
-      await client.query('BEGIN');
-      try {
-        await client.query(migration.sql);
-        await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw new Error(`memory migration ${migration.version} (${migration.name}) failed: ${(error as Error).message}`, { cause: error });
+  return withCheckedOut(pool, async (client) => {
+    const applied: number[] = [];
+    try {
+      await client.query('SELECT pg_advisory_lock($1)', [LOCK_KEY]);
+      await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
+      const done = new Set((await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
+      for (const migration of migrations) {
+        if (done.has(migration.version)) continue;
+        await client.query('BEGIN');
+        try {
+          await client.query(migration.sql);
+          await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+          await client.query('COMMIT');
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => undefined);
+          throw new Error(`memory migration ${migration.version} (${migration.name}) failed: ${(error as Error).message}`, { cause: error });
+        }
+        applied.push(migration.version);
       }
-      applied.push(migration.version);
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [LOCK_KEY]).catch(() => undefined);
     }
-  } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [LOCK_KEY]).catch(() => undefined);
-    client.release();
-  }
-  return applied;
+    return applied;
+  });
 }
