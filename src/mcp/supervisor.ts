@@ -3,7 +3,7 @@
 // (restart_max exits within restart_window_s → error, with the stderr tail in last_error).
 // A remote server is connected and pinged the same way; when it stops answering it is error.
 import type { McpServerRecord, McpState } from '../protocol/mcp.js';
-import { decideRestart } from '../slots/restart-policy.js';
+import { decideRestart } from '../lib/supervision/restart-policy.js';
 import type { ClientSession } from './client-session.js';
 import { LineRing } from './line-ring.js';
 import type { TargetGuard } from './url-guard.js';

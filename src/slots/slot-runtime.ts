@@ -14,7 +14,7 @@ import { CrashRecovery, type SlotFailure } from './crash-recovery.js';
 import { EngineLog } from './engine-log.js';
 import { EngineProcess, type EngineExit } from './engine-process.js';
 import { HealthWatch, type HealthWatchSettings } from './health-watch.js';
-import type { RestartPolicy } from './restart-policy.js';
+import type { RestartPolicy } from '../lib/supervision/restart-policy.js';
 import { SlotUse } from './slot-use.js';
 import type { StartPlan } from './start-plan.js';
 import { waitUntilHealthy } from './start-wait.js';

@@ -11,7 +11,7 @@ import { codeFile } from '../../lib/code-dir.js';
 import { dataDirInitialised } from './data-dir.js';
 import { type MemoryEngineEventData, type MemoryEngineState } from '../../protocol/events.js';
 import { MemoryError } from '../../protocol/errors.js';
-import { decideRestart, DEFAULT_RESTART_POLICY, type RestartPolicy } from '../../slots/restart-policy.js';
+import { decideRestart, DEFAULT_RESTART_POLICY, type RestartPolicy } from '../../lib/supervision/restart-policy.js';
 
 export const PG_PROCESS_ENTRY = codeFile('memory/db/pg-process.js');
 const START_TIMEOUT_MS = 120_000;
