@@ -101,6 +101,8 @@ describe('Lifecycle runs', () => {
     expect(l.running).toBe(true);
     l.interrupt();
     expect(second.aborted).toBe(true);
+    expect(l.running).toBe(true); // winding down until its owner ends it
+    l.endRun(second);
     expect(l.running).toBe(false);
   });
 

@@ -79,7 +79,7 @@ export class Lifecycle<S extends string> {
     if (this.run?.signal === signal) this.run = null;
   }
 
-  /** A run is in progress. */
+  /** A run has begun and not ended (it may have been interrupted and be winding down). */
   get running(): boolean {
     return this.run !== null;
   }
@@ -87,6 +87,5 @@ export class Lifecycle<S extends string> {
   /** Abort the run in progress, if any, so a stop queued behind it does not wait it out. */
   interrupt(): void {
     this.run?.abort();
-    this.run = null;
   }
 }
