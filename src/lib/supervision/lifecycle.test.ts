@@ -106,6 +106,17 @@ describe('Lifecycle runs', () => {
     expect(l.running).toBe(false);
   });
 
+  it('queues a fresh task after an interrupt instead of joining the interrupted one', async () => {
+    const l = lifecycle();
+    const held = gate();
+    const first = l.joined('start', () => held.promise.then(() => 'first'));
+    l.interrupt();
+    const second = l.joined('start', () => Promise.resolve('second'));
+    expect(second).not.toBe(first);
+    held.open();
+    expect(await Promise.all([first, second])).toEqual(['first', 'second']);
+  });
+
   it('does not abort a run that ended', () => {
     const l = lifecycle();
     const run = l.beginRun();

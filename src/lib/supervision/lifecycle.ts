@@ -84,8 +84,12 @@ export class Lifecycle<S extends string> {
     return this.run !== null;
   }
 
-  /** Abort the run in progress, if any, so a stop queued behind it does not wait it out. */
+  /**
+   * Abort the run in progress, if any, so a stop queued behind it does not wait it out. The
+   * tasks that could be joined are not any more: a start asked for after a stop runs after it.
+   */
   interrupt(): void {
     this.run?.abort();
+    this.joinable.clear();
   }
 }
