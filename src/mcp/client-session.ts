@@ -12,7 +12,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError, ToolListChangedNotificationSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { VERSION } from '../lib/version.js';
 import type { McpServerRecord } from '../protocol/mcp.js';
-import type { LineRing } from './line-ring.js';
+import type { LogRing } from '../lib/supervision/log-ring.js';
 import { remoteFetch, type RemoteFetch } from './remote-fetch.js';
 import { remoteFailure } from './remote-failure.js';
 import type { TargetGuard } from './url-guard.js';
@@ -43,7 +43,7 @@ export class ClientSession {
   prompts = 0;
 
   /** `guard`: the check of every connection to a remote server's URL (url-guard.ts), null for none. */
-  constructor(record: McpServerRecord, env: Record<string, string>, stderr: LineRing, private readonly events: SessionEvents, guard: TargetGuard | null = null) {
+  constructor(record: McpServerRecord, env: Record<string, string>, stderr: LogRing, private readonly events: SessionEvents, guard: TargetGuard | null = null) {
     this.client = new Client({ name: 'svc', version: VERSION }, { capabilities: {} });
     this.remote = record.transport === 'stdio' ? null : remoteFetch(guard);
     this.transport = makeTransport(record, env, stderr, this.remote);
@@ -153,7 +153,7 @@ export function toListedTool(tool: Tool): ListedTool {
   };
 }
 
-function makeTransport(record: McpServerRecord, env: Record<string, string>, stderr: LineRing, remote: RemoteFetch | null): Transport {
+function makeTransport(record: McpServerRecord, env: Record<string, string>, stderr: LogRing, remote: RemoteFetch | null): Transport {
   if (record.transport === 'streamable-http') return new StreamableHTTPClientTransport(new URL(record.url), { fetch: remote!.fetch });
   if (record.transport === 'sse') return new SSEClientTransport(new URL(record.url), { fetch: remote!.fetch });
   const transport = new StdioClientTransport({ command: record.command, args: record.args, env, stderr: 'pipe' });

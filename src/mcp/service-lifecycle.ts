@@ -3,7 +3,7 @@
 // mcp.unavailable with the state and the stderr tail.
 import { SvcError } from '../protocol/errors.js';
 import type { McpLogsPayload, McpServerRecord, McpServerView, McpTestPayload } from '../protocol/mcp.js';
-import { LineRing } from './line-ring.js';
+import { LogRing } from '../lib/supervision/log-ring.js';
 import { missingSecrets } from './records.js';
 import { connectionGuard, type McpInternals } from './service-types.js';
 import type { ServerSupervisor } from './supervisor.js';
@@ -65,7 +65,7 @@ export class McpLifecycle {
     const base = { server_id: id, transport: sup.record.transport, ms: 0 };
     const running = sup.state === 'ready' ? sup.session : null;
     const { ClientSession } = await import('./client-session.js');
-    const session = running ?? new ClientSession(sup.record, await this.environment(sup.record).catch(() => ({})), new LineRing(50), { onClosed: () => undefined, onToolsChanged: () => undefined }, connectionGuard(this.x.deps, sup.record));
+    const session = running ?? new ClientSession(sup.record, await this.environment(sup.record).catch(() => ({})), new LogRing({ capacity: 50 }), { onClosed: () => undefined, onToolsChanged: () => undefined }, connectionGuard(this.x.deps, sup.record));
     try {
       if (!running) await session.open(30_000);
       else await session.ping(10_000);
@@ -81,7 +81,7 @@ export class McpLifecycle {
   async logs(id: string, limit = 200): Promise<McpLogsPayload> {
     await this.x.loaded();
     const sup = this.x.installed(id, 'asked for logs');
-    return { server_id: id, lines: sup.stderr.recent(Math.max(1, Math.min(limit, 200))) };
+    return { server_id: id, lines: sup.logs(Math.max(1, Math.min(limit, 200))) };
   }
 
   /** The child's environment: the record's env, then its secrets from api.env (read at each start). */

@@ -69,7 +69,7 @@ export class McpRecordChanges {
     await this.checkSecrets(id, next.secrets);
     await this.x.writes.run(() => writeRecordDoc(this.x.deps.paths, id, recordDoc(next)));
     const wasRunning = sup.state === 'ready' || sup.state === 'starting';
-    sup.record = next;
+    sup.reconfigure(next);
     this.changed(id, Object.keys(changes), actor);
     if (!next.enabled) await sup.stop('disabled', true);
     else if (wasRunning) await sup.stop('config changed').then(() => sup.start('config changed')).catch(() => undefined);
@@ -95,7 +95,7 @@ export class McpRecordChanges {
     const sup = this.x.installed(id, 'changed');
     const next = this.check(id, { ...recordDoc(sup.record), tools: { ...sup.record.tools, ...picked } });
     await this.x.writes.run(() => writeRecordDoc(this.x.deps.paths, id, recordDoc(next)));
-    sup.record = next;
+    sup.reconfigure(next);
     this.changed(id, Object.keys(picked).map((k) => `tools.${k}`), actor);
     return installedView(sup);
   }

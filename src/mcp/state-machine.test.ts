@@ -1,7 +1,6 @@
-// The tool server state table and the stderr ring (pure).
+// The tool server state table (pure).
 import { describe, expect, it } from 'vitest';
 import { MCP_STATES } from '../protocol/mcp.js';
-import { LineRing } from './line-ring.js';
 import { MCP_MOVES, moveAllowed } from './state-machine.js';
 
 describe('MCP_MOVES', () => {
@@ -16,17 +15,6 @@ describe('MCP_MOVES', () => {
     expect(moveAllowed('disabled', 'ready')).toBe(false);
     expect(moveAllowed('stopped', 'ready')).toBe(false);
     expect(moveAllowed('stopping', 'starting')).toBe(false);
-  });
-});
-
-describe('LineRing', () => {
-  it('joins lines split across chunks, keeps the newest, marks its own notes', () => {
-    const ring = new LineRing(3);
-    ring.write('one\ntw');
-    ring.write('o\nthree\n');
-    ring.note('exited');
-    ring.write('partial');
-    expect(ring.recent()).toEqual(['three', '[svc] exited', 'partial']);
-    expect(ring.tail()).toBe('two\nthree\npartial');
+    for (const state of MCP_STATES) expect(moveAllowed(state, state)).toBe(false); // staying is not a move
   });
 });

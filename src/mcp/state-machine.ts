@@ -1,8 +1,10 @@
 // The supervised states of a tool server and the moves between them (pure). Every move goes
-// through `moveAllowed`, so a state the table does not allow is a bug caught where it happens.
+// through this table (the supervisor's Lifecycle, lib/supervision), so a move it does not list
+// is a bug that throws where it happens; staying in a state is not a move.
+import { canMove, type TransitionTable } from '../lib/supervision/lifecycle.js';
 import type { McpState } from '../protocol/mcp.js';
 
-export const MCP_MOVES: Readonly<Record<McpState, readonly McpState[]>> = {
+export const MCP_MOVES: TransitionTable<McpState> = {
   // disabled: enabled = false; enabling it makes it stopped (then started on demand or at boot).
   disabled: ['stopped'],
   stopped: ['starting', 'disabled'],
@@ -16,5 +18,5 @@ export const MCP_MOVES: Readonly<Record<McpState, readonly McpState[]>> = {
 };
 
 export function moveAllowed(from: McpState, to: McpState): boolean {
-  return from === to || MCP_MOVES[from].includes(to);
+  return canMove(MCP_MOVES, from, to);
 }

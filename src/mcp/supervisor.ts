@@ -2,12 +2,18 @@
 // graceful stop, health by MCP ping, restart with backoff when it exits, and the crash-loop cap
 // (restart_max exits within restart_window_s → error, with the stderr tail in last_error).
 // A remote server is connected and pinged the same way; when it stops answering it is error.
+// The shape is the shared one (lib/supervision): the state is private and moves through
+// MCP_MOVES, starts, stops and the handling of a lost connection run in the server's queue,
+// a start asked for during one joins it, and a stop interrupts a start in progress. Each
+// connection is a run: its signal aborts when it is stopped or lost, so news from an
+// earlier connection (an exit, a failed ping) is recognised as old.
 import type { McpServerRecord, McpState } from '../protocol/mcp.js';
-import { decideRestart } from '../slots/restart-policy.js';
+import { Lifecycle } from '../lib/supervision/lifecycle.js';
+import { LogRing } from '../lib/supervision/log-ring.js';
+import { decideRestart } from '../lib/supervision/restart-policy.js';
 import type { ClientSession } from './client-session.js';
-import { LineRing } from './line-ring.js';
 import type { TargetGuard } from './url-guard.js';
-import { moveAllowed } from './state-machine.js';
+import { MCP_MOVES } from './state-machine.js';
 
 export interface SupervisorSettings {
   pingIntervalMs: number;
@@ -30,50 +36,64 @@ export interface SupervisorHooks {
 }
 
 export class ServerSupervisor {
-  state: McpState;
-  restarts = 0;
-  lastError: string | null = null;
+  private readonly life: Lifecycle<McpState>;
+  private restartCount = 0;
+  private error: string | null = null;
   /** Set when restart_max failures fell within restart_window_s: no more automatic restarts. */
-  crashLoop = false;
-  readonly stderr = new LineRing(200);
-  session: ClientSession | null = null;
+  private looping = false;
+  /** The server's stderr and svc's notes about it (GET /api/mcp/<id>/logs). */
+  private readonly stderr = new LogRing({ capacity: 200 });
+  private live: ClientSession | null = null;
   private crashes: number[] = [];
-  private generation = 0;
   private pingTimer: NodeJS.Timeout | null = null;
   private restartTimer: NodeJS.Timeout | null = null;
-  private starting: Promise<void> | null = null;
 
-  constructor(public record: McpServerRecord, private readonly hooks: SupervisorHooks) {
-    this.state = record.enabled ? 'stopped' : 'disabled';
+  constructor(private current: McpServerRecord, private readonly hooks: SupervisorHooks) {
+    this.life = new Lifecycle({ subject: `tool server ${current.id}`, table: MCP_MOVES, initial: current.enabled ? 'stopped' : 'disabled' });
   }
 
+  get state(): McpState { return this.life.state; }
+  get record(): McpServerRecord { return this.current; }
+  /** Restarts taken after failures. */
+  get restarts(): number { return this.restartCount; }
+  get lastError(): string | null { return this.error; }
+  get crashLoop(): boolean { return this.looping; }
+  /** The connection of a running server (its tools, its version), or null. */
+  get session(): ClientSession | null { return this.live; }
+
   get pid(): number | null {
-    return this.state === 'ready' || this.state === 'starting' ? (this.session?.pid ?? null) : null;
+    return this.state === 'ready' || this.state === 'starting' ? (this.live?.pid ?? null) : null;
+  }
+
+  /** The record changed on disk (its id stays): the next start uses it; the caller restarts a running server. */
+  reconfigure(record: McpServerRecord): void {
+    if (record.id !== this.current.id) throw new Error(`tool server ${this.current.id}: a record of ${record.id} is not its own`);
+    this.current = record;
+  }
+
+  /** The last `n` lines of stderr and of svc's notes. */
+  logs(n: number): string[] {
+    return this.stderr.recent(n);
   }
 
   /** Start (or join a start under way); resolves when ready, rejects when the start failed. */
   start(reason = 'start'): Promise<void> {
     if (this.state === 'ready') return Promise.resolve();
-    if (this.starting) return this.starting;
-    // A start asked for (not the backoff's) begins a fresh count.
-    if (this.crashLoop) this.forgetCrashes();
-    this.clearRestart();
-    if (this.state === 'disabled') this.move('stopped', 'enabled');
-    const run: Promise<void> = this.spawn(reason).finally(() => {
-      if (this.starting === run) this.starting = null;
-    });
-    this.starting = run;
-    return run;
+    return this.life.joined('start', () => this.spawn(reason));
   }
 
   /** Stop gracefully (close the transport: stdin, SIGTERM, SIGKILL); `disable` leaves it disabled. */
-  async stop(reason = 'stop', disable = false): Promise<void> {
+  stop(reason = 'stop', disable = false): Promise<void> {
     this.clearRestart();
-    this.generation++;
+    this.life.interrupt(); // a start in progress gives up at once, and a connection's news is old
+    return this.life.serially(() => this.close(reason, disable));
+  }
+
+  private async close(reason: string, disable: boolean): Promise<void> {
+    this.clearRestart();
     this.stopPing();
-    const session = this.session;
-    this.session = null;
-    this.starting = null;
+    const session = this.live;
+    this.live = null;
     if (this.state === 'ready' || this.state === 'starting' || this.state === 'error') this.move('stopping', reason, session?.pid ?? null);
     await session?.close();
     if (this.state === 'stopping') this.move(disable ? 'disabled' : 'stopped', reason);
@@ -81,55 +101,65 @@ export class ServerSupervisor {
     this.forgetCrashes();
   }
 
-  forgetCrashes(): void {
+  private forgetCrashes(): void {
     this.crashes = [];
-    this.crashLoop = false;
+    this.looping = false;
   }
 
+  /** In the queue: connect, or fail (and schedule the restart). A stop meanwhile makes it resolve without a connection. */
   private async spawn(reason: string): Promise<void> {
-    const generation = ++this.generation;
+    if (this.state === 'ready') return;
+    // A start asked for (not the backoff's) begins a fresh count.
+    if (this.looping) this.forgetCrashes();
+    this.clearRestart();
+    if (this.state === 'disabled') this.move('stopped', 'enabled');
+    const signal = this.life.beginRun();
     this.move('starting', reason);
     let session: ClientSession | null = null;
     try {
-      const env = await this.hooks.environment(this.record);
-      if (generation !== this.generation) return;
+      const env = await this.hooks.environment(this.current);
+      if (signal.aborted) return;
       // The SDK loads with the first server started, not with the gateway (docs/performance.md).
       const { ClientSession } = await import('./client-session.js');
-      if (generation !== this.generation) return;
-      session = new ClientSession(this.record, env, this.stderr, {
-        onClosed: () => this.lost(generation, 'the server exited'),
-        onToolsChanged: () => this.hooks.onToolsChanged(this.record.id),
-      }, this.hooks.guard(this.record));
-      this.session = session;
+      if (signal.aborted) return;
+      session = new ClientSession(this.current, env, this.stderr, {
+        onClosed: () => this.lost(signal, 'the server exited'),
+        onToolsChanged: () => this.hooks.onToolsChanged(this.current.id),
+      }, this.hooks.guard(this.current));
+      this.live = session;
       this.stderr.note(`starting (${reason})`);
-      await session.open(this.hooks.settings().startTimeoutMs);
-      if (generation !== this.generation) return void session.close();
+      await Promise.race([session.open(this.hooks.settings().startTimeoutMs), abortion(signal)]);
       this.move('ready', 'connected', session.pid);
-      this.startPing(generation);
+      this.startPing(signal);
     } catch (error) {
-      if (generation !== this.generation) return;
+      if (signal.aborted) return void session?.close(); // the stop queued behind closes what is left
+      this.life.endRun(signal);
       await session?.close();
-      this.session = null;
+      this.live = null;
       this.failed(`${(error as Error).message ?? String(error)}`);
-      throw new Error(this.lastError ?? 'start failed', { cause: error });
+      throw new Error(this.error ?? 'start failed', { cause: error });
     }
   }
 
   /** The connection ended on its own: a crash for stdio, an outage for a remote server. */
-  private lost(generation: number, why: string): void {
-    if (generation !== this.generation || this.state !== 'ready') return;
-    this.generation++;
-    this.stopPing();
-    const session = this.session;
-    this.session = null;
-    void session?.close();
-    this.failed(why);
+  private lost(signal: AbortSignal, why: string): void {
+    if (signal.aborted) return;
+    void this.life.serially(async () => {
+      if (signal.aborted || this.state !== 'ready') return;
+      this.life.interrupt();
+      this.life.endRun(signal);
+      this.stopPing();
+      const session = this.live;
+      this.live = null;
+      void session?.close();
+      this.failed(why);
+    });
   }
 
   /** After a failed start or a crash: restart with backoff, or error once it is a crash loop. */
   private failed(why: string): void {
     const tail = this.stderr.tail(20);
-    this.lastError = tail ? `${why}\n${tail}` : why;
+    this.error = tail ? `${why}\n${tail}` : why;
     this.stderr.note(why);
     const now = Date.now();
     this.crashes.push(now);
@@ -141,28 +171,28 @@ export class ServerSupervisor {
       crashLoopWindowMs: settings.restartWindowMs,
     });
     if (!decision.restart) {
-      this.crashLoop = true;
+      this.looping = true;
       this.move('error', `crash loop: ${settings.restartMax} failures within ${settings.restartWindowMs / 1000} s`);
       return;
     }
     this.move('error', `${why}; restarting in ${decision.delayMs} ms`);
     this.restartTimer = setTimeout(() => {
       this.restartTimer = null;
-      this.restarts++;
+      this.restartCount++;
       this.start('restart after a failure').catch(() => undefined);
     }, decision.delayMs);
     this.restartTimer.unref();
   }
 
-  private startPing(generation: number): void {
+  private startPing(signal: AbortSignal): void {
     const interval = this.hooks.settings().pingIntervalMs;
     if (interval <= 0) return;
     this.pingTimer = setInterval(() => {
-      const session = this.session;
-      if (!session || generation !== this.generation) return;
+      const session = this.live;
+      if (!session || signal.aborted) return;
       session.ping(Math.min(interval, 10_000)).catch((error: Error) => {
         this.stderr.note(`ping failed: ${error.message}`);
-        this.lost(generation, `ping failed: ${error.message}`);
+        this.lost(signal, `ping failed: ${error.message}`);
       });
     }, interval);
     this.pingTimer.unref();
@@ -178,12 +208,18 @@ export class ServerSupervisor {
     this.restartTimer = null;
   }
 
+  /** Every move goes through MCP_MOVES (an illegal one throws) and is reported. */
   private move(to: McpState, reason: string, pid: number | null = null): void {
-    const from = this.state;
-    if (from === to && to !== 'error') return;
-    if (!moveAllowed(from, to)) throw new Error(`tool server ${this.record.id}: ${from} -> ${to} is not a legal move`);
-    this.state = to;
-    if (to === 'ready') this.lastError = null;
-    this.hooks.onState({ server: this.record.id, from, to, reason, pid });
+    const from = this.life.move(to);
+    if (to === 'ready') this.error = null;
+    this.hooks.onState({ server: this.current.id, from, to, reason, pid });
   }
+}
+
+/** A promise that rejects when `signal` aborts (a stop during a start). */
+function abortion(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) reject(new Error('stopped'));
+    else signal.addEventListener('abort', () => reject(new Error('stopped')), { once: true });
+  });
 }

@@ -1,7 +1,7 @@
 // A slot's failures and what follows them. A failure (a start that failed, a crash, a health
 // watch that gave up) is recorded for the view, with the engine's last log lines, and
 // counted; the restart comes after a backoff that doubles per recent failure, or never on a
-// crash loop (restart-policy.ts decides). Each restart answers one failure: a start, a stop
+// crash loop (lib/supervision/restart-policy.ts decides). Each restart answers one failure: a start, a stop
 // or a newer failure that came while it waited takes over, so no start skips its backoff.
 // The slot's move to error is the runtime's own transition, handed in as enterError: the
 // runtime stays the state's one writer. The clock and the timer are injectable, so the
@@ -12,7 +12,7 @@ import type { SlotFailurePayload } from '../protocol/slots.js';
 import type { UnhealthyReport } from './health-watch.js';
 import type { EngineLog } from './engine-log.js';
 import { describeExit, type EngineExit, type EngineProcess } from './engine-process.js';
-import { decideRestart, type RestartPolicy } from './restart-policy.js';
+import { decideRestart, type RestartPolicy } from '../lib/supervision/restart-policy.js';
 import type { SlotState } from './state-machine.js';
 
 /** The last failure of a slot, as the API shows it. */

@@ -7,6 +7,7 @@
 // opening it for a new engine is asynchronous too (a cold start is on a request's path).
 import { close, fstat, open as openDescriptor } from 'node:fs';
 import { copyFile, open, stat, truncate } from 'node:fs/promises';
+import { LogRing } from '../lib/supervision/log-ring.js';
 
 const RING_LINES = 500;
 /**
@@ -18,9 +19,9 @@ export const RING_LINE_MAX_CHARS = 8192;
 const READ_CHUNK = 64 * 1024;
 
 export class EngineLog {
-  private readonly ring: string[] = [];
+  // A line without an end yet that is already too long is taken as it is, so it cannot grow.
+  private readonly ring = new LogRing({ capacity: RING_LINES, lineMax: RING_LINE_MAX_CHARS, partialMax: RING_LINE_MAX_CHARS });
   private offset = 0;
-  private partial = '';
   /** Bumped by openForChild: a pump under way for the previous engine drops what it read. */
   private generation = 0;
   private pumping: Promise<void> | null = null;
@@ -44,7 +45,7 @@ export class EngineLog {
     // From here on one synchronous step: a pump under way sees the new generation before it
     // could add what it read to the new offset.
     this.offset = size; // a fresh start reads only what the new engine writes
-    this.partial = '';
+    this.ring.dropPartial();
     this.linesSinceOpen = 0;
     this.generation++;
     return fd;
@@ -67,12 +68,12 @@ export class EngineLog {
 
   /** The lines already in the ring, without reading the file. */
   recent(lines: number): string[] {
-    return this.ring.slice(-lines);
+    return this.ring.whole(lines);
   }
 
   /** The lines the running engine wrote that are still in the ring (all of them for an adopted engine). */
   currentEngineLines(): string[] {
-    return this.linesSinceOpen === 0 ? [] : this.ring.slice(-this.linesSinceOpen);
+    return this.linesSinceOpen === 0 ? [] : this.ring.whole(this.linesSinceOpen);
   }
 
   subscribe(listener: (line: string) => void): () => void {
@@ -115,20 +116,9 @@ export class EngineLog {
   }
 
   private accept(text: string): void {
-    const lines = (this.partial + text).split('\n');
-    this.partial = lines.pop() ?? '';
-    // A line without an end yet that is already too long is taken as it is, so it cannot grow.
-    if (this.partial.length > RING_LINE_MAX_CHARS) {
-      lines.push(this.partial);
-      this.partial = '';
-    }
+    const lines = this.ring.write(text);
     this.linesSinceOpen += lines.length;
-    for (const whole of lines) {
-      const line = whole.length > RING_LINE_MAX_CHARS ? `${whole.slice(0, RING_LINE_MAX_CHARS)}…` : whole;
-      this.ring.push(line);
-      for (const listener of this.listeners) listener(line);
-    }
-    if (this.ring.length > RING_LINES) this.ring.splice(0, this.ring.length - RING_LINES);
+    for (const line of lines) for (const listener of this.listeners) listener(line);
   }
 
   private async rotate(): Promise<void> {

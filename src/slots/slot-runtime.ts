@@ -8,18 +8,18 @@
 import { join } from 'node:path';
 import { slotStateDir } from '../config/slot-state-file.js';
 import type { EngineAdapter, EngineRuntimeInfo } from '../engines/types.js';
-import { SerialQueue } from '../lib/serial-queue.js';
+import { Lifecycle } from '../lib/supervision/lifecycle.js';
 import { SlotError, SvcError } from '../protocol/errors.js';
 import { CrashRecovery, type SlotFailure } from './crash-recovery.js';
 import { EngineLog } from './engine-log.js';
 import { EngineProcess, type EngineExit } from './engine-process.js';
 import { HealthWatch, type HealthWatchSettings } from './health-watch.js';
-import type { RestartPolicy } from './restart-policy.js';
+import type { RestartPolicy } from '../lib/supervision/restart-policy.js';
 import { SlotUse } from './slot-use.js';
 import type { StartPlan } from './start-plan.js';
 import { waitUntilHealthy } from './start-wait.js';
 import { SlotStateWriter } from './state-file.js';
-import { assertTransition, isLive, type SlotState, type Transition } from './state-machine.js';
+import { illegalTransition, isLive, SLOT_MOVES, type SlotState, type Transition } from './state-machine.js';
 
 export type { Transition } from './state-machine.js';
 
@@ -36,10 +36,9 @@ export interface RuntimeOptions {
 }
 
 export class SlotRuntime {
-  private slotState: SlotState = 'stopped';
-  private startAbort: AbortController | null = null;
+  /** The state, the queue of starts and stops, the start in progress (lib/supervision). */
+  private readonly life: Lifecycle<SlotState>;
   private detached = false;
-  private readonly queue = new SerialQueue();
   private readonly use = new SlotUse();
   private readonly engineLog: EngineLog;
   private readonly engine: EngineProcess;
@@ -48,11 +47,12 @@ export class SlotRuntime {
   private readonly stateFile: SlotStateWriter;
 
   constructor(readonly name: string, private port: number, private readonly options: RuntimeOptions) {
+    this.life = new Lifecycle({ subject: `slot ${name}`, table: SLOT_MOVES, initial: 'stopped', illegal: (from, to) => illegalTransition(name, from, to) });
     // No disk work here: a view of a slot created while requests flow builds its runtime.
     this.engineLog = new EngineLog(join(slotStateDir(options.stateRoot, name), 'engine.log'));
     this.engine = new EngineProcess(name, this.engineLog, (exit) => this.engineExited(exit));
     this.recovery = new CrashRecovery({
-      slot: name, policy: options.policy, stateRoot: options.stateRoot, log: this.engineLog, engine: this.engine, state: () => this.slotState,
+      slot: name, policy: options.policy, stateRoot: options.stateRoot, log: this.engineLog, engine: this.engine, state: () => this.life.state,
       enterError: (reason, failure) => this.transition('error', reason, failure as unknown as Record<string, unknown>),
       changed: () => this.persist(),
       onRestartDue: (failure) => options.onRestartDue(name, failure),
@@ -61,7 +61,7 @@ export class SlotRuntime {
     this.stateFile = new SlotStateWriter(options.stateRoot, (error) => process.stderr.write(`svc: cannot write state of slot ${name}: ${error.message}\n`));
   }
 
-  get state(): SlotState { return this.slotState; }
+  get state(): SlotState { return this.life.state; }
   get pid(): number | null { return this.engine.pid; }
   get baseUrl(): string | null { return this.engine.run.baseUrl; }
   get modelId(): string | null { return this.engine.run.modelId; }
@@ -77,7 +77,7 @@ export class SlotRuntime {
 
   /** Run `task` in the slot's queue, after the starts and stops asked for before it. */
   serially<T>(task: () => Promise<T>): Promise<T> {
-    return this.queue.run(task);
+    return this.life.serially(task);
   }
 
   /**
@@ -85,29 +85,29 @@ export class SlotRuntime {
    * other slots to make room) and wait until it is healthy; throws a SlotError on failure.
    */
   async start(port: number, prepare: () => Promise<StartPlan>): Promise<void> {
-    if (this.slotState === 'ready') return;
+    if (this.life.state === 'ready') return;
     this.port = port; // an edit may have moved it since the last start
     const plan = await prepare().catch((error: unknown) => {
       if (error instanceof SvcError) this.refused(error);
       throw error;
     });
     this.recovery.cancel();
-    const abort = (this.startAbort = new AbortController());
+    const signal = this.life.beginRun();
     try {
-      await this.launch(plan, abort.signal);
+      await this.launch(plan, signal);
     } catch (error) {
-      if (abort.signal.aborted) return; // a stop is queued behind us and takes over
+      if (signal.aborted) return; // a stop is queued behind us and takes over
       throw error;
     } finally {
-      this.startAbort = null;
+      this.life.endRun(signal);
     }
   }
 
   /** Inside serially(): stop the engine (SIGTERM, grace, SIGKILL to its group). */
   async stop(reason: string): Promise<void> {
     this.recovery.cancel();
-    if (this.slotState === 'stopped') return;
-    if (this.slotState === 'error') return this.transition('stopped', reason);
+    if (this.life.state === 'stopped') return;
+    if (this.life.state === 'error') return this.transition('stopped', reason);
     this.transition('stopping', reason);
     await this.engine.terminate(this.options.stopGraceMs);
     this.transition('stopped', reason);
@@ -121,7 +121,7 @@ export class SlotRuntime {
 
   /** Abort a start in progress, so a stop queued behind it does not wait out the load deadline. */
   interruptStart(): void {
-    this.startAbort?.abort();
+    this.life.interrupt();
   }
 
   /** Take over an engine a previous gateway left running (adoption.ts); it learns what it runs on in the background. */
@@ -139,10 +139,10 @@ export class SlotRuntime {
   async observe(): Promise<void> {
     await this.engineLog.pump();
     const pid = this.pid;
-    if (!this.detached && this.slotState === 'ready' && (await this.engine.adoptedGone())) {
+    if (!this.detached && this.life.state === 'ready' && (await this.engine.adoptedGone())) {
       await this.recovery.crashed({ code: null, signal: null }, pid, 'the adopted engine process is gone');
     }
-    await this.engine.sampleMemory(isLive(this.slotState));
+    await this.engine.sampleMemory(isLive(this.life.state));
   }
 
   /** A request is about to be sent (or a load asked for): idle time counts from now. */
@@ -207,7 +207,7 @@ export class SlotRuntime {
       exited: this.engine.exited!,
       signal,
       onLoading: () => {
-        if (this.slotState === 'starting') this.transition('warming', 'engine answering, model loading');
+        if (this.life.state === 'starting') this.transition('warming', 'engine answering, model loading');
       },
       learnRuntime: () => this.engine.learnRuntime(),
     });
@@ -249,15 +249,13 @@ export class SlotRuntime {
   }
 
   private engineExited(exit: EngineExit): void {
-    if (this.detached || this.engine.stopping || this.startAbort || this.slotState === 'stopped' || this.slotState === 'error') return;
-    if (this.slotState === 'ready') void this.recovery.crashed(exit, this.pid);
+    if (this.detached || this.engine.stopping || this.life.running || this.life.state === 'stopped' || this.life.state === 'error') return;
+    if (this.life.state === 'ready') void this.recovery.crashed(exit, this.pid);
     // starting/warming: the start's wait sees the exit and fails the start itself.
   }
 
   private transition(to: SlotState, reason: string, details?: Record<string, unknown>): void {
-    const from = this.slotState;
-    assertTransition(this.name, from, to);
-    this.slotState = to;
+    const from = this.life.move(to);
     if (to === 'ready') {
       this.recovery.clear();
       // Idle time counts from readiness, not from the request that asked for the start: a
@@ -272,7 +270,7 @@ export class SlotRuntime {
   private persist(): void {
     const { baseUrl: base_url, modelId: model_id, command, startedAt } = this.engine.run;
     const started_at = startedAt ? new Date(startedAt).toISOString() : null;
-    const record = { name: this.name, state: this.slotState, pid: this.pid, port: this.port, model_id, base_url, command, started_at };
+    const record = { name: this.name, state: this.life.state, pid: this.pid, port: this.port, model_id, base_url, command, started_at };
     this.stateFile.write({ ...record, updated_at: new Date().toISOString(), message: this.lastError?.message ?? null });
   }
 }

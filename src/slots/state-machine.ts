@@ -9,12 +9,13 @@
 //      └──stopped── stopping ◀──stop── (any live state)          error ──restart──▶ starting
 //
 // A gateway restart adopts a running engine: stopped ─adopt─▶ ready.
+import { canMove, type TransitionTable } from '../lib/supervision/lifecycle.js';
 import { SlotError } from '../protocol/errors.js';
 
 export const SLOT_STATES = ['stopped', 'starting', 'warming', 'ready', 'stopping', 'error'] as const;
 export type SlotState = (typeof SLOT_STATES)[number];
 
-const LEGAL: Readonly<Record<SlotState, readonly SlotState[]>> = {
+export const SLOT_MOVES: TransitionTable<SlotState> = {
   stopped: ['starting', 'ready'],
   starting: ['warming', 'ready', 'error', 'stopping'],
   warming: ['ready', 'error', 'stopping'],
@@ -33,13 +34,16 @@ export interface Transition {
 }
 
 export function canTransition(from: SlotState, to: SlotState): boolean {
-  return LEGAL[from].includes(to);
+  return canMove(SLOT_MOVES, from, to);
+}
+
+/** What an illegal move of a slot throws (the runtime's Lifecycle throws it). */
+export function illegalTransition(slot: string, from: SlotState, to: SlotState): SlotError {
+  return new SlotError('slot.illegal_transition', `slot ${slot} cannot move from ${from} to ${to}`, { slot, from, to });
 }
 
 export function assertTransition(slot: string, from: SlotState, to: SlotState): void {
-  if (!canTransition(from, to)) {
-    throw new SlotError('slot.illegal_transition', `slot ${slot} cannot move from ${from} to ${to}`, { slot, from, to });
-  }
+  if (!canTransition(from, to)) throw illegalTransition(slot, from, to);
 }
 
 /** States in which an engine process exists (or may): they count towards max_slots. */

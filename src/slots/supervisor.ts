@@ -5,7 +5,7 @@
 // builds views, slot-starter.ts starts slots (for callers, at boot, after a crash),
 // eviction-loop.ts is the monitor tick and the eviction it applies, adoption.ts takes back
 // engines a previous gateway left (behind the init gate), npu-anchor.ts finds the engine that
-// serves an NPU shadow, and policy comes from pure functions (eviction.ts, restart-policy.ts).
+// serves an NPU shadow, and policy comes from pure functions (eviction.ts, lib/supervision/restart-policy.ts).
 import type { ResolvedConfig } from '../config/load.js';
 import { isNpuShadow } from '../config/npu.js';
 import type { EngineAdapter } from '../engines/types.js';
@@ -17,7 +17,7 @@ import type { EvictionReason } from './eviction.js';
 import { EvictionLoop } from './eviction-loop.js';
 import { resolveSlotModel } from './model.js';
 import { requireNpuAnchor } from './npu-anchor.js';
-import { DEFAULT_RESTART_POLICY, type RestartPolicy } from './restart-policy.js';
+import { DEFAULT_RESTART_POLICY, type RestartPolicy } from '../lib/supervision/restart-policy.js';
 import type { Transition } from './slot-runtime.js';
 import { SlotRegistry } from './slot-registry.js';
 import { SlotStarter } from './slot-starter.js';

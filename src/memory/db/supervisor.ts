@@ -4,21 +4,37 @@
 // initialises the data directory first, in a process of its own (pg-process --init: initdb's
 // memory leaves with it), and says so in its reason. Each state change is reported through
 // onState (the memory.engine event). Keeps the port across restarts where it can, so a client
-// that reconnects finds the same address.
+// that reconnects finds the same address. The shape is the shared one (lib/supervision): the
+// state is private and moves through PG_MOVES, starts and stops run in one queue (so a use
+// waits for a stop under way: two processes never open one data directory), and a use while
+// a start is queued or running joins it.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { codeFile } from '../../lib/code-dir.js';
+import { Lifecycle, type TransitionTable } from '../../lib/supervision/lifecycle.js';
+import { LogRing } from '../../lib/supervision/log-ring.js';
 import { dataDirInitialised } from './data-dir.js';
 import { READY_PREFIX } from './ready-line.js';
 import { type MemoryEngineEventData, type MemoryEngineState } from '../../protocol/events.js';
 import { MemoryError } from '../../protocol/errors.js';
-import { decideRestart, DEFAULT_RESTART_POLICY, type RestartPolicy } from '../../slots/restart-policy.js';
+import { decideRestart, DEFAULT_RESTART_POLICY, type RestartPolicy } from '../../lib/supervision/restart-policy.js';
 
 export const PG_PROCESS_ENTRY = codeFile('memory/db/pg-process.js');
 const START_TIMEOUT_MS = 120_000;
 const STOP_GRACE_MS = 10_000;
 /** The reason of the first start's `starting` (the memory.engine event): most of a first use's wait. */
 export const INITIALISING = 'first use: initialising the data directory';
+
+/** The moves of the database process; any other throws. */
+export const PG_MOVES: TransitionTable<MemoryEngineState> = {
+  stopped: ['starting'],
+  starting: ['ready', 'crashed', 'error'],
+  ready: ['stopping', 'crashed', 'error'],
+  stopping: ['stopped'],
+  // crashed: its restart is due (or a use comes first); error: a crash loop, until a use tries again.
+  crashed: ['starting', 'stopped'],
+  error: ['starting', 'stopped'],
+};
 
 export interface PgSupervisorOptions {
   dataDir: string;
@@ -31,21 +47,25 @@ export interface PgSupervisorOptions {
 }
 
 export class PgSupervisor {
-  state: MemoryEngineState = 'stopped';
-  port: number | null = null;
-  lastError: string | null = null;
-  /** Bumped each time a process becomes ready: a client's connections to an earlier one are dead. */
-  generation = 0;
+  private readonly life = new Lifecycle<MemoryEngineState>({ subject: 'the memory database', table: PG_MOVES, initial: 'stopped' });
+  private listening: number | null = null;
+  private error: string | null = null;
+  private readyCount = 0;
   private child: ChildProcess | null = null;
-  private starting: Promise<number> | null = null;
-  /** A stop under way: a use waits for it, so two processes never open one data directory. */
-  private stopping: Promise<void> | null = null;
   private crashes: number[] = [];
   private restartTimer: NodeJS.Timeout | null = null;
   private idleTimer: NodeJS.Timeout | null = null;
-  private stderrTail = '';
+  /** The running process's last stderr lines, for the reason of its exit. */
+  private readonly stderr = new LogRing({ capacity: 20 });
 
   constructor(private readonly options: PgSupervisorOptions) {}
+
+  get state(): MemoryEngineState { return this.life.state; }
+  /** Where a ready process listens; kept across restarts where it can be. */
+  get port(): number | null { return this.listening; }
+  get lastError(): string | null { return this.error; }
+  /** Bumped each time a process becomes ready: a client's connections to an earlier one are dead. */
+  get generation(): number { return this.readyCount; }
 
   get pid(): number | null {
     return this.state === 'ready' ? (this.child?.pid ?? null) : null;
@@ -54,13 +74,8 @@ export class PgSupervisor {
   /** The port of a ready process, starting it (or joining its start) first; counts as a use. */
   async acquire(): Promise<number> {
     this.touch();
-    if (this.state === 'ready' && this.port !== null) return this.port;
-    await this.stopping;
-    if (this.state === 'ready' && this.port !== null) return this.port;
-    // A use after a crash loop is a fresh try, as a slot's `load` after error is.
-    if (this.state === 'error') this.crashes = [];
-    this.starting ??= this.spawn().finally(() => (this.starting = null));
-    const port = await this.starting;
+    if (this.state === 'ready' && this.listening !== null) return this.listening;
+    const port = await this.startInTurn(true);
     // The idle time counts from the end of the start (a first start runs initdb, which can
     // take longer than a short idle_timeout_s).
     this.touch();
@@ -76,15 +91,31 @@ export class PgSupervisor {
     return match ? Number(match[1]) * 1024 : null;
   }
 
-  /** SIGTERM (PGlite closes cleanly), SIGKILL after a grace; no restart follows. */
+  /** SIGTERM (PGlite closes cleanly), SIGKILL after a grace; no restart follows. A start under way ends first. */
   stop(reason = 'stop'): Promise<void> {
-    this.stopping ??= this.terminate(reason).finally(() => (this.stopping = null));
-    return this.stopping;
+    this.clearTimers();
+    return this.life.joined('stop', () => this.terminate(reason));
+  }
+
+  /**
+   * In the queue: the port of a ready process, starting one if none is. `fresh` (a use): after a
+   * crash loop it is a fresh try, as a slot's `load` after error is; the backoff's restart is not.
+   */
+  private startInTurn(fresh: boolean): Promise<number> {
+    return this.life.joined('start', async () => {
+      if (this.state === 'ready' && this.listening !== null) return this.listening;
+      if (fresh && this.state === 'error') this.crashes = [];
+      const run = this.life.beginRun();
+      try {
+        return await this.spawn();
+      } finally {
+        this.life.endRun(run);
+      }
+    });
   }
 
   private async terminate(reason: string): Promise<void> {
     this.clearTimers();
-    await this.starting?.catch(() => undefined);
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) {
       // Crashed and waiting for its restart, or in error: nothing runs, and nothing will.
@@ -103,7 +134,7 @@ export class PgSupervisor {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     const ms = this.options.idleTimeoutMs();
     // A start under way is a use in progress: the timer is set again when it ends (acquire).
-    this.idleTimer = ms > 0 ? setTimeout(() => void (this.starting ? undefined : this.stop(`idle for ${Math.round(ms / 1000)} s`)), ms) : null;
+    this.idleTimer = ms > 0 ? setTimeout(() => void (this.life.running ? undefined : this.stop(`idle for ${Math.round(ms / 1000)} s`)), ms) : null;
     this.idleTimer?.unref();
   }
 
@@ -120,13 +151,13 @@ export class PgSupervisor {
     const child = this.start(['--init']);
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => child.kill('SIGKILL'), START_TIMEOUT_MS);
-      child.once('error', (error) => (this.lastError = error.message));
+      child.once('error', (error) => (this.error = error.message));
       child.once('exit', (code, signal) => {
         clearTimeout(timer);
         this.child = null;
         if (code === 0) return resolve();
         const why = `initialising the data directory: ${this.exitWhy(code, signal)}`;
-        this.lastError = why;
+        this.error = why;
         this.crashed(why);
         reject(new MemoryError('memory.unavailable', `the embedded memory database could not start: ${why}`, { reason: why }));
       });
@@ -137,17 +168,18 @@ export class PgSupervisor {
     const args = [this.options.entry ?? PG_PROCESS_ENTRY, '--data', this.options.dataDir, ...extra];
     const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
     this.child = child;
-    this.stderrTail = '';
-    child.stderr!.on('data', (chunk: Buffer) => (this.stderrTail = (this.stderrTail + chunk.toString()).slice(-4000)));
+    this.stderr.clear();
+    child.stderr!.on('data', (chunk: Buffer) => this.stderr.write(chunk));
     return child;
   }
 
   private exitWhy(code: number | null, signal: NodeJS.Signals | null): string {
-    return `exited (${signal ?? `code ${code}`})${this.stderrTail ? `: ${this.stderrTail.trim().split('\n').slice(-3).join(' | ')}` : ''}`;
+    const last = this.stderr.recent().filter((line) => line.trim() !== '').slice(-3);
+    return `exited (${signal ?? `code ${code}`})${last.length > 0 ? `: ${last.join(' | ')}` : ''}`;
   }
 
   private serve(): Promise<number> {
-    const child = this.start(['--port', String(this.port ?? 0), '--watch-stdin']);
+    const child = this.start(['--port', String(this.listening ?? 0), '--watch-stdin']);
     return new Promise<number>((resolve, reject) => {
       let pending = '';
       const timer = setTimeout(() => child.kill('SIGKILL'), START_TIMEOUT_MS);
@@ -157,22 +189,23 @@ export class PgSupervisor {
         const line = pending.split('\n').find((l) => l.startsWith(READY_PREFIX));
         if (!line) return;
         clearTimeout(timer);
-        this.port = (JSON.parse(line) as { port: number }).port;
-        this.generation += 1;
-        this.move('ready', `listening on 127.0.0.1:${this.port}`);
-        resolve(this.port);
+        const port = (JSON.parse(line) as { port: number }).port;
+        this.listening = port;
+        this.readyCount += 1;
+        this.move('ready', `listening on 127.0.0.1:${port}`);
+        resolve(port);
       });
-      child.once('error', (error) => (this.lastError = error.message));
+      child.once('error', (error) => (this.error = error.message));
       child.once('exit', (code, signal) => {
         clearTimeout(timer);
         this.child = null;
         const why = this.exitWhy(code, signal);
         if (this.state === 'stopping') return this.move('stopped', 'stopped');
         const wasStarting = this.state === 'starting';
-        this.lastError = why;
+        this.error = why;
         this.crashed(why);
         // The old port may be taken by now: the next start takes any free one.
-        if (wasStarting) this.port = null;
+        if (wasStarting) this.listening = null;
         if (wasStarting) reject(new MemoryError('memory.unavailable', `the embedded memory database could not start: ${why}`, { reason: why }));
       });
     });
@@ -187,15 +220,14 @@ export class PgSupervisor {
     // The restart the next use would do anyway, done now so that it is ready sooner.
     this.restartTimer = setTimeout(() => {
       this.restartTimer = null;
-      this.starting ??= this.spawn().finally(() => (this.starting = null));
-      this.starting.catch(() => undefined);
+      this.startInTurn(false).catch(() => undefined);
     }, decision.delayMs);
     this.restartTimer.unref();
   }
 
+  /** Every move goes through PG_MOVES (an illegal one throws) and is the memory.engine event. */
   private move(to: MemoryEngineState, reason: string): void {
-    const from = this.state;
-    this.state = to;
+    const from = this.life.move(to);
     this.options.onState?.({ from, to, reason, pid: this.child?.pid ?? null });
   }
 

@@ -1,6 +1,6 @@
-// When a crashed engine is restarted, and when the supervisor gives up (pure).
-// Backoff doubles per recent crash; N crashes inside the window is a crash loop, and the
-// slot stays in error instead of flapping (or showing "warming" forever).
+// When a crashed process (an engine, a tool server, the memory database) is restarted, and
+// when its supervisor gives up (pure). Backoff doubles per recent crash; N crashes inside the
+// window is a crash loop, and the process stays in error instead of flapping.
 
 export interface RestartPolicy {
   backoffBaseMs: number;
