@@ -31,7 +31,7 @@ describe('responsesEvents', () => {
 
   it('keeps the gateway\'s loading comments, and fails the response on the stream\'s error event', async () => {
     const { text, events, done } = await translated(': svc: loading slot chat\n\n', sse(delta('a')), sse({ error: { code: 'dispatch.upstream_unreachable', message: 'gone' } }));
-    expect(text).toContain('\n\n: svc: loading slot chat\n\n');
+    expect(text).toContain('\n\n:svc: loading slot chat\n\n');
     expect(events.at(-1)!.type).toBe('response.failed');
     expect((done?.error as { code: string }).code).toBe('dispatch.upstream_unreachable');
   });
