@@ -112,6 +112,10 @@ describe.skipIf(!LLAMA_SERVER)('/v1 through the gateway to llama-server', () => 
   }, 60_000);
 
   it('a client that leaves mid-stream aborts the upstream request and frees the slot', async () => {
+    // The engine's own account: llama-server logs "cancel task" for a request whose client
+    // (the gateway) hung up, and nothing else of svc's ends a generation of the engine.
+    const cancels = async () => ((await api(gw.url, '/api/slots/chat/logs?lines=500')).json.lines as string[]).filter((l) => /cancel task, id_task = /.test(l)).length;
+    const before = await cancels();
     const controller = new AbortController();
     const response = await fetch(`${gw.url}/v1/chat/completions`, {
       method: 'POST', headers: { 'content-type': 'application/json' }, signal: controller.signal,
@@ -120,6 +124,7 @@ describe.skipIf(!LLAMA_SERVER)('/v1 through the gateway to llama-server', () => 
     const reader = response.body!.getReader();
     await reader.read();
     controller.abort();
+    await waitFor(cancels, { what: 'the engine to log the cancelled task', until: (count) => count === before + 1 });
     await waitFor(() => slot('chat'), { what: 'the aborted stream to leave the slot', until: (view) => view.in_flight === 0 });
   }, 60_000);
 

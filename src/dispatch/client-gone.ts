@@ -45,3 +45,12 @@ export class ClientGone {
     return this.controller.signal;
   }
 }
+
+/** Call `listener` once when the caller leaves (either kind of signal). */
+export function whenGone(signal: AbortSignal | ClientGone | undefined, listener: () => void): void {
+  if (signal instanceof ClientGone) signal.once('abort', listener);
+  else signal?.addEventListener('abort', listener, { once: true });
+}
+
+/** The signal as an AbortSignal (what a slot start takes). */
+export const abortSignalOf = (signal: AbortSignal | ClientGone | undefined): AbortSignal | undefined => (signal instanceof ClientGone ? signal.signal : signal);

@@ -4,13 +4,15 @@
 // leaving only leaves. See single-flight.ts for the fan-out itself and its memory bound.
 // Only requests that found the slot cold join flights, so a flight can still be joined
 // while such requests wait for its slot (ColdWaiters); after that it keeps no replay.
-import { type ErrorAnswer, readErrorAnswer, sendErrorAnswer } from './error-answer.js';
-import { callUpstream, checkContentType, relayBody, relayHead, upstreamError, type UpstreamPools } from './forward.js';
+import { type ErrorAnswer, readErrorAnswer } from './error-answer.js';
+import { callUpstream, checkContentType, relayedHeaders, sseErrorEvent, upstreamError, type UpstreamPools } from './forward.js';
 import type { MeterTap, SlotMetrics } from './metrics.js';
-import type { FlightHead, FlightSource, StreamFlights } from './single-flight.js';
+import { type DispatchResult, errorResult } from './result.js';
+import type { FlightHead, FlightSource, FlightSubscription, StreamFlights } from './single-flight.js';
 import type { SlotSupervisor } from '../slots/supervisor.js';
 import { DispatchError, SvcError } from '../protocol/errors.js';
-import type { ClientExchange, Forwarded } from './types.js';
+import type { DispatchRequest } from './types.js';
+import { whenGone } from './client-gone.js';
 
 /** Longest wait for a local engine's headers, and between its body chunks. */
 export const LOCAL_TIMEOUT_MS = 600_000;
@@ -54,7 +56,6 @@ export interface ColdStream {
   slot: string;
   model: string;
   origin: string;
-  forwarded: Forwarded;
   /** When the client that joins arrived (monotonic ms, for the meter). */
   startedAt: number;
   /** Stops counting this request among the slot's cold waiters (called once it joined). */
@@ -66,20 +67,20 @@ export function failureCode(error: unknown, slot: string): string {
   return error instanceof SvcError ? error.code : upstreamError(error, { slot }).code;
 }
 
-/** Join (or start) the one upstream call for this stream and relay it to this client. */
-export async function shareColdStream(deps: ColdStreamDeps, stream: ColdStream, client: ClientExchange, signal: AbortSignal): Promise<void> {
-  const { slot, forwarded } = stream;
-  const path = `/v1${forwarded.upstreamPath}`;
-  const body = forwarded.body(stream.model, { kind: 'slot', slot, model: stream.model, via: 'slot-name' });
+/** Join (or start) the one upstream call for this stream; the result relays it to this caller. */
+export async function shareColdStream(deps: ColdStreamDeps, stream: ColdStream, request: DispatchRequest, onEnd?: (broken: SvcError | undefined) => void): Promise<DispatchResult> {
+  const { slot } = stream;
+  const path = `/v1${request.upstreamPath}`;
+  const body = request.body(stream.model, { kind: 'slot', slot, model: stream.model, via: 'slot-name' });
   const subscription = deps.flights.join(`${slot}\n${path}\n${body.toString()}`, async (flightSignal): Promise<FlightSource<ColdHead>> => {
     const release = deps.supervisor.acquire(slot);
     const tap = deps.metrics.start(slot, stream.startedAt);
     try {
       const upstream = await callUpstream(deps.pools, {
-        origin: stream.origin, path, headers: { 'content-type': forwarded.contentType }, body, signal: flightSignal,
+        origin: stream.origin, path, headers: { 'content-type': request.contentType }, body, signal: flightSignal,
         headersTimeoutMs: LOCAL_TIMEOUT_MS, bodyTimeoutMs: LOCAL_TIMEOUT_MS, target: { slot },
       });
-      checkContentType(upstream, forwarded.accepts, { slot });
+      checkContentType(upstream, request.accepts, { slot });
       tap.head(upstream.statusCode, upstream.headers['content-type']);
       if (upstream.statusCode >= 400) {
         const failure = await readErrorAnswer(upstream, { slot });
@@ -95,21 +96,37 @@ export async function shareColdStream(deps: ColdStreamDeps, stream: ColdStream, 
     }
   }, { mayJoinLater: () => deps.coldWaiters.waiting(slot) });
   stream.joined();
-  signal.addEventListener('abort', () => subscription.leave(), { once: true });
+  const leave = () => subscription.leave();
+  whenGone(request.signal, leave);
+  let head: ColdHead;
   try {
-    const head = await subscription.head();
-    client.takeOver();
-    if (head.failure) return sendErrorAnswer(client.res, head.failure, true);
-    if (!client.res.headersSent) relayHead(client.res, head, client.timing);
-    await relayBody(client.res, subscription.body());
-    client.res.end();
+    head = await subscription.head();
   } catch (error) {
-    // Dropped for falling behind: the dispatcher ends the response with this error event.
-    if (error instanceof SvcError && error.code === 'dispatch.client_too_slow') throw new DispatchError(error.code, error.message, { ...error.details, slot });
+    leave();
     throw error;
+  }
+  if (head.failure) {
+    leave();
+    return errorResult(head.failure);
+  }
+  return { status: head.statusCode, headers: relayedHeaders(head, request.timing), body: sharedBody(subscription, slot, onEnd) };
+}
+
+/** This caller's copy of the flight's body; falling too far behind ends it with an error event. */
+async function* sharedBody(subscription: FlightSubscription<ColdHead>, slot: string, onEnd?: (broken: SvcError | undefined) => void): AsyncGenerator<Uint8Array> {
+  let broken: SvcError | undefined;
+  try {
+    yield* subscription.body();
+  } catch (error) {
+    // Dropped for falling behind (dispatch.client_too_slow), or the engine broke off.
+    broken = error instanceof SvcError && error.code === 'dispatch.client_too_slow'
+      ? new DispatchError(error.code, error.message, { ...error.details, slot })
+      : upstreamError(error, { slot });
   } finally {
     subscription.leave();
+    onEnd?.(broken);
   }
+  if (broken) yield Buffer.from(sseErrorEvent(broken.toEnvelope()));
 }
 
 async function* noBody(): AsyncIterable<Buffer> {}

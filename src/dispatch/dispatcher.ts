@@ -13,17 +13,19 @@ import type { GpuArbiter } from '../slots/gpu-arbiter.js';
 import type { ReadySlot, SlotSupervisor } from '../slots/supervisor.js';
 import { lastStartFailed, slotCandidates } from './candidates.js';
 import { type ColdHead, ColdWaiters, failureCode, LOCAL_TIMEOUT_MS, shareColdStream } from './cold-stream.js';
-import { readErrorAnswer, sendErrorAnswer } from './error-answer.js';
-import { ClientGone } from './client-gone.js';
-import { callUpstream, checkContentType, endWithError, relayBody, relayHead, upstreamError, UpstreamPools } from './forward.js';
+import { readErrorAnswer } from './error-answer.js';
+import { abortSignalOf } from './client-gone.js';
+import { callUpstream, checkContentType, relayedHeaders, upstreamError, UpstreamPools } from './forward.js';
 import type { MeterTap, SlotMetrics } from './metrics.js';
+import { type DispatchResult, errorResult, isStream, jsonResult } from './result.js';
+import { type BodyEnd, UpstreamBody } from './upstream-body.js';
 import { npuDirectRoute } from './npu-route.js';
 import { resolveTarget } from './resolve.js';
 import { StreamFlights } from './single-flight.js';
-import { waitForSlot } from './slot-wait.js';
-import type { ClientExchange, DispatchTarget, Forwarded, ForwardTarget, SlotCandidate, V1Route } from './types.js';
+import { type LateSlot, loadingResult, waitForSlot } from './slot-wait.js';
+import type { DispatchRequest, DispatchTarget, ForwardTarget, SlotCandidate, V1Route } from './types.js';
 import type { PeerDirectory } from '../peers/directory.js';
-import { dispatchToGroup, dispatchToReplicas, RETRIED_STATUSES, type ForwardOutcome, type ReplicaChoice } from './replicas.js';
+import { dispatchToGroup, dispatchToReplicas, type ReplicaChoice } from './replicas.js';
 import type { UpstreamDirectory } from './upstreams.js';
 
 export interface DispatcherDeps {
@@ -46,6 +48,9 @@ interface Hop {
   timeoutMs: number;
   model: string;
 }
+
+/** The signal of a request whose caller cannot leave (undici takes any object with these). */
+const NEVER = new AbortController().signal;
 
 export class Dispatcher {
   readonly pools = new UpstreamPools();
@@ -83,35 +88,38 @@ export class Dispatcher {
   }
 
   /**
-   * Resolve and forward. A slot that turns out unable to start as configured (no engine
-   * binary, no model file: the start failed before anything was sent) is passed over once
-   * for what resolution picks next, so the first request to a broken slot with a working
-   * twin is answered by the twin instead of failing (docs/routing.md, Preference).
+   * The one entry: resolve `request.model` and forward it; the answer as a result (result.ts)
+   * once its head is known, its body still to come. Throws (an SvcError, rendered by the
+   * caller) only before any answer exists. A slot that turns out unable to start as
+   * configured (no engine binary, no model file: the start failed before anything was sent)
+   * is passed over once for what resolution picks next, so the first request to a broken
+   * slot with a working twin is answered by the twin instead of failing (docs/routing.md,
+   * Preference).
    */
-  async dispatch(model: string, route: V1Route, forwarded: Forwarded, client: ClientExchange): Promise<void> {
+  async dispatch(request: DispatchRequest): Promise<DispatchResult> {
     // With peers configured, a model several targets serve is a replica set (replicas.ts); a
     // request that came from a peer stays here. Without peers this is one property read.
     const peers = this.deps.peers;
     if (peers?.active) {
       const deps = { peers, onReplica: this.deps.onReplica, supervisor: this.deps.supervisor };
       // An explicit group (peers.toml [models.<id>]) is one even for a peer's request (then without its peers).
-      const members = peers.groupMembers(model, forwarded.fromPeer === true);
-      if (members) return dispatchToGroup(this, deps, model, members, route, forwarded, client);
-      if (forwarded.fromPeer !== true) return dispatchToReplicas(this, deps, model, route, forwarded, client);
+      const members = peers.groupMembers(request.model, request.fromPeer === true);
+      if (members) return dispatchToGroup(this, deps, members, request);
+      if (request.fromPeer !== true) return dispatchToReplicas(this, deps, request);
     }
-    return this.dispatchLocal(model, route, forwarded, client);
+    return this.dispatchLocal(request);
   }
 
   /** dispatch() over this gateway's own slots and upstreams. */
-  async dispatchLocal(model: string, route: V1Route, forwarded: Forwarded, client: ClientExchange): Promise<void> {
-    const target = await this.resolve(model, route);
+  async dispatchLocal(request: DispatchRequest, onEnd?: BodyEnd['onEnd']): Promise<DispatchResult> {
+    const target = await this.resolve(request.model, request.route);
     try {
-      return await this.forward(target, forwarded, client);
+      return await this.forward(target, request, onEnd);
     } catch (error) {
-      if (target.kind !== 'slot' || client.res.headersSent || !this.cannotStart(target.slot)) throw error;
-      const next = await this.resolve(model, route).catch(() => target);
+      if (target.kind !== 'slot' || !this.cannotStart(target.slot)) throw error;
+      const next = await this.resolve(request.model, request.route).catch(() => target);
       if (next.kind === 'slot' && (next.slot === target.slot || this.cannotStart(next.slot))) throw error;
-      return this.forward(next, forwarded, client);
+      return this.forward(next, request, onEnd);
     }
   }
 
@@ -120,104 +128,113 @@ export class Dispatcher {
     return lastStartFailed(this.deps.supervisor.routingOf(slot));
   }
 
-  /** Make a slot ready for a request (see slot-wait.ts), for routes that talk to the engine themselves (images). */
-  waitForSlot(slot: string, stream: boolean, client: ClientExchange, gone: { readonly signal: AbortSignal }): Promise<ReadySlot> {
-    return waitForSlot(this.deps.supervisor, slot, stream, client, gone);
+  /** Make a slot ready for a route that talks to the engine itself (images; never a stream, so never late). */
+  async waitForSlot(slot: string, signal: AbortSignal): Promise<ReadySlot> {
+    return waitForSlot(this.deps.supervisor, slot, false, () => signal) as Promise<ReadySlot>;
   }
 
   /**
-   * Send a resolved request to its target and relay the answer: for a slot, make it ready and
-   * count the request in flight; for a remote upstream, add its headers (the API key) and use
-   * its timeout. Status, meaningful headers and body are relayed as they arrive; the upstream
-   * request is aborted when the client leaves. With outcome.holdServerErrors (the replica
-   * loop), a 500/502/503/504 answer before any byte went out is left in outcome.serverError.
+   * Send a resolved request to its target: for a slot, make it ready and count the request
+   * in flight; for a peer or a remote upstream, add its headers (the API key) and use its
+   * timeout. The result relays status, meaningful headers and body as they arrive; the
+   * upstream request is aborted when the caller's signal fires. `onEnd` hears once when a
+   * streamed body ended (broken or not); a whole body is done when it is returned.
    */
-  async forward(target: ForwardTarget, forwarded: Forwarded, client: ClientExchange, outcome?: ForwardOutcome): Promise<void> {
-    const gone = new ClientGone();
-    const res = client.res;
-    res.on('close', () => res.writableEnded || gone.abort());
-    let release: (() => void) | undefined;
+  async forward(target: ForwardTarget, request: DispatchRequest, onEnd?: BodyEnd['onEnd']): Promise<DispatchResult> {
+    if (target.kind === 'slot') return this.toSlot(target, request, onEnd);
+    const hop = target.kind === 'peer'
+      ? { origin: target.origin, path: `${target.basePath}/v1${request.upstreamPath}`, headers: { ...target.headers, 'content-type': request.contentType }, timeoutMs: LOCAL_TIMEOUT_MS, model: target.model }
+      : this.upstreamHop(target.upstream, target.model, request);
+    return this.send(hop, target, request, { onEnd });
+  }
+
+  /** A slot's side of forward(): the GPU, the slot made ready (a late stream answered at once), a shared cold stream. */
+  private async toSlot(target: Extract<ForwardTarget, { kind: 'slot' }>, request: DispatchRequest, onEnd?: BodyEnd['onEnd']): Promise<DispatchResult> {
+    const { slot: name } = target;
     // Requests to a slot are metered (counted on the side; no byte changes): see metrics.ts.
-    let tap: MeterTap | undefined = target.kind === 'slot' ? this.deps.metrics.start(target.slot) : undefined;
-    const targetDetails = target.kind === 'slot' ? { slot: target.slot } : target.kind === 'peer' ? { peer: target.peer } : { upstream: target.upstream };
-    try {
-      let hop: Hop;
-      if (target.kind === 'slot') {
-        // A request for an LLM GPU slot takes the GPU back from image mode (slots/gpu-arbiter.ts).
-        if (this.deps.arbiter.mode === 'image') await this.deps.arbiter.beforeInference(target.slot);
-        // Identical streams that find their slot cold share one upstream call (docs/routing.md, "On-demand loading and streaming").
-        const cold = forwarded.stream && this.deps.supervisor.routingOf(target.slot).state !== 'ready';
-        const joined = cold ? this.coldWaiters.add(target.slot) : undefined;
-        try {
-          const waitFrom = client.timing ? performance.now() : 0;
-          const ready = await waitForSlot(this.deps.supervisor, target.slot, forwarded.stream, client, gone);
-          if (client.timing && ready.started) client.timing.loadMs += performance.now() - waitFrom;
-          if (joined) {
-            const startedAt = tap!.startedAt;
-            tap = undefined; // the shared flight meters itself, once
-            const deps = { ...this.deps, pools: this.pools, flights: this.flights, coldWaiters: this.coldWaiters };
-            return await shareColdStream(deps, { slot: target.slot, model: target.model, origin: ready.baseUrl, forwarded, startedAt, joined }, client, gone.signal);
-          }
-          release = this.deps.supervisor.acquire(target.slot);
-          hop = { origin: ready.baseUrl, path: `/v1${forwarded.upstreamPath}`, headers: { 'content-type': forwarded.contentType }, timeoutMs: LOCAL_TIMEOUT_MS, model: target.model };
-        } finally {
-          joined?.(); // shareColdStream calls it as soon as it joined; this covers the failures
+    const tap = this.deps.metrics.start(name);
+    let shared = false; // a shared flight meters itself, once: this request's tap is then dropped
+    const failed = (error: unknown) => {
+      if (!shared) tap.end(request.signal?.aborted ? 'cancelled' : 'error', failureCode(error, name));
+      return error;
+    };
+    let joined: (() => void) | undefined;
+    const { timing } = request;
+    const waitFrom = timing ? performance.now() : 0;
+    const whenReady = async (ready: Promise<ReadySlot>): Promise<DispatchResult> => {
+      try {
+        const slot = await ready;
+        if (timing && slot.started) timing.loadMs += performance.now() - waitFrom;
+        if (joined) {
+          shared = true;
+          const deps = { ...this.deps, pools: this.pools, flights: this.flights, coldWaiters: this.coldWaiters };
+          return await shareColdStream(deps, { slot: name, model: target.model, origin: slot.baseUrl, startedAt: tap.startedAt, joined }, request, onEnd);
         }
-      } else if (target.kind === 'peer') {
-        hop = { origin: target.origin, path: `${target.basePath}/v1${forwarded.upstreamPath}`, headers: { ...target.headers, 'content-type': forwarded.contentType }, timeoutMs: LOCAL_TIMEOUT_MS, model: target.model };
-      } else {
-        hop = this.upstreamHop(target.upstream, target.model, forwarded);
+        const hop = { origin: slot.baseUrl, path: `/v1${request.upstreamPath}`, headers: { 'content-type': request.contentType }, timeoutMs: LOCAL_TIMEOUT_MS, model: target.model };
+        return await this.send(hop, target, request, { tap, release: this.deps.supervisor.acquire(name), onEnd });
+      } catch (error) {
+        throw failed(error);
+      } finally {
+        joined?.(); // shareColdStream calls it as soon as it joined; this covers the failures
       }
-      const body = forwarded.body(hop.model, target);
-      if (client.timing) client.timing.sentAt = performance.now();
+    };
+    let wait: ReadySlot | LateSlot;
+    try {
+      // A request for an LLM GPU slot takes the GPU back from image mode (slots/gpu-arbiter.ts).
+      if (this.deps.arbiter.mode === 'image') await this.deps.arbiter.beforeInference(name);
+      // Identical streams that find their slot cold share one upstream call (docs/routing.md, "On-demand loading and streaming").
+      if (request.stream && this.deps.supervisor.routingOf(name).state !== 'ready') joined = this.coldWaiters.add(name);
+      wait = await waitForSlot(this.deps.supervisor, name, request.stream, () => abortSignalOf(request.signal));
+    } catch (error) {
+      joined?.();
+      throw failed(error);
+    }
+    if (!('late' in wait)) return whenReady(Promise.resolve(wait));
+    // The answer once the slot is ready goes out in the loading body; a whole one (an error answer) ends it.
+    const thenAnswer = async (ready: Promise<ReadySlot>) => {
+      const result = await whenReady(ready);
+      if (!isStream(result.body)) onEnd?.(undefined);
+      return result;
+    };
+    return loadingResult(name, wait, thenAnswer, (error) => {
+      const failure = upstreamError(error, { slot: name });
+      onEnd?.(failure);
+      return failure;
+    });
+  }
+
+  /** Call the upstream and make its answer the result: relayed as it comes, an error answer in the envelope. */
+  private async send(hop: Hop, target: ForwardTarget, request: DispatchRequest, end: Omit<BodyEnd, 'stream' | 'target'>): Promise<DispatchResult> {
+    const { tap, release } = end;
+    const details = target.kind === 'slot' ? { slot: target.slot } : target.kind === 'peer' ? { peer: target.peer } : { upstream: target.upstream };
+    try {
+      const body = request.body(hop.model, target);
+      if (request.timing) request.timing.sentAt = performance.now();
       const upstream = await callUpstream(this.pools, {
-        origin: hop.origin, path: hop.path, headers: hop.headers, body, signal: gone,
-        headersTimeoutMs: hop.timeoutMs, bodyTimeoutMs: hop.timeoutMs, target: targetDetails,
+        origin: hop.origin, path: hop.path, headers: hop.headers, body, signal: request.signal ?? NEVER,
+        headersTimeoutMs: hop.timeoutMs, bodyTimeoutMs: hop.timeoutMs, target: details,
       });
-      checkContentType(upstream, forwarded.accepts, targetDetails);
+      checkContentType(upstream, request.accepts, details);
       tap?.head(upstream.statusCode, upstream.headers['content-type']);
       if (upstream.statusCode >= 400) {
         // The engine's own error, in the envelope (error-answer.ts); counted as http_<status>.
         const answer = await readErrorAnswer(upstream, target.kind === 'slot' ? { slot: target.slot } : target.kind === 'peer' ? { upstream_name: `peer:${target.peer}` } : { upstream_name: target.upstream });
         tap?.end('ok');
-        if (outcome?.holdServerErrors && RETRIED_STATUSES.has(answer.status) && !res.headersSent) {
-          outcome.serverError = answer;
-          return;
-        }
-        client.takeOver();
-        return sendErrorAnswer(res, answer, forwarded.stream, client.timing);
+        release?.();
+        return errorResult(answer, request.timing);
       }
-      const rewrite = forwarded.rewriteAnswer?.(target);
+      const rewrite = request.rewriteAnswer?.(target);
       if (rewrite) {
         // A JSON answer the route changes before the client sees it (images from a peer): read whole.
-        const bytes = JSON.stringify(await rewrite(await upstream.body.json()));
-        client.takeOver();
-        res.writeHead(upstream.statusCode, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(bytes) });
-        res.end(bytes);
+        const result = jsonResult(upstream.statusCode, await rewrite(await upstream.body.json()));
         tap?.end('ok');
-        return;
+        release?.();
+        return result;
       }
-      client.takeOver();
-      if (!res.headersSent) relayHead(res, upstream, client.timing);
-      await relayBody(res, upstream.body, tap);
-      tap?.end(res.destroyed ? 'cancelled' : 'ok');
-      res.end();
+      return { status: upstream.statusCode, headers: relayedHeaders(upstream, request.timing), body: new UpstreamBody(upstream.body, { ...end, stream: request.stream, target: details }) };
     } catch (error) {
-      if (gone.aborted && res.destroyed) {
-        tap?.end('cancelled');
-        return; // the client left; nothing to tell
-      }
-      if (!res.headersSent) {
-        if (tap) tap.end('error', failureCode(error, tap.slot));
-        throw error; // nothing written yet: the server's error renderer answers
-      }
-      // Past the headers a failure is the upstream breaking off (e.g. its engine died).
-      const failure = upstreamError(error, targetDetails);
-      if (outcome) outcome.broken = failure;
-      tap?.end('error', failure.code);
-      endWithError(res, failure, forwarded.stream);
-    } finally {
       release?.();
+      throw error;
     }
   }
 
@@ -226,7 +243,7 @@ export class Dispatcher {
     return this.pools.close();
   }
 
-  private upstreamHop(name: string, model: string, forwarded: Forwarded): Hop {
+  private upstreamHop(name: string, model: string, forwarded: DispatchRequest): Hop {
     const { upstreams } = this.deps;
     const endpoint = upstreams.endpoint(name, model);
     return {

@@ -1,12 +1,11 @@
 // Forwarding to an engine or a remote upstream: one keep-alive undici Pool per origin, the
 // response body relayed as it arrives, byte for byte, and the upstream request aborted when
 // the client goes away (DESIGN.md, "Request hot path").
-import type { ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
 import type * as UndiciModule from 'undici';
 import type { Dispatcher, Pool } from 'undici';
 import { DispatchError, type ErrorEnvelope, SvcError } from '../protocol/errors.js';
 import type { ClientGone } from './client-gone.js';
+import type { ResultHeaders } from './result.js';
 import { type ExchangeTiming, serverTiming } from './server-timing.js';
 
 /** Hop-by-hop headers are the connection's, not the message's (RFC 9110 §7.6.1). */
@@ -131,9 +130,9 @@ export function checkContentType(upstream: Pick<Dispatcher.ResponseData, 'status
   throw new DispatchError('dispatch.upstream_bad_response', `the upstream answered ${upstream.statusCode} with Content-Type ${text}, which this route does not take`, { ...target, content_type: text, status: upstream.statusCode });
 }
 
-/** Copy the upstream's status and meaningful headers onto the client response. */
-export function relayHead(res: ServerResponse, upstream: Pick<Dispatcher.ResponseData, 'statusCode' | 'headers'>, timing?: ExchangeTiming): void {
-  const headers: Record<string, string | string[]> = {};
+/** The upstream's status line as the result's head: its meaningful headers, and svc's Server-Timing. */
+export function relayedHeaders(upstream: Pick<Dispatcher.ResponseData, 'headers'>, timing?: ExchangeTiming): ResultHeaders {
+  const headers: ResultHeaders = {};
   for (const name in upstream.headers) {
     const value = upstream.headers[name];
     if (value === undefined || HOP_BY_HOP.has(name)) continue;
@@ -141,77 +140,13 @@ export function relayHead(res: ServerResponse, upstream: Pick<Dispatcher.Respons
   }
   headers['x-accel-buffering'] = 'no';
   // The upstream's own Server-Timing (if any) comes first; svc's entries follow it.
-  if (timing) headers['server-timing'] = appendTiming(headers['server-timing'], serverTiming(timing.arrivedAt, timing));
-  res.writeHead(upstream.statusCode, headers);
-  // A body of unknown length (an SSE stream) may be slow to start: the head goes now. A body
-  // of known length follows at once, and the head leaves with its first bytes in one write
-  // instead of a write of its own (one syscall less per request; docs/performance.md).
-  if (upstream.headers['content-length'] === undefined) res.flushHeaders();
+  if (timing) headers['server-timing'] = appendTiming(headers['server-timing'] as string | string[] | undefined, serverTiming(timing.arrivedAt, timing));
+  return headers;
 }
 
 function appendTiming(upstream: string | string[] | undefined, own: string): string {
   if (upstream === undefined) return own;
   return `${Array.isArray(upstream) ? upstream.join(', ') : upstream}, ${own}`;
-}
-
-/**
- * Sees each relayed chunk (metrics counting on the side), after the chunk was handed to the
- * client's socket, so counting never delays a token; it never changes a byte.
- */
-export interface ChunkTap {
-  chunk(chunk: Buffer | Uint8Array): void;
-}
-
-/**
- * Relay the body chunk by chunk, respecting back-pressure: each chunk is written as it is
- * read, never merged with the next. Resolves when the body ended or the client left (the
- * caller's abort stops the upstream); rejects (with the transport error) when the upstream
- * broke off.
- */
-export async function relayBody(res: ServerResponse, body: AsyncIterable<Buffer | Uint8Array>, tap?: ChunkTap): Promise<void> {
-  if (body instanceof Readable) return relayReadable(res, body, tap);
-  for await (const chunk of body) {
-    if (res.destroyed) return;
-    const flowing = res.write(chunk);
-    tap?.chunk(chunk);
-    if (!flowing) await new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));
-  }
-}
-
-const ignore = () => undefined;
-
-/**
- * The same for a stream (an undici body), with 'data' events and pause/resume: no promise
- * and no iterator step per chunk, which the profile showed on every relayed chunk
- * (docs/performance.md).
- */
-function relayReadable(res: ServerResponse, body: Readable, tap?: ChunkTap): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    let settled = false;
-    const onData = (chunk: Buffer) => {
-      const flowing = res.write(chunk);
-      tap?.chunk(chunk);
-      if (!flowing) body.pause();
-    };
-    // The listeners stay: both streams are the request's own and end with it, and a late
-    // event finds the promise settled. Removing five listeners cost more than the relay.
-    const finish = (error?: unknown) => {
-      if (settled) return;
-      settled = true;
-      body.off('data', onData);
-      if (error) reject(error);
-      else resolve();
-    };
-    const onClose = () => {
-      if (settled) return;
-      // The client left: stop reading; a later error of the body (the abort) goes nowhere.
-      body.on('error', ignore).destroy();
-      finish();
-    };
-    if (res.destroyed) return onClose();
-    body.on('data', onData).on('end', finish).on('error', finish);
-    res.on('drain', () => body.resume()).on('close', onClose);
-  });
 }
 
 /** The final SSE event sent when a stream breaks off part-way (docs/errors.md). */
@@ -220,16 +155,4 @@ export function sseErrorEvent(envelope: ErrorEnvelope): string {
   // error arrives as an event of its own; after a complete event it is a no-op (SSE skips
   // empty events).
   return `\n\ndata: ${JSON.stringify(envelope)}\n\n`;
-}
-
-/** After the dispatcher took the response over: a stream ends with one error event; anything else just ends. */
-export function endWithError(res: ServerResponse, error: SvcError, stream: boolean): void {
-  if (res.destroyed) return;
-  if (!res.headersSent) {
-    res.writeHead(error.status, { 'content-type': 'application/json; charset=utf-8' });
-    res.end(JSON.stringify(error.toEnvelope()));
-    return;
-  }
-  if (stream) res.write(sseErrorEvent(error.toEnvelope()));
-  res.end();
 }

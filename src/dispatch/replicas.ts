@@ -12,17 +12,8 @@ import type { GroupMember } from '../peers/groups.js';
 import { PEER_HOP_HEADER } from '../peers/hop.js';
 import { chooseReplica, type ReplicaCandidate } from '../peers/replica-choice.js';
 import type { SlotSupervisor } from '../slots/supervisor.js';
-import { type ErrorAnswer, sendErrorAnswer } from './error-answer.js';
-import type { ClientExchange, DispatchTarget, Forwarded, ForwardTarget, V1Route } from './types.js';
-
-/** What forward() tells its caller besides throwing (the replica loop passes one). */
-export interface ForwardOutcome {
-  /** The answer started and then broke off (the client got an SSE error event). */
-  broken?: Error;
-  /** Keep a RETRIED_STATUSES answer that came before any byte went to the client in serverError instead of sending it. */
-  holdServerErrors?: boolean;
-  serverError?: ErrorAnswer;
-}
+import { type DispatchResult, isStream } from './result.js';
+import type { DispatchRequest, DispatchTarget, Forwarded, ForwardTarget, V1Route } from './types.js';
 
 /** Statuses a replica's failure, retried on another (a 4xx is the client's and would repeat). */
 export const RETRIED_STATUSES: ReadonlySet<number> = new Set([500, 502, 503, 504]);
@@ -30,8 +21,8 @@ export const RETRIED_STATUSES: ReadonlySet<number> = new Set([500, 502, 503, 504
 /** What the replica choice uses of the Dispatcher (which calls it: a type of its own keeps the two modules apart). */
 export interface ReplicaDispatcher {
   resolve(model: string, route: V1Route): Promise<DispatchTarget>;
-  dispatchLocal(model: string, route: V1Route, forwarded: Forwarded, client: ClientExchange): Promise<void>;
-  forward(target: ForwardTarget, forwarded: Forwarded, client: ClientExchange, outcome?: ForwardOutcome): Promise<void>;
+  dispatchLocal(request: DispatchRequest): Promise<DispatchResult>;
+  forward(target: ForwardTarget, request: DispatchRequest, onEnd?: (broken: Error | undefined) => void): Promise<DispatchResult>;
 }
 
 export const TARGET_HEADER = 'x-svc-target';
@@ -79,14 +70,16 @@ const serves = (forwarded: Forwarded, c: Candidate) => forwarded.serves?.(c.send
 const NOT_SERVED_HERE = new Set(['model.not_found', 'image.model_not_curated', 'dispatch.no_route']);
 
 /** Forward to a target, or let the route's own handler answer from one of this gateway's slots (images). */
-function sendTo(dispatcher: ReplicaDispatcher, target: ForwardTarget, forwarded: Forwarded, client: ClientExchange, outcome?: ForwardOutcome): Promise<void> {
-  if (target.kind === 'slot' && forwarded.local) return forwarded.local.serveSlot(target, client);
-  return dispatcher.forward(target, forwarded, client, outcome);
+function sendTo(dispatcher: ReplicaDispatcher, target: ForwardTarget, request: DispatchRequest, onEnd?: (broken: Error | undefined) => void): Promise<DispatchResult> {
+  if (target.kind === 'slot' && request.local) return request.local.serveSlot(target);
+  return dispatcher.forward(target, request, onEnd);
 }
 
 /** A model several targets serve (by model id): the implicit replica set. */
-export async function dispatchToReplicas(dispatcher: ReplicaDispatcher, deps: ReplicaDeps, model: string, route: V1Route, forwarded: Forwarded, client: ClientExchange): Promise<void> {
+export async function dispatchToReplicas(dispatcher: ReplicaDispatcher, deps: ReplicaDeps, request: DispatchRequest): Promise<DispatchResult> {
   const { peers } = deps;
+  const { model, route } = request;
+  const forwarded = request;
   let local: DispatchTarget | undefined;
   let notFound: unknown;
   try {
@@ -101,8 +94,8 @@ export async function dispatchToReplicas(dispatcher: ReplicaDispatcher, deps: Re
   const remote = peers.replicasServing(id).filter((r) => (local === undefined || r.id !== localId(local)) && serves(forwarded, remoteCandidate(peers, r, id)));
   if (remote.length === 0) {
     if (local === undefined) throw notFound;
-    if (forwarded.local) return sendTo(dispatcher, local, forwarded, client);
-    return dispatcher.dispatchLocal(model, route, forwarded, client);
+    if (forwarded.local) return sendTo(dispatcher, local, request);
+    return dispatcher.dispatchLocal(request);
   }
   // A vllm or llama-server upstream resolution found is one of the directory's, with its load.
   const candidatesNow = (): Candidate[] => {
@@ -110,12 +103,14 @@ export async function dispatchToReplicas(dispatcher: ReplicaDispatcher, deps: Re
     const tracked = local !== undefined && remotes.some((r) => r.id === localId(local));
     return [...(local && !tracked ? [localCandidate(local, deps.supervisor)] : []), ...remotes];
   };
-  return replicaLoop(dispatcher, deps, id, candidatesNow, forwarded, client);
+  return replicaLoop(dispatcher, deps, id, candidatesNow, request);
 }
 
 /** A group id of peers.toml `[models.<id>]`: its members, each sent the id it knows the model by. */
-export async function dispatchToGroup(dispatcher: ReplicaDispatcher, deps: ReplicaDeps, id: string, members: readonly GroupMember[], route: V1Route, forwarded: Forwarded, client: ClientExchange): Promise<void> {
+export async function dispatchToGroup(dispatcher: ReplicaDispatcher, deps: ReplicaDeps, members: readonly GroupMember[], request: DispatchRequest): Promise<DispatchResult> {
   const { peers } = deps;
+  const { model: id, route } = request;
+  const forwarded = request;
   // A slot member is resolved by its name once: one of another type, or disabled, is left out.
   const slots = new Map<string, DispatchTarget>();
   let slotProblem: unknown;
@@ -141,65 +136,65 @@ export async function dispatchToGroup(dispatcher: ReplicaDispatcher, deps: Repli
   if (!candidatesNow().some((c) => serves(forwarded, c))) {
     throw slotProblem ?? new DispatchError('dispatch.no_replica', `no member of the replica group "${id}" in peers.toml can serve this request now (its peers and upstreams are disabled, or it came from a peer)`, { model: id, replicas: [] });
   }
-  return replicaLoop(dispatcher, deps, id, candidatesNow, forwarded, client);
+  return replicaLoop(dispatcher, deps, id, candidatesNow, request);
 }
 
 /** Try the best replica, then once the next best when the first failed before answering. */
-async function replicaLoop(dispatcher: ReplicaDispatcher, deps: ReplicaDeps, id: string, candidatesNow: () => Candidate[], forwarded: Forwarded, client: ClientExchange): Promise<void> {
+async function replicaLoop(dispatcher: ReplicaDispatcher, deps: ReplicaDeps, id: string, candidatesNow: () => Candidate[], request: DispatchRequest): Promise<DispatchResult> {
   const { peers } = deps;
-  const res = client.res;
   let candidates: Candidate[] = [];
   const tried = new Set<string>();
   let retriedFrom: string | undefined;
   let lastError: unknown;
-  let held: { from: string; answer: ErrorAnswer } | undefined;
+  let held: { from: string; result: DispatchResult } | undefined;
   const row = (choice: Omit<ReplicaChoice, 'model' | 'replicas'>) => deps.onReplica?.({ model: id, replicas: candidates.map((c) => c.id), ...choice });
   while (tried.size < 2) {
     // Read anew before each try: a retry sees a peer that came up, or a breaker that opened, meanwhile.
-    candidates = candidatesNow().filter((c) => serves(forwarded, c));
+    candidates = candidatesNow().filter((c) => serves(request, c));
     const pick = chooseReplica(candidates, tried) as Candidate | undefined;
     if (pick === undefined) break;
     tried.add(pick.id);
     // Another request may have taken an open breaker's one probe between the choice and here.
     if (pick.remote && !peers.acquire(pick.id)) continue;
-    if (!res.headersSent) res.setHeader(TARGET_HEADER, pick.id);
     const release = pick.remote ? peers.begin(pick.id) : undefined;
-    const outcome: ForwardOutcome = { holdServerErrors: true };
-    try {
-      await sendTo(dispatcher, pick.send, forwarded, client, outcome);
-      if (outcome.serverError) {
-        // Nothing went to the client: the answer is kept, and another replica asked.
-        const reason = `answered ${outcome.serverError.status}: ${outcome.serverError.envelope.error.message}`;
-        if (pick.remote) peers.failed(pick.id, reason);
-        if (!res.headersSent) res.removeHeader(TARGET_HEADER);
-        held = { from: pick.id, answer: outcome.serverError };
-        lastError = new Error(`${pick.id} ${reason}`);
-        retriedFrom ??= pick.id;
-        continue;
-      }
+    // How the answer ended: at once for a whole body, when the body ends for a stream.
+    const ended = (broken: Error | undefined) => {
+      release?.();
       if (pick.remote) {
-        if (outcome.broken) peers.failed(pick.id, outcome.broken.message);
+        if (broken) peers.failed(pick.id, broken.message);
         else peers.succeeded(pick.id);
       }
-      row({ target: pick.id, ...(retriedFrom && { retried_from: retriedFrom }), outcome: outcome.broken ? 'error' : 'ok', ...(outcome.broken && { error: outcome.broken.message }) });
-      return;
+      row({ target: pick.id, ...(retriedFrom && { retried_from: retriedFrom }), outcome: broken ? 'error' : 'ok', ...(broken && { error: broken.message }) });
+    };
+    let result: DispatchResult;
+    try {
+      result = await sendTo(dispatcher, pick.send, request, ended);
     } catch (error) {
+      release?.();
       if (pick.remote) peers.failed(pick.id, (error as Error).message);
-      // Past the first byte a retry would send the client a second answer: the error stands.
-      if (res.headersSent) throw error;
-      res.removeHeader(TARGET_HEADER);
       lastError = error;
       retriedFrom ??= pick.id;
-    } finally {
-      release?.();
+      continue;
     }
+    if (result.envelope && RETRIED_STATUSES.has(result.status)) {
+      // Nothing went to the client: the answer is kept, and another replica asked.
+      release?.();
+      const reason = `answered ${result.status}: ${result.envelope.error.message}`;
+      if (pick.remote) peers.failed(pick.id, reason);
+      held = { from: pick.id, result };
+      lastError = new Error(`${pick.id} ${reason}`);
+      retriedFrom ??= pick.id;
+      continue;
+    }
+    if (!isStream(result.body)) ended(undefined);
+    result.headers[TARGET_HEADER] = pick.id;
+    return result;
   }
-  if (held && !res.headersSent) {
+  if (held) {
     // No replica answered better: the last 5xx answer goes to the client, in the envelope, naming who gave it.
     row({ target: held.from, ...(retriedFrom !== held.from && { retried_from: retriedFrom }), outcome: 'error', error: (lastError as Error).message });
-    client.takeOver();
-    res.setHeader(TARGET_HEADER, held.from);
-    return sendErrorAnswer(res, held.answer, forwarded.stream, client.timing);
+    held.result.headers[TARGET_HEADER] = held.from;
+    return held.result;
   }
   row({ target: retriedFrom ?? 'none', outcome: 'error', error: (lastError as Error | undefined)?.message ?? 'no replica available' });
   if (lastError !== undefined && tried.size < 2) throw lastError;

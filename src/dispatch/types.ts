@@ -1,7 +1,8 @@
 // The dispatcher's vocabulary: which /v1 route a request came in on, what the resolver
 // knows about slots and remote upstreams, and what it decides.
-import type { ServerResponse } from 'node:http';
 import type { SlotType } from '../config/schema/common.js';
+import type { ClientGone } from './client-gone.js';
+import type { DispatchResult } from './result.js';
 import type { ExchangeTiming } from './server-timing.js';
 
 export type V1Route = 'chat' | 'completions' | 'embeddings' | 'rerank' | 'transcriptions' | 'speech' | 'images';
@@ -79,19 +80,24 @@ export interface PeerTarget {
 /** Anything forward() sends to. */
 export type ForwardTarget = DispatchTarget | PeerTarget;
 
+/** What tells the dispatcher that its caller gave up: an AbortSignal, or the front door's cheaper ClientGone. */
+export type CallerGone = AbortSignal | ClientGone;
+
 /**
- * The client side of one /v1 exchange, as the dispatcher needs it: the raw response, and a
- * way to take it over from the HTTP framework before writing to it directly. Until
- * takeOver() is called, a thrown error is rendered by the server's one error renderer.
+ * One request to the dispatcher, from the /v1 front door or an in-process caller (the omni
+ * loop, memory, the Responses translation): the model and route kind, and how to send it.
  */
-export interface ClientExchange {
-  readonly res: ServerResponse;
-  takeOver(): void;
+export interface DispatchRequest extends Forwarded {
+  /** The model asked for: a slot name, a model id, a svc/* name, or a remote model. */
+  model: string;
+  route: V1Route;
+  /** Aborts the upstream request (and a slot start made for it) when the caller leaves. */
+  signal?: CallerGone;
   /** Marks for the Server-Timing header (server-timing.ts); absent, no header. */
-  readonly timing?: ExchangeTiming;
+  timing?: ExchangeTiming;
 }
 
-/** What a /v1 handler hands the dispatcher besides the target. */
+/** How a request is sent, whichever target serves it. */
 export interface Forwarded {
   /** The engine path under /v1, e.g. `/audio/speech` (a remote upstream's base path goes first). */
   upstreamPath: string;
@@ -124,6 +130,6 @@ export interface Forwarded {
    */
   local?: {
     resolve(): Promise<DispatchTarget>;
-    serveSlot(target: Extract<DispatchTarget, { kind: 'slot' }>, client: ClientExchange): Promise<void>;
+    serveSlot(target: Extract<DispatchTarget, { kind: 'slot' }>): Promise<DispatchResult>;
   };
 }

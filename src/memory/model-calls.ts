@@ -1,33 +1,30 @@
-// The memory's two model calls, made in process through the dispatcher with a capture sink
-// (as the omni loop's embed_text does, src/omni/modality-tools.ts): no HTTP call to ourselves,
+// The memory's two model calls, made in process through the dispatcher's one entry (as the
+// omni loop's embed_text is): no HTTP call to ourselves,
 // so [memory.embedding].rerank_gateway_url is not used. Embedding failures are errors the
 // caller sees; a rerank is a best effort that gives way to the fused order (rerank()).
 import type { Dispatcher } from '../dispatch/dispatcher.js';
 import type { V1Route } from '../dispatch/types.js';
-import { CaptureSink } from '../omni/capture-sink.js';
+import { readJson } from '../dispatch/result.js';
 import { SvcError } from '../protocol/errors.js';
 
 export type ModelDispatcher = Pick<Dispatcher, 'dispatch'>;
 
-/** One JSON call; the status and the parsed answer (or the dispatcher's own error, thrown). */
-export async function callJson(dispatcher: ModelDispatcher, route: V1Route, model: string, path: string, payload: Record<string, unknown>, sink: CaptureSink): Promise<{ status: number; answer: Record<string, unknown> }> {
-  await dispatcher.dispatch(model, route, {
-    upstreamPath: path, contentType: 'application/json', stream: false,
+/** One JSON call; the status and the parsed answer (or the dispatcher's own error, thrown). `signal` aborts it. */
+export async function callJson(dispatcher: ModelDispatcher, route: V1Route, model: string, path: string, payload: Record<string, unknown>, signal?: AbortSignal): Promise<{ status: number; answer: Record<string, unknown> }> {
+  const result = await readJson(await dispatcher.dispatch({
+    model, route, upstreamPath: path, contentType: 'application/json', stream: false, signal,
     body: (upstreamModel) => JSON.stringify({ ...payload, model: upstreamModel }),
-  }, sink.exchange());
-  const text = sink.body().toString('utf8');
-  try {
-    return { status: sink.status, answer: JSON.parse(text || '{}') as Record<string, unknown> };
-  } catch {
-    return { status: sink.status, answer: { error: { message: text.slice(0, 200) } } };
-  }
+  }));
+  const answer = result.body;
+  if (typeof answer === 'object' && answer !== null && !Array.isArray(answer)) return { status: result.status, answer: answer as Record<string, unknown> };
+  return { status: result.status, answer: { error: { message: 'the answer is not a JSON object' } } };
 }
 
 /** The embedding of `text` by `model`; memory.embedding_failed when it cannot be had. */
 export async function embed(dispatcher: ModelDispatcher, model: string, text: string): Promise<number[]> {
   let result: { status: number; answer: Record<string, unknown> };
   try {
-    result = await callJson(dispatcher, 'embeddings', model, '/embeddings', { input: text }, new CaptureSink());
+    result = await callJson(dispatcher, 'embeddings', model, '/embeddings', { input: text });
   } catch (error) {
     const code = error instanceof SvcError ? error.code : undefined;
     throw new SvcError('memory.embedding_failed', `the embedding model "${model}" could not be called: ${(error as Error).message}`, { model, ...(code && { cause: code }) });
@@ -56,16 +53,16 @@ export type RerankOutcome = { order: number[]; scores: ReadonlyMap<number, numbe
  * throws and never waits longer.
  */
 export async function rerank(dispatcher: ModelDispatcher, options: RerankOptions, query: string, documents: readonly string[]): Promise<RerankOutcome> {
-  const sink = new CaptureSink();
+  const gone = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<RerankOutcome>((resolve) => {
     timer = setTimeout(() => {
-      sink.close(); // the dispatcher aborts its upstream request
+      gone.abort(); // the dispatcher aborts its upstream request
       resolve({ fallback: 'timeout', reason: `no answer within ${options.connectTimeoutS + options.readTimeoutS} s` });
     }, (options.connectTimeoutS + options.readTimeoutS) * 1000);
     timer.unref();
   });
-  const call = callJson(dispatcher, 'rerank', options.model, '/rerank', { query, documents, top_n: documents.length }, sink).then(
+  const call = callJson(dispatcher, 'rerank', options.model, '/rerank', { query, documents, top_n: documents.length }, gone.signal).then(
     ({ status, answer }): RerankOutcome => {
       if (status >= 400) return { fallback: 'error', reason: `${status}: ${(answer.error as { message?: string } | undefined)?.message ?? 'error'}` };
       return orderOf(answer, documents.length);

@@ -2,7 +2,6 @@
 // then a short answer to the question from what was recalled, by the default llm
 // (svc/primary) through the dispatcher in process. Without an llm it is refused with
 // memory.llm_unavailable, never answered from nothing.
-import { CaptureSink } from '../omni/capture-sink.js';
 import { SvcError } from '../protocol/errors.js';
 import type { MemoryItem } from '../protocol/memory.js';
 import { callJson, type ModelDispatcher } from './model-calls.js';
@@ -24,11 +23,9 @@ function prompt(query: string, items: readonly MemoryItem[]): Array<{ role: stri
 
 /** The llm's answer to `query` from `items`; memory.llm_unavailable when no llm answers. */
 export async function reflect(dispatcher: ModelDispatcher, query: string, items: readonly MemoryItem[], signal?: AbortSignal): Promise<Reflection> {
-  const sink = new CaptureSink();
-  signal?.addEventListener('abort', () => sink.close(), { once: true });
   let result: { status: number; answer: Record<string, unknown> };
   try {
-    result = await callJson(dispatcher, 'chat', REFLECT_MODEL, '/chat/completions', { messages: prompt(query, items), max_tokens: REFLECT_MAX_TOKENS, stream: false }, sink);
+    result = await callJson(dispatcher, 'chat', REFLECT_MODEL, '/chat/completions', { messages: prompt(query, items), max_tokens: REFLECT_MAX_TOKENS, stream: false }, signal);
   } catch (error) {
     const cause = error instanceof SvcError ? error.code : undefined;
     throw new SvcError('memory.llm_unavailable', `memory_reflect needs an llm slot (${REFLECT_MODEL}) and none could answer: ${(error as Error).message}`, { model: REFLECT_MODEL, ...(cause && { cause }) });

@@ -5,10 +5,10 @@
 // happens when the client streams. A call to a client's own tool ends the loop: the client
 // gets that round's answer as usual.
 import { randomUUID } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
 import type { ResolvedConfig } from '../config/load.js';
 import type { Dispatcher } from '../dispatch/dispatcher.js';
-import { endWithError, sseErrorEvent } from '../dispatch/forward.js';
+import { sseErrorEvent } from '../dispatch/forward.js';
+import { type DispatchResult, jsonResult } from '../dispatch/result.js';
 import type { ImageDeps } from '../dispatch/images/generate.js';
 import type { DispatchTarget } from '../dispatch/types.js';
 import type { ToolCaller, ToolHost } from '../mcp/tool-host.js';
@@ -18,7 +18,7 @@ import { canCallTools, type TemplateCache, toolCallingInput } from './capability
 import { offeredModalityTools } from './modality-tools.js';
 import { callModel, type RoundResult } from './round.js';
 import { omniSettings } from './settings.js';
-import { OmniStream } from './stream.js';
+import { OmniStream, Outbox } from './stream.js';
 import { Toolbox } from './toolbox.js';
 
 export interface OmniDeps {
@@ -51,61 +51,83 @@ export async function planOmni(deps: OmniDeps, model: string, caller: Omit<ToolC
   return toolbox.size === 0 ? null : { toolbox, maxRounds: settings.maxRounds, id };
 }
 
-export async function runOmni(deps: OmniDeps, plan: OmniPlan, model: string, body: Record<string, unknown>, res: ServerResponse): Promise<void> {
-  const streaming = body.stream === true;
-  const stream = streaming ? new OmniStream(res, plan.id) : undefined;
+/** The SSE head of a streaming loop's answer. */
+const SSE_HEAD = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' };
+
+/**
+ * Run the loop; its answer as a result (dispatch/result.ts). A streaming client's result
+ * comes as soon as the first round's first bytes are there (its body then carries every
+ * round as it happens); a first round that fails before that is answered as the engine
+ * answered it. `signal`: the client left, and every call of the loop is aborted with it.
+ */
+export async function runOmni(deps: OmniDeps, plan: OmniPlan, model: string, body: Record<string, unknown>, signal: AbortSignal): Promise<DispatchResult> {
   const controller = new AbortController();
-  res.on('close', () => res.writableEnded || controller.abort());
+  signal.addEventListener('abort', () => controller.abort(), { once: true });
+  if (body.stream !== true) {
+    const outcome = await rounds(deps, plan, model, body, controller.signal, undefined);
+    return outcome.kind === 'error' ? roundError(outcome.result) : jsonResult(200, { ...outcome.result.completion, id: plan.id, svc_omni: outcome.summary });
+  }
+  const outbox = new Outbox(() => controller.abort());
+  let opened!: () => void;
+  const open = new Promise<undefined>((resolve) => (opened = () => resolve(undefined)));
+  const stream = new OmniStream(outbox, plan.id, opened);
+  const run = streamRounds(deps, plan, model, body, controller.signal, stream);
+  run.catch(() => undefined); // after the head a failure is the stream's last event (streamRounds)
+  const early = await Promise.race([open, run]);
+  return early ?? { status: 200, headers: { ...SSE_HEAD }, body: outbox };
+}
+
+/** The streaming loop: the error result when it failed before the stream opened, else undefined (the stream ended). */
+async function streamRounds(deps: OmniDeps, plan: OmniPlan, model: string, body: Record<string, unknown>, signal: AbortSignal, stream: OmniStream): Promise<DispatchResult | undefined> {
+  try {
+    const outcome = await rounds(deps, plan, model, body, signal, stream);
+    if (outcome.kind === 'ok') {
+      stream.endRound(true);
+      stream.done();
+      return undefined;
+    }
+    if (!stream.isOpen) return roundError(outcome.result);
+    const { envelope, body: bytes } = outcome.result;
+    stream.fail(sseErrorEvent(envelope ?? { error: { code: 'upstream.error', message: bytes.toString('utf8').slice(0, 300), details: {} } }));
+    return undefined;
+  } catch (error) {
+    if (!stream.isOpen && !signal.aborted) throw error; // the front door renders it
+    stream.fail(sseErrorEvent((error instanceof SvcError ? error : new SvcError('system.internal', String(error))).toEnvelope()));
+    return undefined;
+  }
+}
+
+type RoundsOutcome =
+  | { kind: 'ok'; result: Extract<RoundResult, { ok: true }>; summary: SvcOmniSummary }
+  | { kind: 'error'; result: Extract<RoundResult, { ok: false }> };
+
+/** Call the model, run the tools it asks for, feed the results back; until it answers, or max_rounds. */
+async function rounds(deps: OmniDeps, plan: OmniPlan, model: string, body: Record<string, unknown>, signal: AbortSignal, stream: OmniStream | undefined): Promise<RoundsOutcome> {
   const messages = [...((body.messages as unknown[]) ?? [])];
   const tools = [...(Array.isArray(body.tools) ? body.tools : []), ...plan.toolbox.definitions()];
   const summary: SvcOmniSummary = { rounds: 0, tool_calls: [] };
-  try {
-    for (let round = 1; round <= plan.maxRounds; round++) {
-      summary.rounds = round;
-      // A forced choice (required, or one function) is for the first round: forced again, the model could never answer.
-      const toolChoice = round === 1 ? body.tool_choice : body.tool_choice === 'none' ? 'none' : undefined;
-      const chat = { ...body, messages, tools, tool_choice: toolChoice };
-      const result = await callModel({ dispatcher: deps.dispatcher, model, stream, signal: controller.signal, body: (upstreamModel, target) => deps.body(chat, upstreamModel, target) });
-      if (!result.ok) return relayError(res, result, stream);
-      const calls = result.message.tool_calls ?? [];
-      if (calls.length === 0 || calls.some((c) => plan.toolbox.isClients(c.function.name))) return finish(res, stream, result, summary, plan.id);
-      stream?.endRound(false);
-      messages.push(result.message);
-      const outcomes = await Promise.all(calls.map((call) => plan.toolbox.run(call, controller.signal, (delta) => stream?.tool(delta))));
-      for (const outcome of outcomes) {
-        messages.push(outcome.message);
-        summary.tool_calls.push({ name: outcome.name, ms: outcome.ms, ok: outcome.ok });
-      }
+  for (let round = 1; round <= plan.maxRounds; round++) {
+    summary.rounds = round;
+    // A forced choice (required, or one function) is for the first round: forced again, the model could never answer.
+    const toolChoice = round === 1 ? body.tool_choice : body.tool_choice === 'none' ? 'none' : undefined;
+    const chat = { ...body, messages, tools, tool_choice: toolChoice };
+    const result = await callModel({ dispatcher: deps.dispatcher, model, stream, signal, body: (upstreamModel, target) => deps.body(chat, upstreamModel, target) });
+    if (!result.ok) return { kind: 'error', result };
+    const calls = result.message.tool_calls ?? [];
+    if (calls.length === 0 || calls.some((c) => plan.toolbox.isClients(c.function.name))) return { kind: 'ok', result, summary };
+    stream?.endRound(false);
+    messages.push(result.message);
+    const outcomes = await Promise.all(calls.map((call) => plan.toolbox.run(call, signal, (delta) => stream?.tool(delta))));
+    for (const outcome of outcomes) {
+      messages.push(outcome.message);
+      summary.tool_calls.push({ name: outcome.name, ms: outcome.ms, ok: outcome.ok });
     }
-    throw new SvcError('omni.max_rounds', `the model still asked for tools after ${plan.maxRounds} rounds ([mcp].max_rounds)`, { rounds: summary.rounds, tool_calls: summary.tool_calls });
-  } catch (error) {
-    if (controller.signal.aborted) return; // the client left: everything was aborted with it
-    if (!res.headersSent && !stream?.isOpen) throw error; // the front door renders it
-    endWithError(res, error instanceof SvcError ? error : new SvcError('system.internal', String(error)), true);
   }
+  throw new SvcError('omni.max_rounds', `the model still asked for tools after ${plan.maxRounds} rounds ([mcp].max_rounds)`, { rounds: summary.rounds, tool_calls: summary.tool_calls });
 }
 
-function finish(res: ServerResponse, stream: OmniStream | undefined, result: Extract<RoundResult, { ok: true }>, summary: SvcOmniSummary, id: string): void {
-  if (stream) {
-    stream.endRound(true);
-    stream.done();
-    return;
-  }
-  const completion = { ...result.completion, id, svc_omni: summary };
-  const text = JSON.stringify(completion);
-  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
-
-/** The model's error: as the engine answered it before anything was sent, else one SSE error event. */
-function relayError(res: ServerResponse, result: Extract<RoundResult, { ok: false }>, stream: OmniStream | undefined): void {
-  if (!res.headersSent) {
-    const type = result.headers['content-type'];
-    res.writeHead(result.status, { 'content-type': typeof type === 'string' ? type : 'application/json; charset=utf-8' });
-    res.end(result.body);
-    return;
-  }
-  const envelope = result.envelope ?? { error: { code: 'upstream.error', message: result.body.toString('utf8').slice(0, 300), details: {} } };
-  if (stream) res.write(sseErrorEvent(envelope));
-  res.end();
+/** The model's error answer, as the engine answered it (nothing went to the client yet). */
+function roundError(result: Extract<RoundResult, { ok: false }>): DispatchResult {
+  const type = result.headers['content-type'];
+  return { status: result.status, headers: { 'content-type': typeof type === 'string' ? type : 'application/json; charset=utf-8' }, body: result.body, ...(result.envelope && { envelope: result.envelope }) };
 }

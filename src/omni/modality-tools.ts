@@ -1,5 +1,5 @@
 // svc's own tools for the loop: each a /v1 route of the gateway, called in process through
-// the dispatcher with a capture sink (no HTTP call to ourselves), and offered only while an
+// the dispatcher's one entry (no HTTP call to ourselves), and offered only while an
 // enabled slot of its type exists (the svc/* name it dispatches to resolves). The answers are
 // made small for a model to read: an embedding's dimensions and first values, a speech's size.
 import type { Dispatcher } from '../dispatch/dispatcher.js';
@@ -7,7 +7,7 @@ import { generateOnSlot, type ImageDeps, imageTarget } from '../dispatch/images/
 import type { SlotCandidate, V1Route } from '../dispatch/types.js';
 import type { ToolResult } from '../mcp/tool-host.js';
 import { SvcError } from '../protocol/errors.js';
-import { CaptureSink } from './capture-sink.js';
+import { contentTypeOf, readBody } from '../dispatch/result.js';
 import { transcriptionForm } from './transcription-form.js';
 
 /** What the tools call: the dispatcher, and for images what the image route uses (the server context). */
@@ -50,7 +50,7 @@ export const MODALITY_TOOLS: readonly ModalityTool[] = [
       const onAbort = () => gone.abort();
       signal.addEventListener('abort', onAbort, { once: true });
       try {
-        const answer = await generateOnSlot(images, target, 'svc/image', request, new CaptureSink().exchange(), gone);
+        const answer = await generateOnSlot(images, target, 'svc/image', request, gone);
         return textResult({ urls: answer.data.map((d) => ('url' in d ? d.url : null)).filter(Boolean) }, { data: answer.data.length });
       } finally {
         signal.removeEventListener('abort', onAbort);
@@ -93,9 +93,9 @@ export const MODALITY_TOOLS: readonly ModalityTool[] = [
     parameters: object({ text: str('The text to speak.'), voice: str('A voice the model knows (optional).') }, ['text']),
     run: async ({ dispatcher }, args, signal) => {
       const payload = { input: String(args.text ?? ''), ...(typeof args.voice === 'string' && { voice: args.voice }) };
-      const sink = await call(dispatcher, 'speech', 'svc/tts', '/audio/speech', 'application/json', JSON.stringify(payload), signal);
-      const audio = sink.body();
-      const type = sink.contentType() || 'application/octet-stream';
+      const answer = await call(dispatcher, 'speech', 'svc/tts', '/audio/speech', 'application/json', JSON.stringify(payload), signal);
+      const audio = answer.body;
+      const type = answer.contentType || 'application/octet-stream';
       const summary = { content_type: type, bytes: audio.length, ...(audio.length <= SPEECH_DATA_URL_MAX && { data_url: `data:${type};base64,${audio.toString('base64')}` }) };
       return { text: JSON.stringify(summary), isError: false, raw: { content_type: type, bytes: audio.length } };
     },
@@ -106,8 +106,8 @@ export const MODALITY_TOOLS: readonly ModalityTool[] = [
     parameters: object({ audio_url: str('The audio as a data URL.') }, ['audio_url']),
     run: async ({ dispatcher }, args, signal) => {
       const form = transcriptionForm(String(args.audio_url ?? ''));
-      const sink = await call(dispatcher, 'transcriptions', 'svc/stt', '/audio/transcriptions', form.contentType, form.body, signal);
-      const answer = JSON.parse(sink.body().toString('utf8')) as { text?: string };
+      const called = await call(dispatcher, 'transcriptions', 'svc/stt', '/audio/transcriptions', form.contentType, form.body, signal);
+      const answer = JSON.parse(called.body.toString('utf8')) as { text?: string };
       return { text: answer.text ?? '', isError: false, raw: answer };
     },
   },
@@ -121,28 +121,22 @@ export function offeredModalityTools(slots: readonly SlotCandidate[]): ModalityT
 const textResult = (summary: unknown, raw: unknown): ToolResult => ({ text: JSON.stringify(summary), isError: false, raw });
 
 async function callJson(dispatcher: Pick<Dispatcher, 'dispatch'>, route: V1Route, model: string, path: string, payload: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
-  const sink = await call(dispatcher, route, model, path, 'application/json', JSON.stringify({ ...payload, model }), signal);
-  return JSON.parse(sink.body().toString('utf8')) as Record<string, unknown>;
+  const answer = await call(dispatcher, route, model, path, 'application/json', JSON.stringify({ ...payload, model }), signal);
+  return JSON.parse(answer.body.toString('utf8')) as Record<string, unknown>;
 }
 
-/** One in-process call; an error answer (status >= 400) is thrown as the engine's envelope. */
-async function call(dispatcher: Pick<Dispatcher, 'dispatch'>, route: V1Route, model: string, path: string, contentType: string, body: string | Buffer, signal: AbortSignal): Promise<CaptureSink> {
-  const sink = new CaptureSink();
-  const onAbort = () => sink.close();
-  signal.addEventListener('abort', onAbort, { once: true });
-  try {
-    await dispatcher.dispatch(model, route, {
-      upstreamPath: path, contentType, stream: false,
-      body: (upstreamModel) => (typeof body === 'string' && contentType === 'application/json' ? JSON.stringify({ ...JSON.parse(body), model: upstreamModel }) : body),
-    }, sink.exchange());
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-  }
+/** One in-process call, read whole; an error answer (status >= 400) is thrown as the engine's envelope. */
+async function call(dispatcher: Pick<Dispatcher, 'dispatch'>, route: V1Route, model: string, path: string, contentType: string, body: string | Buffer, signal: AbortSignal): Promise<{ body: Buffer; contentType: string }> {
+  const result = await dispatcher.dispatch({
+    model, route, upstreamPath: path, contentType, stream: false, signal,
+    body: (upstreamModel) => (typeof body === 'string' && contentType === 'application/json' ? JSON.stringify({ ...JSON.parse(body), model: upstreamModel }) : body),
+  });
+  const bytes = await readBody(result.body);
   signal.throwIfAborted();
-  if (sink.status >= 400) {
-    const text = sink.body().toString('utf8');
+  if (result.status >= 400) {
+    const text = bytes.toString('utf8');
     const message = (JSON.parse(text || '{}') as { error?: { message?: string } }).error?.message ?? text;
-    throw new SvcError('mcp.tool_failed', `${route} answered ${sink.status}: ${message}`, { reason: 'engine', status: sink.status });
+    throw new SvcError('mcp.tool_failed', `${route} answered ${result.status}: ${message}`, { reason: 'engine', status: result.status });
   }
-  return sink;
+  return { body: bytes, contentType: contentTypeOf(result.headers) };
 }

@@ -1,6 +1,6 @@
 // One round of the loop: the model called in process through the dispatcher (the slot made
-// ready, the request metered, exactly as a client's request), its answer read from a capture
-// sink. A streamed round hands each chunk to the client's stream as it arrives and adds up
+// ready, the request metered, exactly as a client's request), its answer read from the dispatcher's
+// result. A streamed round hands each chunk to the client's stream as it arrives and adds up
 // the message (content and tool calls) on the side; a round that does not stream reads the
 // completion at its end. An error answer comes back as it is, for the loop to relay.
 import { StringDecoder } from 'node:string_decoder';
@@ -8,7 +8,7 @@ import { createParser } from 'eventsource-parser';
 import type { Dispatcher } from '../dispatch/dispatcher.js';
 import type { DispatchTarget } from '../dispatch/types.js';
 import type { ErrorEnvelope } from '../protocol/errors.js';
-import { CaptureSink } from './capture-sink.js';
+import { contentTypeOf, isStream, readBody } from '../dispatch/result.js';
 import type { OmniStream } from './stream.js';
 
 export interface ToolCall {
@@ -63,29 +63,21 @@ export async function callModel(request: RoundRequest): Promise<RoundResult> {
     },
     onComment: (comment) => stream!.comment(comment),
   });
-  const sink = new CaptureSink(stream ? (chunk, self) => {
-    if (!/event-stream/i.test(self.contentType())) return void self.emit('notsse', chunk);
-    parser.feed(decoder.write(chunk));
-  } : undefined);
-  const notStreamed: Buffer[] = [];
-  sink.on('notsse', (chunk: Buffer) => notStreamed.push(chunk));
-  const onAbort = () => sink.close();
-  signal.addEventListener('abort', onAbort, { once: true });
-  try {
-    await request.dispatcher.dispatch(request.model, 'chat', {
-      upstreamPath: '/chat/completions', contentType: 'application/json', stream: stream !== undefined,
-      accepts: /^\s*(application\/([\w.+-]*\+)?json|text\/event-stream)\b/i,
-      body: request.body,
-    }, sink.exchange());
-  } finally {
-    signal.removeEventListener('abort', onAbort);
+  const result = await request.dispatcher.dispatch({
+    model: request.model, route: 'chat', upstreamPath: '/chat/completions', contentType: 'application/json', stream: stream !== undefined,
+    accepts: /^\s*(application\/([\w.+-]*\+)?json|text\/event-stream)\b/i,
+    body: request.body, signal,
+  });
+  if (result.status >= 400) return errorResult(result.status, result.headers, await readBody(result.body));
+  const sse = /event-stream/i.test(contentTypeOf(result.headers));
+  if (stream && sse && isStream(result.body)) {
+    for await (const chunk of result.body) parser.feed(decoder.write(chunk as Buffer));
   }
   signal.throwIfAborted();
-  if (sink.status >= 400) return errorResult(sink.status, sink.headers, sink.body());
   if (streamError) return { ok: false, status: 502, headers: {}, body: Buffer.from(JSON.stringify(streamError)), envelope: streamError };
-  if (stream && notStreamed.length === 0) return { ok: true, message: message.build(), completion: null };
+  if (stream && sse) return { ok: true, message: message.build(), completion: null };
   // Not streamed (asked so, or the engine answered JSON to a stream request).
-  const completion = JSON.parse(Buffer.concat(stream ? notStreamed : [sink.body()]).toString('utf8')) as Record<string, unknown>;
+  const completion = JSON.parse((await readBody(result.body)).toString('utf8')) as Record<string, unknown>;
   const first = (completion.choices as Array<{ message?: AssistantMessage }> | undefined)?.[0]?.message;
   return { ok: true, message: { role: 'assistant', content: first?.content ?? null, ...(first?.tool_calls?.length && { tool_calls: first.tool_calls }) }, completion };
 }

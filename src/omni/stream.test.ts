@@ -1,20 +1,16 @@
-// OmniStream on a real HTTP response: what a client reads of two rounds.
-import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// OmniStream into its outbox: what a client reads of two rounds.
 import { describe, expect, it } from 'vitest';
-import { OmniStream } from './stream.js';
+import { OmniStream, Outbox } from './stream.js';
 
-/** Serves one request with `write` and returns the body the client read. */
-async function served(write: (res: ServerResponse) => void): Promise<string> {
-  const server = createServer((_req, res) => write(res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  try {
-    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
-    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    return await res.text();
-  } finally {
-    server.close();
-  }
+/** Runs `write` on a stream and returns the bytes its outbox gave its reader. */
+async function served(write: (stream: OmniStream) => void): Promise<string> {
+  const outbox = new Outbox(() => undefined);
+  let opened = 0;
+  write(new OmniStream(outbox, 'chatcmpl-omni-1', () => opened++));
+  expect(opened).toBe(1);
+  let text = '';
+  for await (const chunk of outbox) text += Buffer.from(chunk).toString('utf8');
+  return text;
 }
 
 const chunk = (id: string, delta: Record<string, unknown>, finish: string | null = null) => ({ id, object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] });
@@ -22,8 +18,7 @@ const call = (index: number, name: string) => ({ tool_calls: [{ index, id: `c${i
 
 describe('OmniStream', () => {
   it('makes two rounds one stream: one id, tool-call indexes counted on, an intermediate end held back', async () => {
-    const text = await served((res) => {
-      const stream = new OmniStream(res, 'chatcmpl-omni-1');
+    const text = await served((stream) => {
       stream.chunk(chunk('a', { role: 'assistant', content: '' }));
       stream.chunk(chunk('a', call(0, 'x')));
       stream.chunk(chunk('a', call(1, 'y')));
@@ -49,5 +44,20 @@ describe('OmniStream', () => {
     expect(chunks.flatMap((c) => c.choices.map((ch) => ch.finish_reason)).filter(Boolean)).toEqual(['stop']);
     expect(chunks.filter((c) => c.usage).map((c) => c.usage!.total_tokens)).toEqual([9]);
     expect(chunks.map((c) => c.choices[0]?.delta.svc_tool?.status).filter(Boolean)).toEqual(['running', 'done']);
+  });
+});
+
+describe('Outbox', () => {
+  it('gives what was written before and after its reader came, and tells a reader that left early', async () => {
+    let left = 0;
+    const outbox = new Outbox(() => left++);
+    outbox.write('a');
+    const reader = outbox[Symbol.asyncIterator]();
+    expect(Buffer.from((await reader.next()).value as Uint8Array).toString()).toBe('a');
+    const next = reader.next();
+    outbox.write('b');
+    expect(Buffer.from((await next).value as Uint8Array).toString()).toBe('b');
+    await reader.return?.(undefined);
+    expect(left).toBe(1);
   });
 });

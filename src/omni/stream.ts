@@ -4,10 +4,50 @@
 // [DONE], usage-only chunk and finish_reason are held back (the answer has not finished); the
 // final round's go out as the model sent them. Tool-call indexes go on counting across rounds,
 // so a client that accumulates tool calls by index keeps them apart.
-import type { ServerResponse } from 'node:http';
 import type { SvcToolDelta } from '../protocol/mcp.js';
 
 type Chunk = Record<string, unknown> & { choices?: Array<Record<string, unknown>> };
+
+/**
+ * The bytes of the client's stream, queued as the loop produces them and taken by whoever
+ * reads the answer (the front door's writer). A reader that leaves calls `onLeave` (the loop
+ * is aborted with it). The loop's output is a model's tokens and tool steps, so nothing is
+ * held back for back-pressure (the model is the slower side).
+ */
+export class Outbox implements AsyncIterable<Uint8Array> {
+  private readonly queue: Buffer[] = [];
+  private wake: (() => void) | undefined;
+  private closed = false;
+
+  constructor(private readonly onLeave: () => void) {}
+
+  write(text: string): void {
+    if (this.closed) return;
+    this.queue.push(Buffer.from(text));
+    this.wake?.();
+  }
+
+  end(): void {
+    this.closed = true;
+    this.wake?.();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
+    let ended = false;
+    try {
+      for (;;) {
+        const next = this.queue.shift();
+        if (next) yield next;
+        else if (this.closed) break;
+        else await new Promise<void>((resolve) => (this.wake = resolve));
+      }
+      ended = true;
+    } finally {
+      this.wake = undefined;
+      if (!ended) this.onLeave();
+    }
+  }
+}
 
 export class OmniStream {
   private opened = false;
@@ -17,7 +57,8 @@ export class OmniStream {
   private created = Math.floor(Date.now() / 1000);
   private model = '';
 
-  constructor(private readonly res: ServerResponse, readonly id: string) {}
+  /** `onOpen`: the stream's head may go (its first bytes are there). */
+  constructor(private readonly out: Outbox, readonly id: string, private readonly onOpen: () => void) {}
 
   get isOpen(): boolean {
     return this.opened;
@@ -25,10 +66,9 @@ export class OmniStream {
 
   /** The head, once: the first round's 2xx (or its slot-loading comment) opens it. */
   open(): void {
-    if (this.opened || this.res.headersSent) return;
+    if (this.opened) return;
     this.opened = true;
-    this.res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
-    this.res.flushHeaders();
+    this.onOpen();
   }
 
   comment(text: string): void {
@@ -75,7 +115,13 @@ export class OmniStream {
 
   done(): void {
     this.write('data: [DONE]\n\n');
-    this.res.end();
+    this.out.end();
+  }
+
+  /** The loop failed after the stream opened: one SSE error event ends it. */
+  fail(event: string): void {
+    this.write(event);
+    this.out.end();
   }
 
   private renumber(choice: Record<string, unknown>): void {
@@ -93,7 +139,7 @@ export class OmniStream {
   }
 
   private write(text: string): void {
-    if (!this.res.destroyed) this.res.write(text);
+    this.out.write(text);
   }
 }
 

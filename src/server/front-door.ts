@@ -132,6 +132,7 @@ function isJson(type: string): boolean {
 
 /** Render a failure, unless the answer already began (then the handler ended it itself, or the client is gone). */
 function fail(req: IncomingMessage, res: ServerResponse, error: unknown, arrivedAt: number): void {
+  if (res.destroyed) return; // the client left: nobody to answer
   if (res.headersSent) {
     if (!res.writableEnded) res.destroy();
     return;

@@ -10,7 +10,7 @@ import type { GpuArbiter } from '../../slots/gpu-arbiter.js';
 import type { SlotSupervisor } from '../../slots/supervisor.js';
 import type { Dispatcher } from '../dispatcher.js';
 import type { SlotMetrics } from '../metrics.js';
-import type { ClientExchange, DispatchTarget } from '../types.js';
+import type { DispatchTarget } from '../types.js';
 import { ImageCache } from './cache.js';
 import { runComfyWorkflow } from './comfy-client.js';
 import { normaliseImageRequest } from './request.js';
@@ -60,12 +60,12 @@ function imageModelFor(requested: string, slotModel: string): CuratedImageModel 
 }
 
 /** Generate on an image slot; `gone` aborts when the client leaves. */
-export async function generateOnSlot(deps: ImageDeps, target: Extract<DispatchTarget, { kind: 'slot' }>, requested: string, body: Record<string, unknown>, client: ClientExchange, gone: AbortController) {
+export async function generateOnSlot(deps: ImageDeps, target: Extract<DispatchTarget, { kind: 'slot' }>, requested: string, body: Record<string, unknown>, gone: AbortController) {
   const { slot } = target;
   const entry = deps.config.slots.find((s) => s.name === slot);
   const { job, responseFormat } = normaliseImageRequest(body, imageModelFor(requested, target.model), entry?.config.image ?? { default_size: '1024x1024', default_steps: 0 }, () => randomInt(0, 2 ** 47));
   await deps.arbiter.enterImageMode(slot);
-  const ready = await deps.dispatcher.waitForSlot(slot, false, client, gone);
+  const ready = await deps.dispatcher.waitForSlot(slot, gone.signal);
   const release = deps.supervisor.acquire(slot);
   const tap = deps.metrics.start(slot);
   try {

@@ -4,7 +4,7 @@
 // only answer entities with types and relations between them. The answer is normalised
 // (trimmed, de-duplicated, relations to entities it did not list get one of type "other").
 import type { Dispatcher } from '../../dispatch/dispatcher.js';
-import { CaptureSink } from '../../omni/capture-sink.js';
+import { readBody } from '../../dispatch/result.js';
 
 export const ENTITY_TYPES = ['person', 'organization', 'place', 'event', 'object', 'concept', 'time', 'other'] as const;
 const MAX_ENTITIES = 8;
@@ -87,40 +87,41 @@ export type ChatDispatcher = Pick<Dispatcher, 'dispatch'>;
 /** One call to `slot` for `text`; aborted after timeoutS or by `signal`. Throws with the reason on any failure. */
 export async function extractGraph(dispatcher: ChatDispatcher, slot: string, text: string, timeoutS: number, signal?: AbortSignal): Promise<Extraction> {
   signal?.throwIfAborted();
-  const sink = new CaptureSink();
-  const onAbort = () => sink.close();
+  const gone = new AbortController();
+  const onAbort = () => gone.abort();
   signal?.addEventListener('abort', onAbort, { once: true });
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      sink.close(); // the dispatcher aborts its upstream request
+      gone.abort(); // the dispatcher aborts its upstream request
       reject(new Error(`the extraction slot "${slot}" gave no answer within ${timeoutS} s ([memory.graph].llm_timeout_s)`));
     }, timeoutS * 1000);
     timer.unref();
   });
-  const call = dispatcher.dispatch(slot, 'chat', {
-    upstreamPath: '/chat/completions', contentType: 'application/json', stream: false,
+  const call = dispatcher.dispatch({
+    model: slot, route: 'chat', upstreamPath: '/chat/completions', contentType: 'application/json', stream: false, signal: gone.signal,
     body: (upstreamModel) => JSON.stringify({
       model: upstreamModel, temperature: 0, max_tokens: MAX_TOKENS,
       messages: [{ role: 'system', content: SYSTEM_PROMPT }, { role: 'user', content: text }],
       response_format: { type: 'json_schema', json_schema: { name: 'memory_graph', schema: EXTRACTION_SCHEMA, strict: true } },
     }),
-  }, sink.exchange());
+  }).then(async (result) => ({ status: result.status, raw: (await readBody(result.body)).toString('utf8') }));
+  let status: number;
+  let raw: string;
   try {
-    await Promise.race([call, deadline]);
+    ({ status, raw } = await Promise.race([call, deadline]));
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
   }
   signal?.throwIfAborted();
-  const raw = sink.body().toString('utf8');
   let answer: { choices?: Array<{ message?: { content?: unknown }; finish_reason?: string }>; error?: { message?: string } };
   try {
     answer = JSON.parse(raw || '{}') as typeof answer;
   } catch {
-    throw new Error(`the extraction slot "${slot}" answered ${sink.status} with no JSON: ${raw.slice(0, 200)}`);
+    throw new Error(`the extraction slot "${slot}" answered ${status} with no JSON: ${raw.slice(0, 200)}`);
   }
-  if (sink.status >= 400) throw new Error(`the extraction slot "${slot}" answered ${sink.status}: ${answer.error?.message ?? 'error'}`);
+  if (status >= 400) throw new Error(`the extraction slot "${slot}" answered ${status}: ${answer.error?.message ?? 'error'}`);
   const choice = answer.choices?.[0];
   const content = choice?.message?.content;
   if (typeof content !== 'string') throw new Error(`the extraction slot "${slot}" answered no message content`);

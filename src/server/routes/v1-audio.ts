@@ -42,7 +42,10 @@ async function speech(ctx: ServerContext, request: FastifyRequest, reply: Fastif
   // filled in once dispatch() (a replica set, with peers) has chosen the target.
   const checked = applySpeechDefaults(body, null);
   const stream = checked.stream_format === 'sse';
-  return dispatchOn(reply, stream, (client) => ctx.dispatcher.dispatch(checked.model as string, 'speech', {
+  return dispatchOn(reply, (client) => ctx.dispatcher.dispatch({
+    ...client,
+    model: checked.model as string,
+    route: 'speech',
     upstreamPath: '/audio/speech',
     contentType: 'application/json',
     stream,
@@ -52,7 +55,7 @@ async function speech(ctx: ServerContext, request: FastifyRequest, reply: Fastif
       const out = target.kind === 'slot' ? applySpeechDefaults(body, slotSpeechDefaults(ctx, target.slot)) : checked;
       return JSON.stringify({ ...out, model: model === '' ? out.model : model });
     },
-  }, client));
+  }));
 }
 
 async function transcription(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
@@ -71,12 +74,12 @@ async function transcription(ctx: ServerContext, request: FastifyRequest, reply:
   const model = multipartField(raw, boundary, 'model');
   if (model === null || model === '') throw missingModel(route, what);
   const stream = multipartField(raw, boundary, 'stream') === 'true';
-  return dispatchOn(reply, stream, (client) => ctx.dispatcher.dispatch(model, 'transcriptions', {
-    upstreamPath: '/audio/transcriptions', contentType, stream, fromPeer: cameFromPeer(request.headers),
+  return dispatchOn(reply, (client) => ctx.dispatcher.dispatch({
+    ...client, model, route: 'transcriptions', upstreamPath: '/audio/transcriptions', contentType, stream, fromPeer: cameFromPeer(request.headers),
     // A slot's engine sees the field as sent; a replica that knows the model by another id (a
     // replica group's member, a provider without its prefix) gets that id.
     body: (upstreamModel, target) => (target.kind === 'slot' || upstreamModel === model ? raw : (withMultipartField(raw, boundary, 'model', upstreamModel) ?? raw)),
-  }, client));
+  }));
 }
 
 /** The TTS keys of the slot's [slot] section (null when its file is gone, e.g. mid-reload). */

@@ -1,29 +1,23 @@
-// The /v1 handlers' side of the dispatcher: the client exchange over a Fastify reply, and
-// one way to run a dispatch so that an error after the response was taken over (hijacked
-// from Fastify, whose error handler then no longer answers) still reaches the client.
+// The /v1 routes Fastify parses (audio, images) over the dispatcher: the client's signal and
+// Server-Timing marks for the request, and its result written to the reply's raw response
+// (taken from Fastify first: the writer writes it byte for byte). A failure before any
+// result goes to Fastify's error handler, the one renderer.
 import type { FastifyReply } from 'fastify';
-import { endWithError } from '../../dispatch/forward.js';
-import type { ClientExchange } from '../../dispatch/types.js';
-import { toSvcError } from '../errors.js';
+import type { DispatchResult } from '../../dispatch/result.js';
+import type { ExchangeTiming } from '../../dispatch/server-timing.js';
+import type { CallerGone } from '../../dispatch/types.js';
 import { arrivalOf } from '../request.js';
+import { clientGone, writeResult } from '../write-result.js';
 
-export function clientOf(reply: FastifyReply): ClientExchange {
-  return {
-    res: reply.raw,
-    timing: { arrivedAt: arrivalOf(reply.request), loadMs: 0, sentAt: 0 },
-    takeOver: () => {
-      if (!reply.sent) reply.hijack();
-    },
-  };
+/** What a route hands the dispatcher besides its request: the client's signal and the timing marks. */
+export interface ClientSide {
+  signal: CallerGone;
+  timing: ExchangeTiming;
 }
 
-/** Run `dispatch` with the reply's exchange; errors before the takeover go to the error handler. */
-export async function dispatchOn(reply: FastifyReply, stream: boolean, dispatch: (client: ClientExchange) => Promise<unknown>): Promise<unknown> {
-  try {
-    return await dispatch(clientOf(reply));
-  } catch (error) {
-    if (!reply.sent) throw error;
-    endWithError(reply.raw, toSvcError(error), stream);
-    return undefined;
-  }
+/** Run `dispatch` for the reply's client and write its result. */
+export async function dispatchOn(reply: FastifyReply, dispatch: (client: ClientSide) => Promise<DispatchResult>): Promise<void> {
+  const result = await dispatch({ signal: clientGone(reply.raw), timing: { arrivedAt: arrivalOf(reply.request), loadMs: 0, sentAt: 0 } });
+  reply.hijack();
+  await writeResult(reply.raw, result);
 }

@@ -16,12 +16,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ImageCache } from '../../dispatch/images/cache.js';
 import { generateOnSlot, imageTarget } from '../../dispatch/images/generate.js';
-import type { ClientExchange, Forwarded } from '../../dispatch/types.js';
+import { whenGone } from '../../dispatch/client-gone.js';
+import { jsonResult } from '../../dispatch/result.js';
+import { serverTiming } from '../../dispatch/server-timing.js';
+import type { DispatchTarget, Forwarded } from '../../dispatch/types.js';
 import { cameFromPeer } from '../../peers/hop.js';
 import { RequestError } from '../../protocol/errors.js';
 import { objectBody } from '../request.js';
 import type { ServerContext } from '../context.js';
-import { clientOf, dispatchOn } from './v1-client.js';
+import { dispatchOn } from './v1-client.js';
 
 export function registerV1ImageRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.post('/v1/images/generations', (request, reply) => generate(ctx, request, reply));
@@ -38,8 +41,6 @@ async function generate(ctx: ServerContext, request: FastifyRequest, reply: Fast
   if (typeof requested !== 'string' || requested === '') {
     throw new RequestError('request.invalid', '`model` must be a non-empty string', { problems: [{ path: 'model', message: 'expected a curated image model, an image slot, or svc/image' }] });
   }
-  const gone = new AbortController();
-  reply.raw.once('close', () => reply.raw.writableEnded || gone.abort());
   // A peer's url would name its own cache, which the client may not reach: a peer is asked for
   // b64_json and its images are cached here (the answer's urls are this gateway's).
   const wantsUrl = (body.response_format ?? 'url') === 'url';
@@ -48,19 +49,22 @@ async function generate(ctx: ServerContext, request: FastifyRequest, reply: Fast
     body: (model, target) => JSON.stringify({ ...body, model, ...(wantsUrl && target.kind === 'peer' && { response_format: 'b64_json' }) }),
     rewriteAnswer: (target) => (wantsUrl && target.kind === 'peer' ? (answer) => cacheImages(ctx, answer) : undefined),
   };
-  // With peers (docs/scaling.md) an image model is a replica set like any other: this
-  // gateway's image slot (driven here, a ComfyUI workflow), its upstreams and the peers that
-  // serve it; a group id's members. A request from a peer stays here.
-  if (ctx.peers.active && !cameFromPeer(request.headers)) {
-    const local: Forwarded['local'] = {
-      resolve: () => imageTarget(ctx.dispatcher, requested),
-      serveSlot: async (slot, client) => sendJson(client, await generateOnSlot(ctx, slot, requested, body, client, gone)),
+  return dispatchOn(reply, async (client) => {
+    const call = { ...forwarded, ...client, model: requested, route: 'images' as const };
+    const onSlot = async (slot: Extract<DispatchTarget, { kind: 'slot' }>) => {
+      const gone = new AbortController();
+      whenGone(client.signal, () => gone.abort());
+      return jsonResult(200, await generateOnSlot(ctx, slot, requested, body, gone), { 'server-timing': serverTiming(client.timing.arrivedAt) });
     };
-    return dispatchOn(reply, false, (client) => ctx.dispatcher.dispatch(requested, 'images', { ...forwarded, local }, client));
-  }
-  const target = await imageTarget(ctx.dispatcher, requested);
-  if (target.kind === 'upstream') return dispatchOn(reply, false, (client) => ctx.dispatcher.forward(target, forwarded, client));
-  return generateOnSlot(ctx, target, requested, body, clientOf(reply), gone);
+    // With peers (docs/scaling.md) an image model is a replica set like any other: this
+    // gateway's image slot (driven here, a ComfyUI workflow), its upstreams and the peers that
+    // serve it; a group id's members. A request from a peer stays here.
+    if (ctx.peers.active && !cameFromPeer(request.headers)) {
+      return ctx.dispatcher.dispatch({ ...call, local: { resolve: () => imageTarget(ctx.dispatcher, requested), serveSlot: onSlot } });
+    }
+    const target = await imageTarget(ctx.dispatcher, requested);
+    return target.kind === 'upstream' ? ctx.dispatcher.forward(target, call) : onSlot(target);
+  });
 }
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -85,12 +89,4 @@ async function cacheImages(ctx: ServerContext, answer: unknown): Promise<unknown
     cached.push({ ...rest, url: ImageCache.url(await ctx.images.store(png)) });
   }
   return { ...(answer as object), data: cached };
-}
-
-/** A slot's generation as the answer, once the replica choice (which set X-Svc-Target) is made. */
-function sendJson(client: ClientExchange, answer: unknown): void {
-  client.takeOver();
-  const bytes = JSON.stringify(answer);
-  client.res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(bytes) });
-  client.res.end(bytes);
 }

@@ -3,6 +3,7 @@
 // offer; otherwise the request goes through once, as if `omni` had not been sent.
 import { scopeOf } from '../../auth/identity.js';
 import { withThinking } from '../../dispatch/thinking.js';
+import type { DispatchResult } from '../../dispatch/result.js';
 import type { DispatchTarget } from '../../dispatch/types.js';
 import { TemplateCache } from '../../omni/capability.js';
 import { type OmniDeps, planOmni, runOmni } from '../../omni/loop.js';
@@ -13,8 +14,8 @@ import { agentOf } from '../agent-attribution.js';
 /** Chat templates read from model files, once per file per gateway. */
 const templateCaches = new WeakMap<ServerContext, TemplateCache>();
 
-/** Runs the loop and resolves true; false when the request should go through once, unchanged. */
-export async function omniChat(ctx: ServerContext, model: string, request: DirectRequest): Promise<boolean> {
+/** The loop's answer; null when the request should go through once, unchanged. `signal`: the client left. */
+export async function omniChat(ctx: ServerContext, model: string, request: DirectRequest, signal: AbortSignal): Promise<DispatchResult | null> {
   let templates = templateCaches.get(ctx);
   if (!templates) templateCaches.set(ctx, (templates = new TemplateCache()));
   const deps: OmniDeps = {
@@ -26,9 +27,7 @@ export async function omniChat(ctx: ServerContext, model: string, request: Direc
   // The agent (X-Svc-Agent, checked, or its token) is attributed each tool call, and svc-memory's tools act as it.
   const agent = agentOf(request.req.headers, request.identity);
   const plan = await planOmni(deps, model, { scope, ...(agent && { agent }), private: /^(1|true|yes|on)$/i.test(String(request.req.headers['x-svc-private'] ?? '').trim()) }, request.body.tools);
-  if (!plan) return false;
-  await runOmni(deps, plan, model, request.body, request.res);
-  return true;
+  return plan ? runOmni(deps, plan, model, request.body, signal) : null;
 }
 
 /** The slot's reasoning default, as the plain route applies it. */

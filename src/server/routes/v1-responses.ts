@@ -6,21 +6,20 @@
 // [dispatcher].responses_ttl_s so previous_response_id, GET, DELETE and input_items work.
 import type { FastifyInstance } from 'fastify';
 import { withModel } from '../../dispatch/body-rewrite.js';
-import { endWithError } from '../../dispatch/forward.js';
 import { newResponseId, planChat, type ChatPlan, type ResponseItem } from '../../dispatch/responses/index.js';
 import { inputItemsPage } from '../../dispatch/responses/input-items.js';
-import { ResponsesSink } from '../../dispatch/responses/sink.js';
+import { responsesResult } from '../../dispatch/responses/translate.js';
+import type { DispatchResult } from '../../dispatch/result.js';
 import { withThinking } from '../../dispatch/thinking.js';
-import type { ClientExchange, ForwardTarget } from '../../dispatch/types.js';
+import type { DispatchRequest, ForwardTarget } from '../../dispatch/types.js';
 import { cameFromPeer } from '../../peers/hop.js';
 import { RequestError, SvcError, SystemError } from '../../protocol/errors.js';
 import type { ServerContext } from '../context.js';
-import { toSvcError } from '../errors.js';
 import { type DirectHandler, type DirectRequest, throughFastify } from '../front-door.js';
 import { attributed } from '../agent-attribution.js';
+import { clientGone, writeResult } from '../write-result.js';
 
 const JSON_OR_SSE = /^\s*(application\/([\w.+-]*\+)?json|text\/event-stream)\b/i;
-const noop = () => undefined;
 
 export function registerV1ResponseRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const direct: DirectHandler = attributed(ctx, '/v1/responses', (request) => createResponse(ctx, request));
@@ -54,42 +53,38 @@ function stored(ctx: ServerContext, id: string) {
 }
 
 async function createResponse(ctx: ServerContext, request: DirectRequest): Promise<void> {
-  const { body, res } = request;
+  const { body } = request;
   const model = body.model;
   if (typeof model !== 'string' || model === '') {
     throw new RequestError('request.invalid', '`model` is required: a slot name, a model id, or a svc/* name', { problems: [{ path: 'model', message: 'required (a string)' }] });
   }
-  const stream = body.stream === true;
-  const client: ClientExchange = { res, takeOver: noop, timing: { arrivedAt: request.arrivedAt, loadMs: 0, sentAt: 0 } };
-  try {
-    // A model only peers serve, or a replica group's id, resolves to nothing here: dispatch() finds it.
-    const target = await ctx.dispatcher.resolve(model, 'chat').catch((error: unknown) => {
-      if (ctx.peers.active && error instanceof SvcError && error.code === 'model.not_found') return undefined;
-      throw error;
-    });
-    if (target?.kind === 'upstream' && ctx.upstreams.endpoint(target.upstream, model).responses) {
-      return await passThrough(ctx, model, request, client);
-    }
-    await translate(ctx, model, request, client);
-  } catch (error) {
-    if (!res.headersSent) throw error; // the front door renders it
-    endWithError(res, toSvcError(error), stream);
-  }
+  const call = {
+    model, route: 'chat' as const, contentType: 'application/json', accepts: JSON_OR_SSE, stream: body.stream === true,
+    fromPeer: cameFromPeer(request.req.headers), signal: clientGone(request.res), timing: { arrivedAt: request.arrivedAt, loadMs: 0, sentAt: 0 },
+  };
+  // A model only peers serve, or a replica group's id, resolves to nothing here: dispatch() finds it.
+  const target = await ctx.dispatcher.resolve(model, 'chat').catch((error: unknown) => {
+    if (ctx.peers.active && error instanceof SvcError && error.code === 'model.not_found') return undefined;
+    throw error;
+  });
+  const passes = target?.kind === 'upstream' && ctx.upstreams.endpoint(target.upstream, model).responses;
+  return writeResult(request.res, await (passes ? passThrough(ctx, request, call) : translate(ctx, request, call)));
 }
+
+type Call = Omit<DispatchRequest, 'upstreamPath' | 'body'>;
 
 /**
  * An upstream with the Responses API: the client's bytes, with only the model id changed.
  * With peers it is one replica of a set (docs/scaling.md) whose other members are the ones
  * that take /v1/responses themselves: peers (svc gateways) and upstreams with the API.
  */
-function passThrough(ctx: ServerContext, model: string, request: DirectRequest, client: ClientExchange): Promise<void> {
+function passThrough(ctx: ServerContext, request: DirectRequest, call: Call): Promise<DispatchResult> {
   const { body, raw } = request;
-  return ctx.dispatcher.dispatch(model, 'chat', {
-    upstreamPath: '/responses', contentType: 'application/json', accepts: JSON_OR_SSE, stream: body.stream === true,
-    fromPeer: cameFromPeer(request.req.headers),
+  return ctx.dispatcher.dispatch({
+    ...call, upstreamPath: '/responses',
     serves: (target) => target.kind === 'peer' || (target.kind === 'upstream' && hasResponsesApi(ctx, target.upstream, target.model)),
     body: (upstreamModel) => (raw && upstreamModel === body.model ? raw : (raw && withModel(raw, upstreamModel)) || JSON.stringify({ ...body, model: upstreamModel })),
-  }, client);
+  });
 }
 
 function hasResponsesApi(ctx: ServerContext, upstream: string, model: string): boolean {
@@ -100,28 +95,28 @@ function hasResponsesApi(ctx: ServerContext, upstream: string, model: string): b
   }
 }
 
-async function translate(ctx: ServerContext, model: string, request: DirectRequest, client: ClientExchange): Promise<void> {
+/** Any other target: the Responses request as a chat completion (planChat), its answer translated back (responsesResult). */
+async function translate(ctx: ServerContext, request: DirectRequest, call: Call): Promise<DispatchResult> {
   const { body } = request;
   const previous = typeof body.previous_response_id === 'string' ? stored(ctx, body.previous_response_id) : null;
   const history = previous ? [...(previous.input as ResponseItem[]), ...((previous.response.output ?? []) as ResponseItem[])] : [];
   const plan = planChat(body, history, (itemId) => ctx.responses?.item(itemId) as ResponseItem | undefined);
-  const stream = body.stream === true;
+  const { stream } = call;
   const id = newResponseId();
   const keep = body.store !== false;
-  const sink = new ResponsesSink(client.res, {
+  const chat = await ctx.dispatcher.dispatch({
+    ...call, upstreamPath: '/chat/completions',
+    body: (upstreamModel, target) => JSON.stringify(chatBody(ctx, plan, upstreamModel, target, stream, body.reasoning)),
+  });
+  return responsesResult(chat, {
     stream,
-    meta: { id, createdAt: Math.floor(Date.now() / 1000), model, echo: plan.echo },
+    meta: { id, createdAt: Math.floor(Date.now() / 1000), model: call.model, echo: plan.echo },
     onDone: (response) => {
       if (!keep || !ctx.responses) return;
       // Not kept (ttl 0, over the size cap): the answer says so instead of promising a later read.
       if (!ctx.responses.put(id, [...history, ...plan.input], response, ctx.config.svc.dispatcher.responses_ttl_s)) response.store = false;
     },
   });
-  const translated: ClientExchange = { res: sink as unknown as ClientExchange['res'], takeOver: client.takeOver, timing: client.timing };
-  await ctx.dispatcher.dispatch(model, 'chat', {
-    upstreamPath: '/chat/completions', contentType: 'application/json', accepts: JSON_OR_SSE, stream, fromPeer: cameFromPeer(request.req.headers),
-    body: (upstreamModel, target) => JSON.stringify(chatBody(ctx, plan, upstreamModel, target, stream, body.reasoning)),
-  }, translated);
 }
 
 /** The chat completion for a target: a slot takes enable_thinking, a remote upstream OpenAI's reasoning_effort. */

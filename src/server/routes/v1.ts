@@ -5,15 +5,14 @@
 // front door (../front-door.ts) without Fastify's per-request pipeline.
 import type { FastifyInstance } from 'fastify';
 import { withModel } from '../../dispatch/body-rewrite.js';
-import { endWithError } from '../../dispatch/forward.js';
 import { withThinking } from '../../dispatch/thinking.js';
-import type { ClientExchange, V1Route } from '../../dispatch/types.js';
+import type { V1Route } from '../../dispatch/types.js';
 import { cameFromPeer } from '../../peers/hop.js';
 import { RequestError } from '../../protocol/errors.js';
 import type { ServerContext } from '../context.js';
-import { toSvcError } from '../errors.js';
 import { type DirectHandler, type DirectRequest, throughFastify } from '../front-door.js';
 import { attributed } from '../agent-attribution.js';
+import { clientGone, writeResult } from '../write-result.js';
 import { omniChat } from './v1-omni.js';
 
 const ROUTES: ReadonlyArray<{ url: string; route: V1Route; upstreamPath: string }> = [
@@ -41,44 +40,43 @@ async function dispatch(ctx: ServerContext, route: V1Route, upstreamPath: string
   if (typeof requested !== 'string' || requested === '') {
     throw new RequestError('request.invalid', '`model` is required: a slot name, a model id, or a svc/* name', { problems: [{ path: 'model', message: 'required (a string)' }] });
   }
+  const signal = clientGone(res);
+  const timing = { arrivedAt: request.arrivedAt, loadMs: 0, sentAt: 0 };
   // omni: true runs the tool loop on the server (docs/omni.md); a target without tools gets the request without the key.
   const omni = route === 'chat' && 'omni' in body;
   if (omni) {
     const wanted = body.omni === true;
     delete body.omni;
-    if (wanted && await omniChat(ctx, requested, request)) return;
+    const looped = wanted ? await omniChat(ctx, requested, request, signal.signal) : null;
+    if (looped) return writeResult(res, looped);
   }
-  const stream = body.stream === true;
-  const client: ClientExchange = { res, takeOver: noop, timing: { arrivedAt: request.arrivedAt, loadMs: 0, sentAt: 0 } };
-  try {
-    await ctx.dispatcher.dispatch(requested, route, {
-      upstreamPath,
-      contentType: 'application/json',
-      accepts: JSON_OR_SSE,
-      stream,
-      fromPeer: cameFromPeer(request.req.headers),
-      // Slot names and aliases become the backing model id; a provider's model_prefix comes off.
-      // A chat request to a slot gets the slot's reasoning default (dispatch/thinking.ts).
-      // Otherwise the bytes the client sent go on as they are, or with only the model's value
-      // spliced (body-rewrite.ts): the body is parsed once and never serialised again.
-      body: (model, target) => {
-        const thinking = route === 'chat' && target.kind === 'slot' ? slotThinking(ctx, target.slot) : null;
-        if (thinking !== null) return JSON.stringify(withThinking({ ...body, model }, thinking));
-        if (request.raw && !omni) {
-          if (model === requested) return request.raw;
-          const spliced = withModel(request.raw, model);
-          if (spliced) return spliced;
-        }
-        return JSON.stringify({ ...body, model });
-      },
-    }, client);
-  } catch (error) {
-    if (!res.headersSent) throw error; // the front door renders it
-    endWithError(res, toSvcError(error), stream);
-  }
+  const result = await ctx.dispatcher.dispatch({
+    model: requested,
+    route,
+    upstreamPath,
+    contentType: 'application/json',
+    accepts: JSON_OR_SSE,
+    stream: body.stream === true,
+    fromPeer: cameFromPeer(request.req.headers),
+    signal,
+    timing,
+    // Slot names and aliases become the backing model id; a provider's model_prefix comes off.
+    // A chat request to a slot gets the slot's reasoning default (dispatch/thinking.ts).
+    // Otherwise the bytes the client sent go on as they are, or with only the model's value
+    // spliced (body-rewrite.ts): the body is parsed once and never serialised again.
+    body: (model, target) => {
+      const thinking = route === 'chat' && target.kind === 'slot' ? slotThinking(ctx, target.slot) : null;
+      if (thinking !== null) return JSON.stringify(withThinking({ ...body, model }, thinking));
+      if (request.raw && !omni) {
+        if (model === requested) return request.raw;
+        const spliced = withModel(request.raw, model);
+        if (spliced) return spliced;
+      }
+      return JSON.stringify({ ...body, model });
+    },
+  });
+  return writeResult(res, result);
 }
-
-const noop = () => undefined;
 
 /** The slot's [slot].enable_thinking (null when its file is gone, e.g. mid-reload). */
 function slotThinking(ctx: ServerContext, slot: string): boolean | null {
