@@ -8,6 +8,11 @@
 // place, so a reader never sees a half-written lock). A lock whose process is gone, or is
 // no longer the svc that wrote it (the pid reused), is stale and taken over; only one of
 // several starters racing for the same stale lock removes it (see removeStale).
+//
+// A task that rewrites what a gateway owns without one running (stopping the engines a dead
+// gateway left, setup/leftover-engines.ts) takes the same lock, naming itself in `task`, so
+// that no gateway starts and adopts an engine while the task stops it and rewrites its
+// state.json.
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { tempSiblingOf, writeFileAtomic } from './atomic.js';
@@ -24,6 +29,8 @@ export interface InstanceLockInfo {
   url: string | null;
   /** Field 22 of /proc/<pid>/stat: with the pid, identifies the process across pid reuse. */
   proc_start: string | null;
+  /** Set when the holder is a task, not a gateway: what it does ("stopping the engines a dead gateway left"). */
+  task?: string;
 }
 
 export type LockOutcome = { acquired: InstanceLock } | { heldBy: InstanceLockInfo };
@@ -36,11 +43,19 @@ export function homeOf(paths: SvcPaths): string {
 
 /** Take the home's lock, or say who holds it. Throws when the state root cannot be written. */
 export function acquireInstanceLock(paths: SvcPaths): LockOutcome {
-  mkdirSync(paths.stateRoot, { recursive: true });
-  const file = lockFileOf(paths.stateRoot);
+  return takeLock(paths.stateRoot, { home: homeOf(paths), config_root: paths.configRoot });
+}
+
+/** Take the home's lock for a task that runs without a gateway (`task` says what it does), or say who holds it. */
+export function acquireTaskLock(stateRoot: string, task: string): LockOutcome {
+  return takeLock(stateRoot, { home: stateRoot, config_root: '', task });
+}
+
+function takeLock(stateRoot: string, who: Pick<InstanceLockInfo, 'home' | 'config_root' | 'task'>): LockOutcome {
+  mkdirSync(stateRoot, { recursive: true });
+  const file = lockFileOf(stateRoot);
   const info: InstanceLockInfo = {
-    pid: process.pid, home: homeOf(paths), config_root: paths.configRoot, state_root: paths.stateRoot,
-    started_at: new Date().toISOString(), url: null, proc_start: procStart(process.pid) ?? null,
+    pid: process.pid, ...who, state_root: stateRoot, started_at: new Date().toISOString(), url: null, proc_start: procStart(process.pid) ?? null,
   };
   // Each round either wins, finds a live holder, or removes a stale lock (or waits out another
   // starter removing it); a handful of rounds settles any race between a few starters.
@@ -64,6 +79,7 @@ export function liveHolder(stateRoot: string): InstanceLockInfo | undefined {
 
 /** The one line a second `svc serve` prints (without the "svc: " prefix). */
 export function homeInUseMessage(holder: InstanceLockInfo, home: string): string {
+  if (holder.task) return `svc (pid ${holder.pid}) is ${holder.task} in this home (${home}); start again once it is done`;
   const where = holder.url ? ` at ${holder.url}` : ', still starting';
   return `another svc (pid ${holder.pid}) already serves this home (${home})${where}; stop it first, or set SVC_HOME to use another home`;
 }
@@ -148,7 +164,8 @@ function holdsLock(holder: InstanceLockInfo): boolean {
   // Our own pid in a lock we did not take: a predecessor's, with the pid reused (pid 1 in a container).
   if (holder.pid === process.pid || !isAlive(holder.pid)) return false;
   const argv = commandLine(holder.pid);
-  if (argv && !isSvcServe(argv)) return false;
+  // A task's holder is whatever program runs it (svc uninstall, npm start's launcher): its start time identifies it.
+  if (argv && !holder.task && !isSvcServe(argv)) return false;
   const start = procStart(holder.pid);
   return !(holder.proc_start && start && start !== holder.proc_start);
 }

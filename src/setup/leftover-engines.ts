@@ -4,10 +4,12 @@
 // them itself with this, and so does `svc uninstall`. Only processes still recognisable as the
 // engine its state.json names are touched, and nothing at all while a live gateway holds the
 // home. It runs without a gateway, so it reads the state records (config/slot-state-file.ts),
-// never the slot supervisor.
-import { readdirSync } from 'node:fs';
+// never the slot supervisor. It holds the home's lock while it checks, stops and rewrites
+// (config/instance-lock.ts, a task lock): a gateway starting meanwhile would adopt an engine
+// it is stopping, and have its state.json rewritten under it.
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { liveHolder, type InstanceLockInfo } from '../config/instance-lock.js';
+import { acquireTaskLock, type InstanceLockInfo } from '../config/instance-lock.js';
 import { commandLine, isAlive, sameCommand, stopProcessGroup } from '../lib/process.js';
 import { readSlotState, writeSlotState, type SlotStateFile } from '../config/slot-state-file.js';
 
@@ -26,9 +28,22 @@ export interface LeftoverOutcome {
   engines: StoppedEngine[];
 }
 
+/** What the home's lock says while this runs (a second `svc serve` prints it). */
+export const LEFTOVER_TASK = 'stopping the engines a dead gateway left';
+
 export async function stopLeftoverEngines(stateRoot: string, graceMs = 10_000): Promise<LeftoverOutcome> {
-  const holder = liveHolder(stateRoot);
-  if (holder) return { heldBy: holder, engines: [] };
+  // No state records, no engines: nothing to lock (and no state root made where there is none).
+  if (!existsSync(join(stateRoot, 'slots'))) return { engines: [] };
+  const lock = acquireTaskLock(stateRoot, LEFTOVER_TASK);
+  if ('heldBy' in lock) return { heldBy: lock.heldBy, engines: [] };
+  try {
+    return await stopUnderLock(stateRoot, graceMs);
+  } finally {
+    lock.acquired.release();
+  }
+}
+
+async function stopUnderLock(stateRoot: string, graceMs: number): Promise<LeftoverOutcome> {
   const saved = savedSlotStates(stateRoot).filter((state) => state.pid !== null && isAlive(state.pid));
   const recognised = await Promise.all(saved.map(async (state) => sameCommand(await commandLine(state.pid!), state.command)));
   const leftovers = saved.filter((_, i) => recognised[i]);

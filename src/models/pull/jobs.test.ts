@@ -1,7 +1,8 @@
-// PullManager.wait: what a stack apply that pulls awaits instead of polling the job.
+// PullManager.wait: what a stack apply that pulls awaits instead of polling the job; the jobs
+// it hands out are snapshots.
 import { describe, expect, it } from 'vitest';
 import { ModelError } from '../../protocol/errors.js';
-import type { PullPlanPayload } from '../../protocol/pulls.js';
+import type { PullJobPayload, PullPlanPayload } from '../../protocol/pulls.js';
 import type { Hub } from '../hf/hub.js';
 import { PullManager } from './jobs.js';
 
@@ -139,5 +140,29 @@ describe('PullManager.dismiss', () => {
     await manager.cancel('m', false);
     await manager.dismiss(job.id, false);
     expect(manager.get('m')).toBeUndefined();
+  });
+});
+
+describe('the jobs a PullManager hands out', () => {
+  it('are snapshots: what get, list, start and listeners got does not change as the job goes on', async () => {
+    let release!: (plan: PullPlanPayload) => void;
+    const heard: PullJobPayload[] = [];
+    const manager = new PullManager({
+      cap: () => 1, connections: 1, stallMs: () => 60_000, hub: () => ({}) as Hub,
+      plan: () => new Promise((resolve) => (release = resolve)),
+      register: async (plan) => plan.path,
+      publish: (_kind, published) => void heard.push(published),
+    });
+    manager.subscribe((changed) => heard.push(changed));
+    const { job: started } = manager.start('m', 'org/repo', { force: false });
+    const got = manager.get('m')!;
+    const listed = manager.list()[0]!;
+    expect(got.state).toBe('resolving');
+    release(emptyPlan('m'));
+    expect(await manager.wait('m')).toMatchObject({ state: 'done', path: '/store/m.gguf' });
+    expect([started.state, got.state, listed.state]).toEqual(['resolving', 'resolving', 'resolving']);
+    expect(got.path).toBeNull();
+    // Each event and each change heard kept the state it had when it was sent.
+    expect(heard.map((h) => h.state)).toEqual(['queued', 'queued', 'resolving', 'resolving', 'downloading', 'verifying', 'done', 'done']);
   });
 });

@@ -2,6 +2,8 @@
 // most `cap()` jobs run at once, the rest wait in arrival order; pulling a model again while
 // its job runs returns that job. The manager owns the state; the work of each step is in
 // plan.ts and download.ts, and the caller supplies planning, registration and publishing.
+// A job moves only as states.ts allows, and leaves the manager as a snapshot (get, list,
+// subscribe, the events): the manager's own object is the one progress.ts updates.
 // Every job is kept on disk (records.ts): a restart finds the finished ones and runs the
 // unfinished ones again from their parts; the newest PULL_JOBS_KEPT finished ones are kept,
 // and at most [models].pull_queue_max wait or run (one more is refused: model.pull_queue_full).
@@ -16,6 +18,7 @@ import { discardParts } from './parts.js';
 import { checkPlan } from './plan.js';
 import { Progress } from './progress.js';
 import { finishedBeyond, isFinished, PULL_JOBS_KEPT, type LoadedRecords, type PullJobRecords, type PullRecord } from './records.js';
+import { moveJob, snapshot } from './states.js';
 
 export interface PullDeps {
   readonly cap: () => number;
@@ -64,11 +67,12 @@ export class PullManager {
   constructor(private readonly deps: PullDeps) {}
 
   get(modelId: string): PullJobPayload | undefined {
-    return this.jobs.get(modelId)?.job;
+    const entry = this.jobs.get(modelId);
+    return entry && snapshot(entry.job);
   }
 
   list(): PullJobPayload[] {
-    return [...this.jobs.values()].map((r) => r.job);
+    return [...this.jobs.values()].map((r) => snapshot(r.job));
   }
 
   /** Every change to any job (the SSE stream filters by model id). */
@@ -110,9 +114,9 @@ export class PullManager {
     const parsed = parsePullRef(ref);
     if ('kind' in parsed && parsed.kind === 'url') this.deps.hub().checkDirect(parsed.url);
     const current = this.jobs.get(modelId);
-    if (current && !TERMINAL_PULL_STATES.includes(current.job.state)) return { job: current.job, existing: true };
+    if (current && !TERMINAL_PULL_STATES.includes(current.job.state)) return { job: snapshot(current.job), existing: true };
     // Each waiting job is a record on disk and an entry here: their number is bounded, the finished ones by `keep`.
-    const waiting = this.list().filter((j) => !TERMINAL_PULL_STATES.includes(j.state)).length;
+    const waiting = this.own().filter((j) => !TERMINAL_PULL_STATES.includes(j.state)).length;
     const max = this.deps.queueMax?.() ?? Number.MAX_SAFE_INTEGER;
     if (waiting >= max) {
       throw new ModelError('model.pull_queue_full', `${waiting} pulls are queued or running and [models].pull_queue_max is ${max}: pull ${modelId} again once one ends`, { model_id: modelId, waiting, max, field: 'models.pull_queue_max' });
@@ -122,7 +126,7 @@ export class PullManager {
       rate: 0, eta_s: null, created_at: now(), started_at: null, finished_at: null, error: null, sha256: null, path: null, commit: null, resumed: false, force: options.force,
     };
     this.enqueue({ job, abort: new AbortController(), context: options.context });
-    return { job, existing: false };
+    return { job: snapshot(job), existing: false };
   }
 
   /**
@@ -141,7 +145,7 @@ export class PullManager {
       if (current && !isFinished(current.job)) continue;
       const job: PullJobPayload = { ...saved, state: 'queued', files: [], bytes_fetched: 0, rate: 0, eta_s: null, started_at: null, finished_at: null, error: null, sha256: null, path: null };
       this.enqueue({ job, abort: new AbortController(), context: context ?? undefined, downloads });
-      resumed.push(job);
+      resumed.push(snapshot(job));
     }
     this.prune();
     return resumed;
@@ -153,7 +157,7 @@ export class PullManager {
     if (!entry) throw new ModelError('model.pull_no_job', `no pull of ${modelId} exists`, { model_id: modelId });
     if (TERMINAL_PULL_STATES.includes(entry.job.state)) {
       if (discard && entry.job.state !== 'done') await this.discard(entry);
-      return entry.job;
+      return snapshot(entry.job);
     }
     entry.discard = discard;
     const queued = this.queue.indexOf(modelId);
@@ -164,7 +168,7 @@ export class PullManager {
       entry.abort.abort(new ModelError('model.pull_failed', 'cancelled', {}));
       await this.wait(modelId);
     }
-    return entry.job;
+    return snapshot(entry.job);
   }
 
   /**
@@ -179,8 +183,8 @@ export class PullManager {
     if (discard && job.state !== 'done') await this.discard(entry);
     this.jobs.delete(job.model_id);
     await this.deps.records?.forget(job.model_id);
-    this.deps.publish('dismissed', job, { discard });
-    return job;
+    this.publish('dismissed', job, { discard });
+    return snapshot(job);
   }
 
   /**
@@ -198,7 +202,7 @@ export class PullManager {
   private enqueue(entry: Running): void {
     this.jobs.set(entry.job.model_id, entry);
     this.queue.push(entry.job.model_id);
-    this.deps.publish('queued', entry.job);
+    this.publish('queued', entry.job);
     this.changed(entry.job);
     this.next();
   }
@@ -222,8 +226,8 @@ export class PullManager {
     try {
       job.started_at = now();
       this.set(job, 'resolving');
-      this.deps.publish('started', job);
-      const plan = await this.deps.plan(job, abort.signal, entry.context);
+      this.publish('started', job);
+      const plan = await this.deps.plan(snapshot(job), abort.signal, entry.context);
       entry.downloads = plan.files.map((f) => ({ target: f.target, size: f.size }));
       checkPlan(plan, job.force);
       job.commit = plan.commit;
@@ -232,7 +236,7 @@ export class PullManager {
       job.bytes_done = plan.bytes_on_disk;
       job.resumed = plan.bytes_on_disk > 0;
       this.set(job, 'downloading');
-      const tracker = new Progress(job, (pct) => this.deps.publish('progress', job, { pct }), () => this.changed(job));
+      const tracker = new Progress(job, (pct) => this.publish('progress', job, { pct }), () => this.changed(job));
       progress = tracker;
       let modelSha: string | null = null;
       for (const [index, file] of plan.files.entries()) {
@@ -292,29 +296,40 @@ export class PullManager {
     job.rate = 0;
     job.eta_s = null;
     this.set(job, state);
-    if (state === 'done') this.deps.publish('completed', job, { sha256: job.sha256, path: job.path });
-    else if (state === 'failed') this.deps.publish('failed', job, extra);
-    else this.deps.publish('cancelled', job, { discard: entry.discard ?? false });
+    if (state === 'done') this.publish('completed', job, { sha256: job.sha256, path: job.path });
+    else if (state === 'failed') this.publish('failed', job, extra);
+    else this.publish('cancelled', job, { discard: entry.discard ?? false });
     this.prune();
   }
 
   /** Forget the finished jobs beyond the newest `keep`, here and on disk. */
   private prune(): void {
-    for (const modelId of finishedBeyond(this.list(), this.deps.keep ?? PULL_JOBS_KEPT)) {
+    for (const modelId of finishedBeyond(this.own(), this.deps.keep ?? PULL_JOBS_KEPT)) {
       this.jobs.delete(modelId);
       void this.deps.records?.forget(modelId);
     }
   }
 
   private set(job: PullJobPayload, state: PullState): void {
-    job.state = state;
+    moveJob(job, state);
     this.changed(job);
   }
 
   private changed(job: PullJobPayload): void {
     const entry = this.jobs.get(job.model_id);
     if (entry?.job === job) this.record(entry);
-    for (const listener of [...this.listeners]) listener(job);
+    const copy = snapshot(job);
+    for (const listener of [...this.listeners]) listener(copy);
+  }
+
+  /** The manager's own jobs (not copies), for its own decisions. */
+  private own(): PullJobPayload[] {
+    return [...this.jobs.values()].map((r) => r.job);
+  }
+
+  /** Every event carries a snapshot of the job as it is now. */
+  private publish(...[kind, job, extra]: Parameters<PullDeps['publish']>): void {
+    this.deps.publish(kind, snapshot(job), extra);
   }
 
   /** Write the job's record on a state change, and its progress now and then. */
@@ -325,6 +340,6 @@ export class PullManager {
     const at = Date.now();
     if (entry.recorded?.state === job.state && at - entry.recorded.at < RECORD_EVERY_MS) return;
     entry.recorded = { state: job.state, at };
-    void this.deps.records.save({ job, context: entry.context ?? null, downloads: entry.downloads ?? [] });
+    void this.deps.records.save({ job: snapshot(job), context: entry.context ?? null, downloads: entry.downloads ?? [] });
   }
 }
