@@ -3,7 +3,7 @@
 // anyway) and a Postgres server at [memory].pgvector_url (a pool of several).
 import type pg from 'pg';
 import type { MemoryEngineState } from '../../protocol/events.js';
-import { PooledDatabase, redactedUrl, serverConfig } from './database.js';
+import { PooledDatabase, type Queryable, redactedUrl, serverConfig } from './database.js';
 import type { PgSupervisor } from './supervisor.js';
 
 /** The embedded process: started on first query through the supervisor, one pool per process. */
@@ -34,6 +34,15 @@ export class EmbeddedDatabase extends PooledDatabase {
       pool.catch(() => (this.current = this.current?.pool === pool ? null : this.current));
     }
     return this.current.pool;
+  }
+
+  /** Each query and transaction is a use of the process while it runs (PgSupervisor.using). */
+  override query<R extends pg.QueryResultRow>(sql: string, params?: unknown[]): Promise<pg.QueryResult<R>> {
+    return this.supervisor.using(() => super.query<R>(sql, params));
+  }
+
+  override transaction<T>(fn: (client: Queryable) => Promise<T>): Promise<T> {
+    return this.supervisor.using(() => super.transaction(fn));
   }
 
   /** Only on the pool of the process running now: no start, and the idle timer left alone (GET /api/memory/engine). */

@@ -57,6 +57,8 @@ export class PgSupervisor {
   private idleTimer: NodeJS.Timeout | null = null;
   /** The running process's last stderr lines, for the reason of its exit. */
   private readonly stderr = new LogRing({ capacity: 20 });
+  /** Uses in flight (a query, a transaction, a new pool's migrations): no idle stop under one. */
+  private inUse = 0;
 
   constructor(private readonly options: PgSupervisorOptions) {}
 
@@ -80,6 +82,20 @@ export class PgSupervisor {
     // take longer than a short idle_timeout_s).
     this.touch();
     return port;
+  }
+
+  /**
+   * `fn` as one use: the idle timer does not stop the process before it settles (a first use's
+   * migrations, a long query can outlast a short idle_timeout_s), and counts from its end.
+   */
+  async using<T>(fn: () => Promise<T>): Promise<T> {
+    this.inUse += 1;
+    try {
+      return await fn();
+    } finally {
+      this.inUse -= 1;
+      if (this.inUse === 0 && this.state === 'ready') this.touch();
+    }
   }
 
   /** Resident memory of the process from /proc, or null when it is not running. */
@@ -133,8 +149,8 @@ export class PgSupervisor {
   private touch(): void {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     const ms = this.options.idleTimeoutMs();
-    // A start under way is a use in progress: the timer is set again when it ends (acquire).
-    this.idleTimer = ms > 0 ? setTimeout(() => void (this.life.running ? undefined : this.stop(`idle for ${Math.round(ms / 1000)} s`)), ms) : null;
+    // A start or a use under way: the timer is set again when it ends (acquire, using).
+    this.idleTimer = ms > 0 ? setTimeout(() => void (this.life.running || this.inUse > 0 ? undefined : this.stop(`idle for ${Math.round(ms / 1000)} s`)), ms) : null;
     this.idleTimer?.unref();
   }
 
