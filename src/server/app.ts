@@ -38,7 +38,7 @@ import { registerStackRoutes } from './routes/stacks.js';
 import { registerUpdateRoutes } from './routes/updates.js';
 import { registerProfileRoutes } from './routes/profiles.js';
 import { registerSettingsRoutes } from './routes/settings.js';
-import { registerSlotRoutes } from './routes/slots.js';
+import { registerSlotRoutes, slotRouteDeps } from './routes/slots.js';
 import { registerSystemRoutes } from './routes/system.js';
 import { registerV1Routes } from './routes/v1.js';
 import { registerPeerRoutes } from './routes/peers.js';
@@ -198,7 +198,7 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
   registerV1ResponseRoutes(app, ctx);
   registerV1AudioRoutes(app, ctx);
   registerV1ImageRoutes(app, ctx);
-  registerSlotRoutes(app, ctx);
+  registerSlotRoutes(app, slotRouteDeps(ctx));
   registerV1ModelRoutes(app, ctx);
   registerMcpRoutes(app, ctx);
   registerApprovalRoutes(app, ctx);

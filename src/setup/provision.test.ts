@@ -34,10 +34,13 @@ function fakeGateway(options: { registered?: string[]; existing?: string[]; pull
     version: '9.9.9', paths, config, configWrites: new SerialQueue(), events: new EventBus(),
     replaceConfig: () => undefined,
     record: (entry) => rows.push(entry),
-    slotConfig: {
-      create: async (slot) => {
+    // As the slot command does: the row is its, with the origin provisioning hands it.
+    slotCommands: {
+      create: async (body, origin) => {
+        const slot = body as CreateSlotInput;
         if (slot.name === 'broken') throw new SlotError('slot.no_free_port', 'no free port', {});
         created.push(slot);
+        rows.push({ action: 'slot.create', target: slot.name, actor: origin.actor, details: { via: origin.via } });
         return { name: slot.name, file: `slots/${slot.name}.toml`, type: slot.type ?? 'llm', provider: slot.provider ?? 'llama-server', model: slot.model, port: 8100 + created.length, device: 'cpu', warnings: [] };
       },
     },
@@ -66,6 +69,7 @@ describe('provision', () => {
     expect(answer).toMatchObject({ complete: true, models_added: [], storage_dir: join(paths.stateRoot, 'models') });
     expect(created.map((s) => s.name)).toEqual(['chat', 'tts']);
     expect(JSON.parse(readFileSync(paths.installSentinel, 'utf8'))).toMatchObject({ version: '9.9.9' });
+    expect(rows[0]).toMatchObject({ actor: 'cli', details: { via: 'install.apply' } });
     expect(rows.map((r) => [r.action, r.target ?? null, r.outcome ?? 'ok'])).toEqual([
       ['slot.create', 'chat', 'ok'], ['slot.create', 'tts', 'ok'], ['install.complete', null, 'ok'], ['install.apply', null, 'ok'],
     ]);

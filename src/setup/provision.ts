@@ -6,8 +6,9 @@
 //
 // Why here, below slots: everything provisioning touches sits below setup (the config files,
 // the demo GGUF writer, the registry, the pull manager, events, the activity log) but slot
-// creation, which the gateway hands in through ProvisionHost, the way update/service.ts gets
-// UpdateHost. So setup still never reaches the runtime a live gateway owns.
+// creation, the slot command (slots/commands.ts, with its event and activity row) that the
+// gateway hands in through ProvisionHost, the way update/service.ts gets UpdateHost. So
+// setup still never reaches the runtime a live gateway owns.
 import { access, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { withRegistry, withSvcToml, type ResolvedConfig } from '../config/load.js';
@@ -41,8 +42,8 @@ export interface ProvisionedSlot {
 export interface ProvisionHost extends FirstRunHost {
   readonly events: EventBus;
   replaceConfig(config: ResolvedConfig): void;
-  /** Slot creation as POST /api/slots does it: the one arrow up, handed in. */
-  readonly slotConfig: { create(slot: CreateSlotInput): Promise<ProvisionedSlot> };
+  /** The slot command POST /api/slots runs (its row and its slot.created event): the one arrow up, handed in. */
+  readonly slotCommands: { create(body: Record<string, unknown>, origin: { actor: string; via?: string }): Promise<ProvisionedSlot> };
   /** The pull manager, opened on first use (only a slot whose model must be pulled opens it). */
   pulls(): Promise<Pick<PullManager, 'start'>>;
 }
@@ -82,9 +83,7 @@ async function provisionSlot(host: ProvisionHost, asked: SlotRequest, actor: str
   const waiting = await provideModel(host, asked, modelsAdded);
   if (waiting) return { ...base, ...waiting };
   try {
-    const created = await host.slotConfig.create(slot);
-    host.record({ action: 'slot.create', target: created.name, actor, details: { ...created, via: 'install.apply' } });
-    host.events.publish({ type: 'slot.created', source: `slot:${created.name}`, message: `slot ${created.name} created (${created.file})`, data: { slot: created.name, file: created.file, type: created.type, provider: created.provider, model: created.model, port: created.port, device: created.device } });
+    const created = await host.slotCommands.create({ ...slot }, { actor, via: 'install.apply' });
     return { ...base, status: 'created', port: created.port, ...(created.warnings.length > 0 && { message: created.warnings.join('; ') }) };
   } catch (error) {
     if (!(error instanceof SvcError)) throw error;
