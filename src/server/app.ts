@@ -32,7 +32,7 @@ import { registerEventRoutes } from './routes/events.js';
 import { registerHardwareRoutes } from './routes/hardware.js';
 import { registerInstallRoutes } from './routes/install.js';
 import { registerMetricsRoutes } from './routes/metrics.js';
-import { registerModelRoutes } from './routes/models.js';
+import { modelRouteDeps, registerModelRoutes } from './routes/models.js';
 import { registerPullRoutes } from './routes/pulls.js';
 import { registerStackRoutes } from './routes/stacks.js';
 import { registerUpdateRoutes } from './routes/updates.js';
@@ -187,7 +187,7 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
   registerSettingsRoutes(app, ctx);
   registerActivityRoutes(app, ctx);
   registerEventRoutes(app, ctx);
-  registerModelRoutes(app, ctx);
+  registerModelRoutes(app, modelRouteDeps(ctx));
   registerPullRoutes(app, ctx);
   registerStackRoutes(app, ctx);
   registerUpdateRoutes(app, ctx);

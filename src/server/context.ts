@@ -20,6 +20,7 @@ import { GpuArbiter } from '../slots/gpu-arbiter.js';
 import type { Transition } from '../slots/slot-runtime.js';
 import { SlotConfigService } from '../slots/slot-config.js';
 import { SlotCommands } from '../slots/commands.js';
+import { ModelCommands } from '../models/commands.js';
 import { SlotSupervisor } from '../slots/supervisor.js';
 import { readEnvFile } from '../config/env-file.js';
 import { McpService } from '../mcp/service.js';
@@ -87,6 +88,8 @@ export class ServerContext {
   readonly slotConfig: SlotConfigService;
   /** Every change to a slot (load, swap, create, …), each with its arbiter call, event and activity row (src/slots/commands.ts). */
   readonly slotCommands: SlotCommands;
+  /** Registering, removing, assigning and scanning models, starting pulls: each with its event and activity row (src/models/commands.ts). */
+  readonly modelCommands: ModelCommands;
   /** `metrics.slot` events while the figures change; started by serve(). */
   readonly metricsEvents: SlotMetricsEvents;
   /** Tokens, the proxy identity and the guard every request passes (docs/auth.md); opened by serve(). */
@@ -148,6 +151,7 @@ export class ServerContext {
       record: (entry) => this.record(entry),
       publish: (event) => this.events.publish(event),
     });
+    this.modelCommands = new ModelCommands(this);
     this.peers = new PeerDirectory({
       config: () => this.current,
       onState: (e) => {

@@ -29,7 +29,7 @@ function fakeGateway(options: { registered?: string[]; existing?: string[]; pull
   } as unknown as ResolvedConfig;
   const rows: ActivityInput[] = [];
   const created: CreateSlotInput[] = [];
-  const pulled: Array<[string, string]> = [];
+  const pulled: Array<[string, string, string | undefined]> = [];
   const host: ProvisionHost = {
     version: '9.9.9', paths, config, configWrites: new SerialQueue(), events: new EventBus(),
     replaceConfig: () => undefined,
@@ -44,13 +44,16 @@ function fakeGateway(options: { registered?: string[]; existing?: string[]; pull
         return { name: slot.name, file: `slots/${slot.name}.toml`, type: slot.type ?? 'llm', provider: slot.provider ?? 'llama-server', model: slot.model, port: 8100 + created.length, device: 'cpu', warnings: [] };
       },
     },
-    pulls: async () => ({
-      start: (modelId: string, ref: string) => {
-        pulled.push([modelId, ref]);
-        const job = { id: `job-${modelId}`, model_id: modelId, state: options.pullFails ? 'failed' : 'queued', error: options.pullFails ? { code: 'model.pull_failed', message: 'offline' } : null } as PullJobPayload;
-        return { job, existing: false };
+    modelCommands: {
+      register: async () => {
+        throw new Error('no demo model is asked for here');
       },
-    }),
+      pull: async (modelId, ref, _options, origin) => {
+        pulled.push([modelId, ref, origin.via]);
+        const job = { id: `job-${modelId}`, model_id: modelId, state: options.pullFails ? 'failed' : 'queued', error: options.pullFails ? { code: 'model.pull_failed', message: 'offline' } : null } as PullJobPayload;
+        return { ...job, existing: false };
+      },
+    },
   };
   return { host, paths, rows, created, pulled };
 }
@@ -78,7 +81,7 @@ describe('provision', () => {
   it('pulls a missing model (its ref, else the catalogue id) and leaves its slot for a later apply; without pull it skips it', async () => {
     const pulling = fakeGateway();
     const answer = await provision(pulling.host, request({ slots: [{ name: 'chat', model: 'mine', ref: 'org/repo:Q4_K_M' }, { name: 'embed', model: 'other' }] }), 'cli');
-    expect(pulling.pulled).toEqual([['mine', 'org/repo:Q4_K_M'], ['other', 'other']]);
+    expect(pulling.pulled).toEqual([['mine', 'org/repo:Q4_K_M', 'install.apply'], ['other', 'other', 'install.apply']]);
     expect(answer.slots).toEqual([
       { name: 'chat', model: 'mine', status: 'pulling', job: 'job-mine', message: 'pulling mine; run apply again when it is done' },
       { name: 'embed', model: 'other', status: 'pulling', job: 'job-other', message: 'pulling other; run apply again when it is done' },

@@ -59,7 +59,6 @@ function tool(name: string, description: string, input_schema: Record<string, un
 }
 
 export function svcAdminTools(ctx: ServerContext): BundledTool[] {
-  const record = (action: string, target: string, details: Record<string, unknown>) => ctx.record({ action, target, actor: ACTOR, details });
   const origin = { actor: ACTOR };
   const slotAction = (action: 'load' | 'unload' | 'restart', description: string, schema: Schema = SLOT_NAME) => tool(`slot_${action}`, description, schema, false, async (args) => {
     const name = text(args, 'name')!;
@@ -94,10 +93,7 @@ export function svcAdminTools(ctx: ServerContext): BundledTool[] {
     }, false, async (args) => {
       const id = text(args, 'id')!;
       if (!MODEL_ID_PATTERN.test(id)) throw new RequestError('request.invalid', `invalid arguments: id: expected ${MODEL_ID_RULE}`, { problems: [{ path: 'id', message: `expected ${MODEL_ID_RULE}` }] });
-      const ref = text(args, 'ref', false) ?? id;
-      const { job, existing } = (await ctx.pulls()).start(id, ref, { force: false });
-      if (!existing) record('model.pull_start', id, { ref, force: false });
-      return { ...job, existing };
+      return ctx.modelCommands.pull(id, text(args, 'ref', false) ?? id, { force: false }, origin);
     }),
     tool('activity_query', 'the activity log, newest first: filter by action, target, actor, outcome, since, until', {
       type: 'object',
