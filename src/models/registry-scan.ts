@@ -1,25 +1,15 @@
 // A scan as the running gateway makes it (POST /api/models/scan, and at start-up with
 // `[models].auto_scan_on_start`): new model files are registered with source "scan", the new
 // registry is swapped into the running config, and each addition is a `model.registered`
-// event. The gateway is known only through ScanHost, so this stays in the models layer.
-import type { ActivityInput } from '../activity/store.js';
-import { withRegistry, type ResolvedConfig } from '../config/load.js';
-import type { EventBus } from '../events/bus.js';
-import type { SerialQueue } from '../lib/serial-queue.js';
+// event. The gateway is known only through RegistryHost, so this stays in the models layer;
+// the scan as a command (its row) is ModelCommands.scan (models/commands.ts).
+import { withRegistry } from '../config/load.js';
 import type { ScanModelsPayload } from '../protocol/models.js';
+import type { RegistryHost } from './registry-host.js';
 import { scanModels, scanSummaryLine, type ScanResult } from './service.js';
 
-/** What a scan needs of the gateway (server/context.ts passes itself). */
-export interface ScanHost {
-  readonly config: ResolvedConfig;
-  readonly configWrites: SerialQueue;
-  readonly events: EventBus;
-  replaceConfig(config: ResolvedConfig): void;
-  record(entry: ActivityInput): void;
-}
-
 /** Scan and register; the caller runs it in the writer queue (the registry is read, then written). */
-export async function scanIntoRegistry(host: ScanHost): Promise<ScanResult> {
+export async function scanIntoRegistry(host: RegistryHost): Promise<ScanResult> {
   const result = await scanModels(host.config);
   if (result.written) host.replaceConfig(withRegistry(host.config, result.registry));
   for (const { id, path } of result.added) {
@@ -40,16 +30,15 @@ export function scanDetails(result: ScanResult): Record<string, unknown> {
 }
 
 /**
- * The start-up scan (`[models].auto_scan_on_start`): adds new model files under the roots
- * and logs one summary line. A failure is logged, never fatal.
+ * The start-up scan (`[models].auto_scan_on_start`): the scan command, which adds new model
+ * files under the roots, and one summary line in the log. A failure is logged, never fatal.
  */
-export async function scanAtStart(host: ScanHost, log: (line: string) => void): Promise<void> {
+export async function scanAtStart(host: { readonly config: RegistryHost['config']; readonly modelCommands: { scan(origin: { actor: string }, atStart: boolean): Promise<ScanResult> } }, log: (line: string) => void): Promise<void> {
   if (!host.config.svc.models.auto_scan_on_start) return;
   try {
-    const result = await host.configWrites.run(() => scanIntoRegistry(host));
+    const result = await host.modelCommands.scan({ actor: 'system' }, true);
     log(`svc: ${scanSummaryLine(result)}`);
     for (const warning of result.warnings) log(`svc: models: warning: ${warning}`);
-    if (result.added.length > 0) host.record({ action: 'model.scan', target: 'registry.toml', actor: 'system', details: { ...scanDetails(result), at: 'start' } });
   } catch (error) {
     log(`svc: warning: model scan at start failed (${(error as Error).message}); the registry is unchanged`);
   }

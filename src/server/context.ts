@@ -19,6 +19,8 @@ import type { EngineAdapter } from '../engines/types.js';
 import { GpuArbiter } from '../slots/gpu-arbiter.js';
 import type { Transition } from '../slots/slot-runtime.js';
 import { SlotConfigService } from '../slots/slot-config.js';
+import { SlotCommands } from '../slots/commands.js';
+import { ModelCommands } from '../models/commands.js';
 import { SlotSupervisor } from '../slots/supervisor.js';
 import { readEnvFile } from '../config/env-file.js';
 import { McpService } from '../mcp/service.js';
@@ -84,6 +86,10 @@ export class ServerContext {
   readonly peers: PeerDirectory;
   /** Creating, editing and deleting slot files (src/slots/slot-config.ts). */
   readonly slotConfig: SlotConfigService;
+  /** Every change to a slot (load, swap, create, …), each with its arbiter call, event and activity row (src/slots/commands.ts). */
+  readonly slotCommands: SlotCommands;
+  /** Registering, removing, assigning and scanning models, starting pulls: each with its event and activity row (src/models/commands.ts). */
+  readonly modelCommands: ModelCommands;
   /** `metrics.slot` events while the figures change; started by serve(). */
   readonly metricsEvents: SlotMetricsEvents;
   /** Tokens, the proxy identity and the guard every request passes (docs/auth.md); opened by serve(). */
@@ -136,6 +142,16 @@ export class ServerContext {
     });
     this.images = new ImageCache(join(paths.stateRoot, 'images', 'cache'), IMAGE_CACHE_MAX_FILES, IMAGE_CACHE_MAX_BYTES, (prune) => this.storePruned('images', prune));
     this.slotConfig = new SlotConfigService(this, this.supervisor, engines);
+    this.slotCommands = new SlotCommands({
+      supervisor: this.supervisor,
+      arbiter: this.arbiter,
+      slotConfig: this.slotConfig,
+      slotFile: (name) => this.current.slots.find((s) => s.name === name)?.config,
+      stateRoot: paths.stateRoot,
+      record: (entry) => this.record(entry),
+      publish: (event) => this.events.publish(event),
+    });
+    this.modelCommands = new ModelCommands(this);
     this.peers = new PeerDirectory({
       config: () => this.current,
       onState: (e) => {

@@ -1,12 +1,10 @@
 // The gateway's pull manager, wired to the running config: the store, the endpoint and its
 // token, the host's free memory, the registry writer queue, the event bus, the activity log
 // and the job records in the state directory (taken up again when the manager opens).
-import type { ActivityInput } from '../activity/store.js';
-import { withRegistry, type ResolvedConfig } from '../config/load.js';
+import { withRegistry } from '../config/load.js';
 import type { SvcPaths } from '../config/paths.js';
-import type { EventBus } from '../events/bus.js';
 import { hostCapacity } from '../host/capacity.js';
-import type { SerialQueue } from '../lib/serial-queue.js';
+import type { RegistryHost } from '../models/registry-host.js';
 import { Hub, hubSettings } from '../models/hf/hub.js';
 import { parsePullRef } from '../protocol/pull-ref.js';
 import { PullManager } from '../models/pull/jobs.js';
@@ -25,14 +23,9 @@ export { checkPlan } from '../models/pull/plan.js';
 /** Range connections per file (Ollama uses up to 16; a few saturate a home link). */
 export const PULL_CONNECTIONS = 4;
 
-/** What pulls need of the gateway (server/context.ts passes itself, and loads this module on first use). */
-export interface PullHost {
+/** What pulls need of the gateway: what a scan needs, and the state directory for the job records (server/context.ts passes itself, and loads this module on first use). */
+export interface PullHost extends RegistryHost {
   readonly paths: SvcPaths;
-  readonly config: ResolvedConfig;
-  readonly configWrites: SerialQueue;
-  readonly events: EventBus;
-  replaceConfig(config: ResolvedConfig): void;
-  record(entry: ActivityInput): void;
 }
 
 export function hubOf(ctx: Pick<PullHost, 'config'>): Hub {

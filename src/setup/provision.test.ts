@@ -29,25 +29,31 @@ function fakeGateway(options: { registered?: string[]; existing?: string[]; pull
   } as unknown as ResolvedConfig;
   const rows: ActivityInput[] = [];
   const created: CreateSlotInput[] = [];
-  const pulled: Array<[string, string]> = [];
+  const pulled: Array<[string, string, string | undefined]> = [];
   const host: ProvisionHost = {
     version: '9.9.9', paths, config, configWrites: new SerialQueue(), events: new EventBus(),
     replaceConfig: () => undefined,
     record: (entry) => rows.push(entry),
-    slotConfig: {
-      create: async (slot) => {
+    // As the slot command does: the row is its, with the origin provisioning hands it.
+    slotCommands: {
+      create: async (body, origin) => {
+        const slot = body as CreateSlotInput;
         if (slot.name === 'broken') throw new SlotError('slot.no_free_port', 'no free port', {});
         created.push(slot);
+        rows.push({ action: 'slot.create', target: slot.name, actor: origin.actor, details: { via: origin.via } });
         return { name: slot.name, file: `slots/${slot.name}.toml`, type: slot.type ?? 'llm', provider: slot.provider ?? 'llama-server', model: slot.model, port: 8100 + created.length, device: 'cpu', warnings: [] };
       },
     },
-    pulls: async () => ({
-      start: (modelId: string, ref: string) => {
-        pulled.push([modelId, ref]);
-        const job = { id: `job-${modelId}`, model_id: modelId, state: options.pullFails ? 'failed' : 'queued', error: options.pullFails ? { code: 'model.pull_failed', message: 'offline' } : null } as PullJobPayload;
-        return { job, existing: false };
+    modelCommands: {
+      register: async () => {
+        throw new Error('no demo model is asked for here');
       },
-    }),
+      pull: async (modelId, ref, _options, origin) => {
+        pulled.push([modelId, ref, origin.via]);
+        const job = { id: `job-${modelId}`, model_id: modelId, state: options.pullFails ? 'failed' : 'queued', error: options.pullFails ? { code: 'model.pull_failed', message: 'offline' } : null } as PullJobPayload;
+        return { ...job, existing: false };
+      },
+    },
   };
   return { host, paths, rows, created, pulled };
 }
@@ -66,6 +72,7 @@ describe('provision', () => {
     expect(answer).toMatchObject({ complete: true, models_added: [], storage_dir: join(paths.stateRoot, 'models') });
     expect(created.map((s) => s.name)).toEqual(['chat', 'tts']);
     expect(JSON.parse(readFileSync(paths.installSentinel, 'utf8'))).toMatchObject({ version: '9.9.9' });
+    expect(rows[0]).toMatchObject({ actor: 'cli', details: { via: 'install.apply' } });
     expect(rows.map((r) => [r.action, r.target ?? null, r.outcome ?? 'ok'])).toEqual([
       ['slot.create', 'chat', 'ok'], ['slot.create', 'tts', 'ok'], ['install.complete', null, 'ok'], ['install.apply', null, 'ok'],
     ]);
@@ -74,7 +81,7 @@ describe('provision', () => {
   it('pulls a missing model (its ref, else the catalogue id) and leaves its slot for a later apply; without pull it skips it', async () => {
     const pulling = fakeGateway();
     const answer = await provision(pulling.host, request({ slots: [{ name: 'chat', model: 'mine', ref: 'org/repo:Q4_K_M' }, { name: 'embed', model: 'other' }] }), 'cli');
-    expect(pulling.pulled).toEqual([['mine', 'org/repo:Q4_K_M'], ['other', 'other']]);
+    expect(pulling.pulled).toEqual([['mine', 'org/repo:Q4_K_M', 'install.apply'], ['other', 'other', 'install.apply']]);
     expect(answer.slots).toEqual([
       { name: 'chat', model: 'mine', status: 'pulling', job: 'job-mine', message: 'pulling mine; run apply again when it is done' },
       { name: 'embed', model: 'other', status: 'pulling', job: 'job-other', message: 'pulling other; run apply again when it is done' },

@@ -6,20 +6,20 @@
 //
 // Why here, below slots: everything provisioning touches sits below setup (the config files,
 // the demo GGUF writer, the registry, the pull manager, events, the activity log) but slot
-// creation, which the gateway hands in through ProvisionHost, the way update/service.ts gets
-// UpdateHost. So setup still never reaches the runtime a live gateway owns.
+// creation, the slot command (slots/commands.ts, with its event and activity row) that the
+// gateway hands in through ProvisionHost, the way update/service.ts gets UpdateHost. So
+// setup still never reaches the runtime a live gateway owns.
 import { access, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { withRegistry, withSvcToml, type ResolvedConfig } from '../config/load.js';
+import { withSvcToml, type ResolvedConfig } from '../config/load.js';
 import { updateSvcToml } from '../config/settings.js';
 import { writeTinyModel } from '../engines/gguf/tiny-model.js';
 import { TINY_MODEL_ID, TINY_RERANKER_ID } from '../protocol/builtin-models.js';
 import { engineFor } from '../engines/index.js';
 import type { EventBus } from '../events/bus.js';
 import { catalogueEntry } from '../protocol/model-catalogue.js';
-import type { PullManager } from '../models/pull/jobs.js';
+import type { ModelCommands } from '../models/commands.js';
 import { storeOf } from '../config/model-store.js';
-import { registerModel } from '../models/service.js';
 import { ConfigError, SvcError } from '../protocol/errors.js';
 import type { InstallApplyInput, InstallApplyPayload, InstallSlotOutcome } from '../protocol/install.js';
 import type { CreateSlotInput } from '../protocol/slot-requests.js';
@@ -42,10 +42,10 @@ export interface ProvisionedSlot {
 export interface ProvisionHost extends FirstRunHost {
   readonly events: EventBus;
   replaceConfig(config: ResolvedConfig): void;
-  /** Slot creation as POST /api/slots does it: the one arrow up, handed in. */
-  readonly slotConfig: { create(slot: CreateSlotInput): Promise<ProvisionedSlot> };
-  /** The pull manager, opened on first use (only a slot whose model must be pulled opens it). */
-  pulls(): Promise<Pick<PullManager, 'start'>>;
+  /** The slot command POST /api/slots runs (its row and its slot.created event): the one arrow up, handed in. */
+  readonly slotCommands: { create(body: Record<string, unknown>, origin: { actor: string; via?: string }): Promise<ProvisionedSlot> };
+  /** The model commands POST /api/models and its pull route run (their rows, the model.registered event); a pull opens the pull manager on first use. */
+  readonly modelCommands: Pick<ModelCommands, 'register' | 'pull'>;
 }
 
 /** One slot asked for, with what its model needs. */
@@ -80,12 +80,10 @@ async function provisionSlot(host: ProvisionHost, asked: SlotRequest, actor: str
   if (host.config.slots.some((s) => s.name === slot.name) || (await exists(join(host.paths.slotsDir, `${slot.name}.toml`)))) {
     return { ...base, status: 'exists', message: `slots/${slot.name}.toml exists; left as it is` };
   }
-  const waiting = await provideModel(host, asked, modelsAdded);
+  const waiting = await provideModel(host, asked, actor, modelsAdded);
   if (waiting) return { ...base, ...waiting };
   try {
-    const created = await host.slotConfig.create(slot);
-    host.record({ action: 'slot.create', target: created.name, actor, details: { ...created, via: 'install.apply' } });
-    host.events.publish({ type: 'slot.created', source: `slot:${created.name}`, message: `slot ${created.name} created (${created.file})`, data: { slot: created.name, file: created.file, type: created.type, provider: created.provider, model: created.model, port: created.port, device: created.device } });
+    const created = await host.slotCommands.create({ ...slot }, { actor, via: 'install.apply' });
     return { ...base, status: 'created', port: created.port, ...(created.warnings.length > 0 && { message: created.warnings.join('; ') }) };
   } catch (error) {
     if (!(error instanceof SvcError)) throw error;
@@ -94,32 +92,30 @@ async function provisionSlot(host: ProvisionHost, asked: SlotRequest, actor: str
 }
 
 /** Make the slot's model available now (null), or say why its slot waits: skipped, pulling, or a pull that failed. */
-async function provideModel(host: ProvisionHost, { slot, ref, pull, store }: SlotRequest, modelsAdded: string[]): Promise<Waiting | null> {
+async function provideModel(host: ProvisionHost, { slot, ref, pull, store }: SlotRequest, actor: string, modelsAdded: string[]): Promise<Waiting | null> {
   // kokoro, moonshine, …: engines that name their model by id need nothing registered.
   const namedById = slot.provider !== undefined && engineFor(slot.provider)?.defaultModelId !== undefined;
   if (namedById || own(host.config.registry.models, slot.model)) return null;
   const demo = own(DEMO_MODELS, slot.model);
   if (demo) {
-    await registerDemoModel(host, store, slot.model, demo);
+    await registerDemoModel(host, store, slot.model, demo, actor);
     modelsAdded.push(slot.model);
     return null;
   }
   if (!pull) return { status: 'skipped', message: `model ${slot.model} is not registered and pull is off; pull it (svc model pull ${slot.model}) and run setup again` };
-  const { job } = (await host.pulls()).start(slot.model, ref ?? catalogueEntry(slot.model)?.id ?? slot.model, { force: false });
+  const job = await host.modelCommands.pull(slot.model, ref ?? catalogueEntry(slot.model)?.id ?? slot.model, { force: false }, { actor, via: 'install.apply' });
   if (job.state === 'failed') return { status: 'failed', message: job.error?.message ?? 'the pull failed' };
   return { status: 'pulling', job: job.id, message: `pulling ${slot.model}; run apply again when it is done` };
 }
 
-/** A demo model (random weights, svc writes it itself) in the store, registered. */
-async function registerDemoModel(host: ProvisionHost, store: string, model: string, variant: 'chat' | 'reranker'): Promise<void> {
+/** A demo model (random weights, svc writes it itself) in the store, registered by the model command. */
+async function registerDemoModel(host: ProvisionHost, store: string, model: string, variant: 'chat' | 'reranker', actor: string): Promise<void> {
   const file = join(store, `${model}.gguf`);
   if (!(await exists(file))) {
     await mkdir(store, { recursive: true });
     await writeTinyModel(file, { variant });
   }
-  const registered = await host.configWrites.run(() => registerModel(host.config, model, { path: file }));
-  host.replaceConfig(withRegistry(host.config, registered.registry));
-  host.events.publish({ type: 'model.registered', source: 'models', message: `model ${model} registered (${file})`, data: { model, path: file, source: 'api' } });
+  await host.modelCommands.register(model, { path: file }, { actor, via: 'install.apply' });
 }
 
 /** The gateway runs while it provisions: no synchronous disk work. */

@@ -30,8 +30,8 @@ function fakeGateway(states: Record<string, string>) {
     record: (entry) => rows.push(entry),
     supervisor: {
       view: (name: string) => ({ state: states[name] ?? 'stopped' }) as ReturnType<ProfileHost['supervisor']['view']>,
-      restart: async (name: string) => void restarted.push(name),
     },
+    slotCommands: { restart: async (name: string) => void restarted.push(name) },
   };
   return { profiles: new ProfileService(host), paths, rows, restarted };
 }

@@ -21,7 +21,9 @@ export interface ProfileHost {
   readonly config: ResolvedConfig;
   readonly configWrites: SerialQueue;
   readonly events: EventBus;
-  readonly supervisor: { view: SlotSupervisor['view']; restart(slot: string): Promise<unknown> };
+  readonly supervisor: { view: SlotSupervisor['view'] };
+  /** A restart is the slot command's (commands.ts): the GPU arbiter first, its own activity row. */
+  readonly slotCommands: { restart(slot: string, origin: { actor: string; via?: string }): Promise<unknown> };
   replaceConfig(config: ResolvedConfig): void;
   record(entry: ActivityInput): void;
 }
@@ -77,7 +79,7 @@ export class ProfileService {
     if (options.restart) {
       for (const slot of slots) {
         if (!RUNNING.has(host.supervisor.view(slot).state)) continue;
-        await host.supervisor.restart(slot);
+        await host.slotCommands.restart(slot, { actor: options.actor, via: 'profile.update' });
         restarted.push(slot);
       }
     }

@@ -7,7 +7,9 @@
 //      as one change set (config/change-set.ts): all or none, even across a SIGKILL;
 //      then the whole configuration is loaded again and swapped in;
 //   4. converge: unload running slots the stack does not name, then load, swap or restart
-//      the named ones in parallel. Failures are reported per slot; the files stay the new set.
+//      the named ones in parallel, each a slot command (slots/commands.ts: the GPU arbiter,
+//      an activity row with via stack.apply). Failures are reported per slot; the files stay
+//      the new set.
 //
 // A dry run stops after step 2 and returns the same plan.
 import { stat } from 'node:fs/promises';
@@ -25,28 +27,32 @@ import type { EngineAdapter } from '../engines/types.js';
 import { estimateFit } from '../models/pull/fit.js';
 import { catalogueEntry } from '../protocol/model-catalogue.js';
 import { ConfigError, SlotError, SvcError } from '../protocol/errors.js';
-import type { EventPayloads } from '../protocol/events.js';
+import type { EventInput, EventPayloads } from '../protocol/events.js';
 import type { StackApplyPayload, StackMemoryEstimate, StackModelReport, StackSlotResult } from '../protocol/stacks.js';
 import { CONTEXT_SLOT_TYPES, DEFAULT_CTX_SIZE } from '../protocol/slot-requests.js';
 import { chooseDevice, chooseProvider } from '../slots/slot-choices.js';
 import { portIsFree } from '../lib/process.js';
+import type { CommandOrigin } from '../activity/command.js';
+import { slotCreatedEvent, slotEditedEvent, type SlotCommands } from '../slots/commands.js';
 import type { SlotSupervisor } from '../slots/supervisor.js';
 import { activeRecordPath, slotSetHash, type ActiveRecord } from './active.js';
 import { planStack, RUNNING_STATES, type StackPlanResult } from './plan.js';
 import { deviceOfProfile, effectiveRows, profileNamed, typeForRow, type EffectiveRow, type NewSlotFacts } from './rows.js';
 import { own } from '../lib/own.js';
 
-export type StackApplyEvent = 'stack.apply.started' | 'stack.apply.committed' | 'stack.apply.slot' | 'stack.apply.completed' | 'slot.created' | 'slot.edited';
+export type StackApplyEvent = 'stack.apply.started' | 'stack.apply.committed' | 'stack.apply.slot' | 'stack.apply.completed';
 
 export interface StackApplyDeps {
   config: () => ResolvedConfig;
   replaceConfig: (config: ResolvedConfig) => void;
   configWrites: SerialQueue;
-  supervisor: SlotSupervisor;
+  supervisor: Pick<SlotSupervisor, 'list' | 'view' | 'clearModelOverride'>;
+  /** Every start and stop goes through the slot commands: the GPU arbiter, the activity row, as through the API. */
+  slots: Pick<SlotCommands, 'load' | 'unload' | 'restart'>;
   engineFor: (provider: string) => EngineAdapter | undefined;
-  /** Before a slot starts: what an explicit load does first (the GPU arbiter). */
-  beforeLoad: (slot: string) => Promise<void>;
   publish: <T extends StackApplyEvent>(type: T, message: string, data: EventPayloads[T], severity?: 'info' | 'warn' | 'error') => void;
+  /** An event of the slots the apply changed (slot.created, slot.edited), built as the slot commands build it. */
+  publishSlot: (event: EventInput) => void;
   host: () => Promise<{ ramAvailableMb: number; vramMb: number }>;
   /** Pull a model (a catalogue name, or a registry entry with its repo) and wait for the end; throws when it fails. */
   pull: (modelId: string) => Promise<void>;
@@ -68,18 +74,18 @@ export class StackApplier {
 
   constructor(private readonly deps: StackApplyDeps) {}
 
-  async apply(slug: string, stack: Stack, options: { dryRun: boolean; pull?: boolean; check?: StackChangeCheck }): Promise<StackApplyPayload> {
+  async apply(slug: string, stack: Stack, options: { dryRun: boolean; pull?: boolean; check?: StackChangeCheck; actor?: string }): Promise<StackApplyPayload> {
     if (options.dryRun) return this.payload(slug, await this.gather(stack), true);
     if (this.running) throw new SvcError('stacks.apply_in_progress', `stack ${this.running} is being applied; wait for it to finish`, { stack: this.running });
     this.running = slug;
     try {
-      return await this.applyNow(slug, stack, options.pull === true, options.check);
+      return await this.applyNow(slug, stack, options.pull === true, options.check, { actor: options.actor ?? 'api', via: 'stack.apply' });
     } finally {
       this.running = null;
     }
   }
 
-  private async applyNow(slug: string, stack: Stack, pull: boolean, check: StackChangeCheck | undefined): Promise<StackApplyPayload> {
+  private async applyNow(slug: string, stack: Stack, pull: boolean, check: StackChangeCheck | undefined, origin: CommandOrigin): Promise<StackApplyPayload> {
     const { deps } = this;
     const started = performance.now();
     const { gathered, record } = await deps.configWrites.run(async () => {
@@ -94,7 +100,7 @@ export class StackApplier {
     deps.publish('stack.apply.committed', `stack ${slug}: slot files written`, { stack: slug, hash: record.hash, commit_ms: Math.round(commitMs) });
     const convergeStart = performance.now();
     const toPull = pull ? new Set(gathered.models.filter((m) => m.status === 'pullable').map((m) => m.id)) : new Set<string>();
-    const results = await this.converge(slug, gathered.plan, toPull);
+    const results = await this.converge(slug, gathered.plan, toPull, origin);
     const convergeMs = performance.now() - convergeStart;
     const failed = results.filter((r) => !r.ok).map((r) => r.slot);
     deps.publish('stack.apply.completed', `stack ${slug} applied${failed.length ? `; failed: ${failed.join(', ')}` : ''}`, { stack: slug, failed, converge_ms: Math.round(convergeMs) }, failed.length ? 'warn' : 'info');
@@ -202,15 +208,16 @@ export class StackApplier {
       deps.supervisor.clearModelOverride(change.slot);
       const { slot } = after.get(change.slot)!;
       const file = `slots/${change.slot}.toml`;
-      if (change.action === 'create') deps.publish('slot.created', `slot ${change.slot} created by stack ${slug} (${file})`, { slot: change.slot, file, type: slot.type, provider: slot.provider, model: change.after_model, port: slot.port, device: slot.device });
-      else deps.publish('slot.edited', `slot ${change.slot} edited by stack ${slug}: ${change.fields.map((f) => f.key).join(', ')}`, { slot: change.slot, keys: change.fields.map((f) => f.key), restart_required: change.runtime === 'restart' || change.runtime === 'swap' });
+      const by = `stack ${slug}`;
+      if (change.action === 'create') deps.publishSlot(slotCreatedEvent({ slot: change.slot, file, type: slot.type, provider: slot.provider, model: change.after_model, port: slot.port, device: slot.device }, by));
+      else deps.publishSlot(slotEditedEvent({ slot: change.slot, keys: change.fields.map((f) => f.key), restart_required: change.runtime === 'restart' || change.runtime === 'swap' }, by));
     }
     return record;
   }
 
   /** Step 4: unload first (it frees memory), then start the named slots in parallel. */
-  private async converge(slug: string, plan: StackPlanResult, toPull: ReadonlySet<string>): Promise<StackSlotResult[]> {
-    const { supervisor } = this.deps;
+  private async converge(slug: string, plan: StackPlanResult, toPull: ReadonlySet<string>, origin: CommandOrigin): Promise<StackSlotResult[]> {
+    const { supervisor, slots } = this.deps;
     const step = async (slot: string, runtime: StackSlotResult['runtime'], run: () => Promise<unknown>): Promise<StackSlotResult> => {
       const t0 = performance.now();
       let error: StackSlotResult['error'];
@@ -224,7 +231,7 @@ export class StackApplier {
       return result;
     };
     const results: StackSlotResult[] = [];
-    for (const name of plan.unloads) results.push(await step(name, 'unload', () => supervisor.unload(name, 'stack apply')));
+    for (const name of plan.unloads) results.push(await step(name, 'unload', () => slots.unload(name, origin, 'stack apply')));
     // One pull per model, shared by the slots that use it; a slot starts once its model is in.
     const pulls = new Map([...toPull].map((id) => [id, this.deps.pull(id)]));
     for (const pending of pulls.values()) pending.catch(() => undefined);
@@ -235,16 +242,16 @@ export class StackApplier {
       switch (change.runtime) {
         case 'load': return step(change.slot, 'load', async () => {
           await pulled(change.after_model);
-          await this.deps.beforeLoad(change.slot);
-          await supervisor.load(change.slot);
+          await slots.load(change.slot, undefined, origin);
         });
+        // The file already names the new model: a swap is a restart on it.
         case 'swap': return step(change.slot, 'swap', async () => {
           await pulled(change.after_model);
-          await supervisor.restart(change.slot);
+          await slots.restart(change.slot, origin);
         });
         case 'restart': return step(change.slot, 'restart', async () => {
           await pulled(change.after_model);
-          await supervisor.restart(change.slot);
+          await slots.restart(change.slot, origin);
         });
         default: return Promise.resolve({ slot: change.slot, runtime: 'none' as const, ok: true, state: supervisor.view(change.slot, { memory: false }).state, ms: 0 });
       }

@@ -19,7 +19,7 @@ import type { SerialQueue } from '../lib/serial-queue.js';
 import type { PullManager } from '../models/pull/jobs.js';
 import { SvcError, type ErrorCode } from '../protocol/errors.js';
 import type { ImportStackRequest, StackActivePayload, StackApplyPayload, StackImportPayload, StackPayload } from '../protocol/stacks.js';
-import type { GpuArbiter } from '../slots/gpu-arbiter.js';
+import type { SlotCommands } from '../slots/commands.js';
 import type { SlotSupervisor } from '../slots/supervisor.js';
 import { driftOf, readActiveRecord } from './active.js';
 import { StackApplier, type StackChangeCheck } from './apply.js';
@@ -38,7 +38,7 @@ export interface StackHost {
   readonly configWrites: SerialQueue;
   readonly events: EventBus;
   readonly supervisor: SlotSupervisor;
-  readonly arbiter: GpuArbiter;
+  readonly slotCommands: Pick<SlotCommands, 'load' | 'unload' | 'restart'>;
   replaceConfig(config: ResolvedConfig): void;
   record(entry: ActivityInput): void;
   /** The pull manager, opened on first use. */
@@ -65,9 +65,10 @@ export class StackService {
       replaceConfig: (config) => host.replaceConfig(config),
       configWrites: host.configWrites,
       supervisor: host.supervisor,
+      slots: host.slotCommands,
       engineFor,
-      beforeLoad: (slot) => host.arbiter.beforeLoad(slot),
       publish: (type, message, data, severity = 'info') => host.events.publish({ type, source: 'stacks', severity, message, data } as Parameters<EventBus['publish']>[0]),
+      publishSlot: (event) => host.events.publish(event),
       host: () => hostCapacity(host.paths),
       pull: async (modelId) => pullModel(await host.pulls(), modelId),
     });
@@ -150,7 +151,7 @@ export class StackService {
       throw error;
     });
     try {
-      const result = await this.applier.apply(slug, stack, { dryRun, pull, check });
+      const result = await this.applier.apply(slug, stack, { dryRun, pull, check, actor });
       if (!dryRun) {
         const failed = (result.results ?? []).filter((r) => !r.ok);
         host.record({ action: 'stack.apply', target: slug, actor, outcome: failed.length ? 'error' : 'ok', message: result.summary, details: { hash: result.active?.hash, results: result.results, commit_ms: result.commit_ms, converge_ms: result.converge_ms } });

@@ -1,7 +1,7 @@
 // The tools of the bundled svc-admin server (docs/mcp.md, "svc-admin"): the gateway's own
-// management, as MCP tools. Each calls what the matching /api route calls (the supervisor,
-// the arbiter, the registry, the pull manager, the activity log, the running settings), and
-// each change is an activity row as through the API. They run through ctx.mcp.call, so the
+// management, as MCP tools. Each calls what the matching /api route calls (the slot
+// commands, the registry, the pull manager, the activity log, the running settings), so
+// each change is the same activity row and event as through the API. They run through ctx.mcp.call, so the
 // tool policy, the caller's scope, approvals and the mcp.tool.* events apply to them.
 import { parseActivityQuery } from '../../activity/parse.js';
 import { MODEL_ID_PATTERN, MODEL_ID_RULE } from '../../config/schema/registry.js';
@@ -59,24 +59,11 @@ function tool(name: string, description: string, input_schema: Record<string, un
 }
 
 export function svcAdminTools(ctx: ServerContext): BundledTool[] {
-  const record = (action: string, target: string, details: Record<string, unknown>) => ctx.record({ action, target, actor: ACTOR, details });
+  const origin = { actor: ACTOR };
   const slotAction = (action: 'load' | 'unload' | 'restart', description: string, schema: Schema = SLOT_NAME) => tool(`slot_${action}`, description, schema, false, async (args) => {
     const name = text(args, 'name')!;
-    const model = action === 'load' ? text(args, 'model', false) : undefined;
-    try {
-      if (action === 'load') {
-        const id = model === undefined ? undefined : ctx.slotConfig.modelIdFor(model);
-        await ctx.arbiter.beforeLoad(name);
-        await ctx.supervisor.load(name, id);
-      } else if (action === 'unload') await ctx.supervisor.unload(name);
-      else await ctx.supervisor.restart(name);
-    } catch (error) {
-      if (error instanceof SvcError) ctx.record({ action: `slot.${action}`, target: name, actor: ACTOR, outcome: 'error', message: error.message, details: { code: error.code } });
-      throw error;
-    }
-    const view = ctx.supervisor.view(name);
-    record(`slot.${action}`, name, { state: view.state, model: view.model, port: view.port, pid: view.pid });
-    return view;
+    if (action === 'load') return ctx.slotCommands.load(name, text(args, 'model', false), origin);
+    return action === 'unload' ? ctx.slotCommands.unload(name, origin) : ctx.slotCommands.restart(name, origin);
   }, action === 'unload');
 
   return [
@@ -106,10 +93,7 @@ export function svcAdminTools(ctx: ServerContext): BundledTool[] {
     }, false, async (args) => {
       const id = text(args, 'id')!;
       if (!MODEL_ID_PATTERN.test(id)) throw new RequestError('request.invalid', `invalid arguments: id: expected ${MODEL_ID_RULE}`, { problems: [{ path: 'id', message: `expected ${MODEL_ID_RULE}` }] });
-      const ref = text(args, 'ref', false) ?? id;
-      const { job, existing } = (await ctx.pulls()).start(id, ref, { force: false });
-      if (!existing) record('model.pull_start', id, { ref, force: false });
-      return { ...job, existing };
+      return ctx.modelCommands.pull(id, text(args, 'ref', false) ?? id, { force: false }, origin);
     }),
     tool('activity_query', 'the activity log, newest first: filter by action, target, actor, outcome, since, until', {
       type: 'object',
