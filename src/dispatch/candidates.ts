@@ -3,7 +3,7 @@
 import type { ResolvedConfig } from '../config/load.js';
 import type { SlotType } from '../config/schema/common.js';
 import type { SlotFile } from '../config/schema/slot.js';
-import { requestContextSize } from '../engines/llama-server/request-context.js';
+import { requestWindow } from '../engines/request-window.js';
 import type { SlotViewPayload } from '../protocol/slots.js';
 import type { SlotCandidate } from './types.js';
 import { own } from '../lib/own.js';
@@ -60,16 +60,7 @@ function capabilitiesBySlot(config: ResolvedConfig): Map<string, string[]> {
   return bySlot;
 }
 
-/**
- * The context window one request can count on. llama-server and the built-in engine: what
- * their command line gives each sequence (request-context.ts: the -c it runs with, the
- * slot's context_size or the registry's metadata.context_length as resolveContextSize
- * derives it, split among its parallel workers). Other engines: the slot's context_size,
- * else the native window. Null when unknown until the engine reads the file.
- */
+/** The context window one request can count on (an engines question: engines/request-window.ts). */
 function contextLength(config: ResolvedConfig, slot: SlotFile, modelId: string): number | null {
-  const native = own(config.registry.models, modelId)?.metadata.context_length ?? null;
-  // The built-in engine runs llama-server's command line (engines/builtin/adapter.ts).
-  if (slot.slot.provider === 'llama-server' || slot.slot.provider === 'builtin') return requestContextSize(slot, native);
-  return slot.model.context_size ?? native;
+  return requestWindow(slot, own(config.registry.models, modelId)?.metadata.context_length ?? null);
 }

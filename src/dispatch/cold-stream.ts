@@ -4,10 +4,10 @@
 // leaving only leaves. See single-flight.ts for the fan-out itself and its memory bound.
 // Only requests that found the slot cold join flights, so a flight can still be joined
 // while such requests wait for its slot (ColdWaiters); after that it keeps no replay.
-import { type ErrorAnswer, readErrorAnswer } from './error-answer.js';
+import { type ErrorAnswer, errorResult, readErrorAnswer } from './error-answer.js';
 import { callUpstream, checkContentType, relayedHeaders, sseErrorEvent, upstreamError, type UpstreamPools } from './forward.js';
 import type { MeterTap, SlotMetrics } from './metrics.js';
-import { type DispatchResult, errorResult } from './result.js';
+import type { DispatchResult } from './result.js';
 import type { FlightHead, FlightSource, FlightSubscription, StreamFlights } from './single-flight.js';
 import type { SlotSupervisor } from '../slots/supervisor.js';
 import { DispatchError, SvcError } from '../protocol/errors.js';

@@ -2,9 +2,10 @@
 // remote upstream, make the slot ready (holding the connection while it loads, and asking the
 // GPU arbiter first), forward the bytes with one keep-alive undici pool per origin, relay
 // a successful answer byte for byte and an error answer in svc's envelope
-// (error-answer.ts), and end a response that already started with one SSE error event when
-// the upstream breaks off or answers an error. One per app: it owns the pools and the cold-stream
-// flights, and the /v1 handlers are thin adapters over it.
+// (error-answer.ts), and end a stream that already started with one SSE error event when
+// the upstream breaks off or answers an error. It answers with a result (result.ts), never
+// by writing to a response: the /v1 front door writes the result (server/write-result.ts),
+// in-process callers read it. One per app: it owns the pools and the cold-stream flights.
 import { performance } from 'node:perf_hooks';
 import type { ResolvedConfig } from '../config/load.js';
 import { DispatchError, SlotError } from '../protocol/errors.js';
@@ -13,11 +14,11 @@ import type { GpuArbiter } from '../slots/gpu-arbiter.js';
 import type { ReadySlot, SlotSupervisor } from '../slots/supervisor.js';
 import { lastStartFailed, slotCandidates } from './candidates.js';
 import { type ColdHead, ColdWaiters, failureCode, LOCAL_TIMEOUT_MS, shareColdStream } from './cold-stream.js';
-import { readErrorAnswer } from './error-answer.js';
+import { errorResult, readErrorAnswer } from './error-answer.js';
 import { abortSignalOf } from './client-gone.js';
 import { callUpstream, checkContentType, relayedHeaders, upstreamError, UpstreamPools } from './forward.js';
-import type { MeterTap, SlotMetrics } from './metrics.js';
-import { type DispatchResult, errorResult, isStream, jsonResult } from './result.js';
+import type { SlotMetrics } from './metrics.js';
+import { type DispatchResult, isStream, jsonResult } from './result.js';
 import { type BodyEnd, UpstreamBody } from './upstream-body.js';
 import { npuDirectRoute } from './npu-route.js';
 import { resolveTarget } from './resolve.js';

@@ -5,10 +5,9 @@
 // upstream.* code of its status, the engine's own message, and its body under
 // details.upstream. The status is always the engine's. Only error answers are read, and at
 // most ERROR_BODY_MAX_BYTES of them: 2xx bodies are relayed untouched (forward.ts).
-import type { ServerResponse } from 'node:http';
 import { type ErrorCode, type ErrorEnvelope, isCatalogueEnvelope } from '../protocol/errors.js';
 import { withContextHint } from './context-hint.js';
-import { sseErrorEvent } from './forward.js';
+import { type DispatchResult, jsonResult } from './result.js';
 import { type ExchangeTiming, serverTiming } from './server-timing.js';
 
 /** Most bytes of an error body read; the rest is discarded unread. */
@@ -137,21 +136,10 @@ export async function readErrorAnswer(upstream: Parameters<typeof readErrorBody>
   return errorAnswerFrom(await readErrorBody(upstream), target);
 }
 
-/**
- * Send an error answer: with its own status when nothing was written yet; on a stream whose
- * response already started (keep-alive comments while the slot loaded), as one SSE error
- * event, then the end (no [DONE]).
- */
-export function sendErrorAnswer(res: ServerResponse, answer: ErrorAnswer, stream: boolean, timing?: ExchangeTiming): void {
-  if (res.destroyed) return;
-  if (!res.headersSent) {
-    const text = JSON.stringify(answer.envelope);
-    const headers: Record<string, string | number | string[]> = { ...answer.headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) };
-    if (timing) headers['server-timing'] = serverTiming(timing.arrivedAt, timing);
-    res.writeHead(answer.status, headers);
-    res.end(text);
-    return;
-  }
-  if (stream) res.write(sseErrorEvent(answer.envelope));
-  res.end();
+/** An error answer as the dispatcher's result (result.ts), with Server-Timing when timed. */
+export function errorResult(answer: ErrorAnswer, timing?: ExchangeTiming): DispatchResult {
+  const result = jsonResult(answer.status, answer.envelope, answer.headers);
+  if (timing) result.headers['server-timing'] = serverTiming(timing.arrivedAt, timing);
+  result.envelope = answer.envelope;
+  return result;
 }

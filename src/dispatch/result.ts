@@ -6,8 +6,6 @@
 // Once a result is returned nothing is thrown any more: a failure after the head is the
 // stream's last event (an SSE error event; see forward.ts, sseErrorEvent).
 import type { ErrorEnvelope } from '../protocol/errors.js';
-import { type ErrorAnswer } from './error-answer.js';
-import { type ExchangeTiming, serverTiming } from './server-timing.js';
 
 export type ResultHeaders = Record<string, string | string[] | number>;
 
@@ -51,14 +49,6 @@ export const isStream = (body: DispatchResult['body']): body is ByteStream => ty
 export function jsonResult(status: number, value: unknown, headers: ResultHeaders = {}): DispatchResult {
   const text = JSON.stringify(value);
   return { status, headers: { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) }, body: text };
-}
-
-/** An engine's or upstream's error answer in the envelope (error-answer.ts), with Server-Timing when timed. */
-export function errorResult(answer: ErrorAnswer, timing?: ExchangeTiming): DispatchResult {
-  const result = jsonResult(answer.status, answer.envelope, answer.headers);
-  if (timing) result.headers['server-timing'] = serverTiming(timing.arrivedAt, timing);
-  result.envelope = answer.envelope;
-  return result;
 }
 
 /** Most bytes readBody keeps: an answer larger than this is cut off rather than held in memory. */

@@ -6,7 +6,8 @@ import type { ResolvedConfig } from '../config/load.js';
 import { RegistryFileSchema } from '../config/schema/registry.js';
 import { SlotFileSchema } from '../config/schema/slot.js';
 import { writeTinyModel } from '../engines/gguf/tiny-model.js';
-import { canCallTools, TemplateCache, toolCallingInput } from './capability.js';
+import { TemplateCache } from '../engines/tool-calling.js';
+import { canCallTools, toolCallingInput } from './capability.js';
 
 describe('canCallTools', () => {
   it('takes an upstream only when its entry says tool_calling = true', () => {

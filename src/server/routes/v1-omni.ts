@@ -5,7 +5,7 @@ import { scopeOf } from '../../auth/identity.js';
 import { withThinking } from '../../dispatch/thinking.js';
 import type { DispatchResult } from '../../dispatch/result.js';
 import type { DispatchTarget } from '../../dispatch/types.js';
-import { TemplateCache } from '../../omni/capability.js';
+import { TemplateCache } from '../../engines/tool-calling.js';
 import { type OmniDeps, planOmni, runOmni } from '../../omni/loop.js';
 import type { ServerContext } from '../context.js';
 import type { DirectRequest } from '../front-door.js';
