@@ -16,8 +16,6 @@ const MAX_LINES = 80;
  * list when it is split; nothing joins it.
  */
 const NOT_SPLIT_YET = new Set([
-  'src/server/routes/slots.ts registerSlotRoutes', 'src/server/routes/models.ts registerModelRoutes',
-  'src/server/routes/pulls.ts registerPullRoutes', 'src/dispatch/dispatcher.ts forward',
   'src/server/context.ts constructor', 'src/server/routes/metrics.ts metricsRegistry', 'src/server/serve.ts serve',
   'web/src/pages/models/pulls.tsx PullJob', 'web/src/pages/settings/index.tsx SettingsPage', 'web/src/pages/slots/slot-form.tsx SlotForm',
   'web/src/pages/stacks/apply-view.tsx ApplyView', 'web/src/pages/stacks/profile-form.tsx ProfileFormView',

@@ -33,13 +33,6 @@ export async function requireHostAuthority(ctx: ServerContext, request: FastifyR
   if (keys.length === 0 || (await hostAuthority(ctx, request))) return;
   const error = new ConfigError('config.host_only', `${why}: ${keys.join(', ')}. Over HTTP only this host or an admin token may set ${keys.length > 1 ? 'them' : 'it'}; on the host, edit the file (svc config edit) or use the svc CLI there`, { keys: [...keys] });
   ctx.record({ action, target, actor: actorOf(request), outcome: 'error', message: error.message, details: { code: error.code, refused: [...keys], client: request.socket.remoteAddress ?? null } });
-  recorded.add(error);
   throw error;
 }
 
-const recorded = new WeakSet<object>();
-
-/** Whether a refusal already has its activity row (a route's own failure row would repeat it). */
-export function refusalRecorded(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && recorded.has(error);
-}
