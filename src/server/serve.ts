@@ -114,7 +114,8 @@ export async function serve(options: ServeOptions): Promise<{ close: () => Promi
   const close = () =>
     (closing ??= (async () => {
       const timer = setTimeout(() => {
-        process.stderr.write('svc: shutdown took too long; exiting\n');
+        process.stderr.write('svc: shutdown took too long; stopping the engines and exiting\n');
+        ctx.supervisor.signalEngines();
         process.exit(1);
       }, SHUTDOWN_GRACE_MS);
       timer.unref();

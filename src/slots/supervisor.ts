@@ -10,6 +10,7 @@ import type { ResolvedConfig } from '../config/load.js';
 import { isNpuShadow } from '../config/npu.js';
 import type { EngineAdapter } from '../engines/types.js';
 import { readAvailableMemoryMb } from '../host/memory.js';
+import { signalGroup } from '../lib/process.js';
 import { SlotError } from '../protocol/errors.js';
 import { adoptLeftEngines, InitGate } from './adoption.js';
 import { backendMismatch, type BackendMismatch } from './backend.js';
@@ -227,6 +228,14 @@ export class SlotSupervisor {
     this.closing = true;
     this.eviction.stop();
     await this.slots.stopAll('gateway shutdown');
+  }
+
+  /**
+   * A shutdown out of time: SIGTERM every engine's process group now, so none outlives the
+   * gateway (a slow close hook must not leave engines running with no one to stop them).
+   */
+  signalEngines(): void {
+    for (const runtime of this.slots.runtimes.values()) if (runtime.pid !== null) signalGroup(runtime.pid, 'SIGTERM');
   }
 
   /** Resolves when every slot's state.json holds its latest state. */
