@@ -6,10 +6,8 @@ import type { FastifyReply } from 'fastify';
 import type { SubscribeOptions } from '../events/bus.js';
 import type { SvcEvent } from '../protocol/events.js';
 import type { ServerContext } from './context.js';
-import { openEventStream } from './sse.js';
+import { keepAlive, openEventStream } from './sse.js';
 
-/** A comment line on a quiet stream, so that proxies keep it and a dead client is noticed. */
-export const KEEPALIVE_MS = 15_000;
 /** Events written to the socket in one write. */
 const BATCH = 64;
 
@@ -50,14 +48,11 @@ export function tailEvents(ctx: ServerContext, reply: FastifyReply, ends: Set<()
     },
   });
   raw.write(tail.head());
-  const keepalive = setInterval(() => {
-    if (!blocked) raw.write(': keepalive\n\n');
-  }, KEEPALIVE_MS);
-  keepalive.unref();
+  const stopKeepAlive = keepAlive(raw, () => blocked);
   const end = () => {
     if (ended) return;
     ended = true;
-    clearInterval(keepalive);
+    stopKeepAlive();
     subscription.close();
     ends.delete(end);
     // A client that stopped reading would never let end() finish flushing: cut it off.

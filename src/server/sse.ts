@@ -32,3 +32,19 @@ export function openEventStream(reply: FastifyReply, ctx: StreamAdmission): Serv
   if (raw.closed) release();
   return raw;
 }
+
+/** How often an idle stream the server writes itself gets a comment, so proxies and clients do not time it out. */
+export const SSE_KEEPALIVE_MS = 15_000;
+
+/**
+ * Send `: keepalive` on `raw` every SSE_KEEPALIVE_MS (skipped while `paused()`, a client not
+ * reading); the returned function stops it. The one keep-alive of the event stream, a
+ * followed log and pull progress.
+ */
+export function keepAlive(raw: ServerResponse, paused: () => boolean = () => false): () => void {
+  const timer = setInterval(() => {
+    if (!paused() && !raw.writableEnded) raw.write(': keepalive\n\n');
+  }, SSE_KEEPALIVE_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -11,10 +11,9 @@ import { PullRequestSchema, TERMINAL_PULL_STATES, type PullJobPayload, type Sear
 import { parseRequest } from '../../protocol/validate.js';
 import { actorOf, booleanQuery, queryProblem, queryValue } from '../request.js';
 import type { ServerContext } from '../context.js';
-import { openEventStream } from '../sse.js';
+import { keepAlive, openEventStream } from '../sse.js';
 
 const STREAM_EVERY_MS = 500;
-const KEEPALIVE_MS = 5_000;
 
 function modelIdOf(params: unknown): string {
   const { id } = params as { id: string };
@@ -101,11 +100,10 @@ function streamPull(ctx: ServerContext, id: string, first: PullJobPayload, pulls
     pending = setTimeout(send, wait);
   };
   const unsubscribe = pulls.subscribe(changed);
-  const keepalive = setInterval(() => raw.write(': keepalive\n\n'), KEEPALIVE_MS);
-  keepalive.unref();
+  const stopKeepAlive = keepAlive(raw);
   const end = () => {
     unsubscribe();
-    clearInterval(keepalive);
+    stopKeepAlive();
     clearTimeout(pending);
     streams.delete(end);
     if (!raw.writableEnded) raw.end();

@@ -14,14 +14,13 @@ import type { SlotCommands, SlotOrigin } from '../../slots/commands.js';
 import type { SlotChangeCheck, SlotConfigService } from '../../slots/slot-config.js';
 import type { SlotSupervisor } from '../../slots/supervisor.js';
 import type { ServerContext } from '../context.js';
-import { openEventStream, type StreamAdmission } from '../sse.js';
+import { keepAlive, openEventStream, type StreamAdmission } from '../sse.js';
 import { slotChangeCheck } from '../engine-input-check.js';
 import { actorOf, booleanQuery, objectBody, queryProblem, queryValue } from '../request.js';
 
 /** How often a follow stream reads the engine log file for new lines. */
 const FOLLOW_PUMP_MS = 250;
 /** A comment line on an idle follow stream, so a dead client is noticed. */
-const FOLLOW_HEARTBEAT_MS = 15_000;
 
 const params = (request: FastifyRequest) => request.params as { name: string };
 
@@ -139,14 +138,14 @@ function followLogs(deps: SlotRouteDeps, name: string, tail: string[], reply: Fa
     if (ended) return;
     ended = true;
     clearInterval(pump);
-    clearInterval(heartbeat);
+    stopKeepAlive();
     unsubscribe();
     follows.delete(end);
     if (!raw.writableEnded) raw.end();
   };
   // Reads new lines from the file; subscribers get them. A rejection: the slot was deleted.
   const pump = setInterval(() => void deps.supervisor.logs(name, 1).catch(end), FOLLOW_PUMP_MS);
-  const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), FOLLOW_HEARTBEAT_MS);
+  const stopKeepAlive = keepAlive(raw);
   follows.add(end);
   raw.on('close', end);
   raw.on('error', end);
