@@ -2,6 +2,7 @@
 // command of this svc (node and its bin, so PATH does not matter) and this home's paths.
 import type { SvcPaths } from '../config/paths.js';
 import { quoteUnitWord as quote } from '../lib/shell-words.js';
+import { serviceUnitTail } from './systemd.js';
 
 /** The gateway's own unit (deploy/svc.service in the package). */
 export const API_UNIT = 'svc.service';
@@ -34,15 +35,6 @@ export function renderApiUnit(input: ApiUnitInput): string {
     'RestartSec=2',
     'RestartPreventExitStatus=4 5 7',
     'LimitNOFILE=65536',
-    'KillSignal=SIGTERM',
-    'TimeoutStopSec=20',
-    'NoNewPrivileges=yes',
-    'ProtectSystem=full',
-    `ReadWritePaths=${input.paths.configRoot} ${input.paths.stateRoot}`,
-    'PrivateTmp=yes',
-    '',
-    '[Install]',
-    'WantedBy=multi-user.target',
-    '',
+    ...serviceUnitTail(`${input.paths.configRoot} ${input.paths.stateRoot}`),
   ].join('\n');
 }

@@ -70,3 +70,12 @@ export function unitState(name: string): { installed: boolean; active: string } 
   const installed = existsSync(join(unitDir(), name));
   return { installed, active: installed && systemdRunning() ? systemctl('is-active', name).output || 'unknown' : 'unknown' };
 }
+
+/**
+ * The end of every service unit svc installs for itself or an agent: stopped with SIGTERM
+ * within 20 s, sandboxed (no new privileges, /usr and /etc read-only, a private /tmp, only
+ * `writablePaths` writable), started with the system.
+ */
+export function serviceUnitTail(writablePaths: string): string[] {
+  return ['KillSignal=SIGTERM', 'TimeoutStopSec=20', 'NoNewPrivileges=yes', 'ProtectSystem=full', `ReadWritePaths=${writablePaths}`, 'PrivateTmp=yes', '', '[Install]', 'WantedBy=multi-user.target', ''];
+}

@@ -1,6 +1,7 @@
 // The systemd unit of a daemon agent, svc-agent@<id>.service (docs/agents.md, "hermes"; the original's
 // hal0-agent@). Rendered per agent into its install folder, with absolute paths, so the
 // file verifies with `systemd-analyze verify` as it is and `svc setup` can link it in.
+import { serviceUnitTail } from '../../deploy/systemd.js';
 import { quoteUnitWord as quote } from '../../lib/shell-words.js';
 import type { AgentPaths } from '../driver.js';
 
@@ -33,15 +34,6 @@ export function renderAgentUnit(input: AgentUnitInput): string {
     `ExecStart=${quote(input.runtime)} gateway run`,
     'Restart=on-failure',
     'RestartSec=5',
-    'KillSignal=SIGTERM',
-    'TimeoutStopSec=20',
-    'NoNewPrivileges=yes',
-    'ProtectSystem=full',
-    `ReadWritePaths=${[dataDir, stateDir, installDir].map(quote).join(' ')}`,
-    'PrivateTmp=yes',
-    '',
-    '[Install]',
-    'WantedBy=multi-user.target',
-    '',
+    ...serviceUnitTail([dataDir, stateDir, installDir].map(quote).join(' ')),
   ].join('\n');
 }
